@@ -1,0 +1,43 @@
+"""The `rocelab` command: one subcommand per module in `emulator.commands`."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from emulator.errors import RocelabError
+
+# subcommand -> (module under emulator.commands, one-line help). Modules define add_arguments(p) and main(args) -> int.
+COMMANDS = {
+    "compile": ("compile", "check a P4 program and write its P4Info (and device config)"),
+    "stf": ("stf", "run an STF packet test against a P4 program"),
+    "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
+    "bench": ("bench", "measure performance (pipeline, sim)"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rocelab", description="Packet-level emulator of RoCEv2 AI fabrics on P4 switches.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        mod = importlib.import_module(f"emulator.commands.{module}")
+        mod.add_arguments(p)
+        p.set_defaults(_main=mod.main)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._main(args) or 0)
+    except RocelabError as exc:
+        print(str(exc), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the `rocelab` CLI, one module each."""

@@ -1,0 +1,78 @@
+"""User-facing errors: P4 diagnostics with source locations, configuration errors with field paths.
+
+Every error a user can cause is one of these; the CLI prints it and exits non-zero, never a traceback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class SrcLoc:
+    """A position in a P4 source file (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class RocelabError(Exception):
+    """Base of every error rocelab reports to a user without a traceback."""
+
+    exit_code = 1
+
+
+class P4Error(RocelabError):
+    """A problem in a P4 program, reported as `file:line:col: error: message` plus the line and a caret."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, loc: SrcLoc | None = None, source_line: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+        self.source_line = source_line
+
+    def __str__(self) -> str:
+        if self.loc is None:
+            return f"error: {self.message}"
+        text = f"{self.loc}: error: {self.message}"
+        line = self.source_line
+        if line is None:
+            line = _read_line(self.loc.file, self.loc.line)
+        if line is not None:
+            line = line.rstrip("\n").expandtabs(1)
+            text += f"\n{line}\n{' ' * max(self.loc.col - 1, 0)}^"
+        return text
+
+
+class ConfigError(RocelabError):
+    """A bad scenario or configuration value, named by its file and field path (e.g. `switch.pfc.xon`)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, path: str = "", file: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.file = file
+
+    def __str__(self) -> str:
+        where = ":".join(p for p in (self.file, self.path) if p)
+        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
+
+
+class RuntimeApiError(RocelabError):
+    """A control-plane call that cannot be honored (unknown table, action or field, bad width, duplicate key)."""
+
+
+def _read_line(file: str, line: int) -> str | None:
+    try:
+        lines = Path(file).read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    return lines[line - 1] if 0 < line <= len(lines) else None

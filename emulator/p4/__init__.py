@@ -1,0 +1,1 @@
+"""rocelab emulator.p4 package."""

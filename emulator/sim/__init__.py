@@ -1,0 +1,1 @@
+"""rocelab emulator.sim package."""

@@ -1,0 +1,23 @@
+"""rocelab: a packet-level emulator of AI-datacenter (RoCEv2) networks running real P4 programs."""
+from setuptools import find_packages, setup
+
+setup(
+    name="rocelab",
+    version="0.1.0",
+    description="Packet-level emulator of RoCEv2 AI-datacenter networks with real P4 (v1model) switches",
+    python_requires=">=3.11",
+    packages=find_packages(include=["emulator", "emulator.*", "traffic", "traffic.*"]),
+    package_data={"emulator.p4": ["include/*.p4"]},
+    install_requires=[
+        "scapy>=2.5",          # RoCEv2/PFC frames (scapy.contrib.roce), pcap writing
+        "p4runtime>=1.3",      # P4Info / P4Runtime protobufs (brings protobuf, grpcio)
+        "pcpp>=1.30",          # C preprocessor for #include/#define/#if in P4 sources
+        "PyYAML>=6",           # scenario files
+        "pydantic>=2",         # scenario schema with field-path errors
+        "rich>=13",            # progress bars and summary tables
+        "matplotlib>=3.7",     # plots
+        "networkx>=3",         # topologies and automatic routes
+    ],
+    extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3"]},
+    entry_points={"console_scripts": ["rocelab=emulator.cli:main"]},
+)

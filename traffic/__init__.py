@@ -1,0 +1,1 @@
+"""RoCEv2 host stack: frames, RC queue pairs, DCQCN, NIC, workloads (clock-free)."""
