@@ -1,0 +1,217 @@
+"""The scenario file schema (pydantic): what a user may write, with units, defaults and cross-field checks.
+
+Defaults and their sources:
+- 100 Gb/s links, 1 µs propagation: the incast setups of the DCQCN paper (Zhu et al., SIGCOMM 2015) and HPCC's
+  ns-3 configurations use 100G links with ~1 µs hops.
+- Shared buffer 12 MiB, dynamic threshold alpha 1/8, PFC headroom from 3 x rate x one-way delay + 2 MTU:
+  roce.md (public ns-3 models; Broadcom Trident/Tomahawk class shallow buffers).
+- DSCP 26 → priority 3 (RoCE data), DSCP 48 → priority 6 (CNP): NVIDIA/Mellanox RoCE QoS defaults.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from emulator.scenario.units import rate_bps, size_bytes, time_ns
+
+Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
+Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
+Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class LinkSpec(Strict):
+    a: str
+    b: str
+    rate: Rate | None = None  # defaults to topology.rate
+    delay: Duration | None = None  # defaults to topology.delay
+
+
+class Topology(Strict):
+    """Either a star (`star: {switch, hosts}`), a two-level tree, or explicit switches/hosts/links."""
+
+    rate: Rate = 100 * 10**9
+    delay: Duration = 1000
+    switches: list[str] = Field(default_factory=list)
+    hosts: list[str] = Field(default_factory=list)
+    links: list[LinkSpec] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _links_as_pairs(cls, data):
+        # allow `links: [[h1, s1], {a: h2, b: s1, rate: 40Gbps}]`
+        if isinstance(data, dict) and isinstance(data.get("links"), list):
+            data = dict(data)
+            data["links"] = [{"a": x[0], "b": x[1]} if isinstance(x, list | tuple) and len(x) == 2 else x
+                             for x in data["links"]]
+        return data
+
+    @model_validator(mode="after")
+    def _names_known(self):
+        names = self.switches + self.hosts
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"duplicate node names: {sorted(dup)}")
+        known = set(names)
+        for i, link in enumerate(self.links):
+            for end in (link.a, link.b):
+                if end not in known:
+                    raise ValueError(f"links[{i}]: unknown node '{end}' (known: {sorted(known)})")
+        return self
+
+
+class BufferSpec(Strict):
+    size: Size = 12 * 2**20
+    alpha: float = Field(0.125, gt=0)  # dynamic threshold (Choudhury & Hahne)
+    reserve: Size = 2048  # per (port, priority)
+
+
+class PfcSpec(Strict):
+    enabled: bool = False
+    priorities: list[int] = Field(default_factory=lambda: [3])
+    xoff: Size | None = None  # static XOFF in bytes; None = dynamic (alpha x free shared buffer)
+    xon: Size | None = None  # None = xoff - 2 MTU (static) / a hysteresis of 2 MTU (dynamic)
+    alpha: float = Field(0.125, gt=0)
+    headroom: Size | None = None  # None = 3 x rate x one-way delay + 2 MTU
+    pause_quanta: int = Field(0xFFFF, ge=1, le=0xFFFF)
+
+    @model_validator(mode="after")
+    def _thresholds(self):
+        if self.xoff is not None and self.xon is not None and self.xon >= self.xoff:
+            raise ValueError(f"xon ({self.xon} B) must be below xoff ({self.xoff} B)")
+        if any(not 0 <= p <= 7 for p in self.priorities):
+            raise ValueError("priorities must be between 0 and 7")
+        return self
+
+
+class EcnSpec(Strict):
+    mode: Literal["off", "step", "red"] = "off"
+    kmin: Size = 400_000  # HPCC ns-3 100G configs (roce.md)
+    kmax: Size = 1_600_000
+    pmax: float = Field(0.2, ge=0, le=1)
+    threshold: Size = 400_000  # step mode
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.mode == "red" and self.kmin >= self.kmax:
+            raise ValueError(f"kmin ({self.kmin} B) must be below kmax ({self.kmax} B)")
+        return self
+
+
+class EntrySpec(Strict):
+    table: str
+    match: dict[str, int | str | list[int | str]] = Field(default_factory=dict)
+    action: str
+    params: dict[str, int | str] = Field(default_factory=dict)
+    priority: int | None = None
+
+
+class SwitchSpec(Strict):
+    program: str = "p4src/fabric.p4"
+    routes: Literal["auto", "none"] = "auto"
+    entries: list[EntrySpec] = Field(default_factory=list)
+    dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
+    scheduling: Literal["strict", "dwrr"] = "strict"
+    dwrr_weights: list[int] = Field(default_factory=lambda: [1] * 8)
+    buffer: BufferSpec = Field(default_factory=BufferSpec)
+    pfc: PfcSpec = Field(default_factory=PfcSpec)
+    ecn: EcnSpec = Field(default_factory=EcnSpec)
+
+    @model_validator(mode="after")
+    def _weights(self):
+        if len(self.dwrr_weights) != 8 or any(w <= 0 for w in self.dwrr_weights):
+            raise ValueError("dwrr_weights needs 8 positive weights, one per priority")
+        return self
+
+
+class DcqcnSpec(Strict):
+    enabled: bool = False
+    g: float = Field(1 / 256, gt=0, lt=1)
+    alpha_timer: Duration = 55_000
+    rate_increase_timer: Duration = 55_000
+    byte_counter: Size = 10 * 2**20
+    fast_recovery_steps: int = Field(5, ge=1)
+    rate_ai: Rate = 5 * 10**9 // 1  # scaled for 100G (public ns-3 models: 5 Gb/s at 100G)
+    rate_hai: Rate = 50 * 10**9
+    min_rate: Rate = 100 * 10**6
+    cnp_interval: Duration = 50_000
+
+
+class NicSpec(Strict):
+    mtu: int = Field(1024, ge=256, le=4096)
+    ack_every: int = Field(1, ge=1)
+    data_priority: int = Field(3, ge=0, le=7)
+    data_dscp: int = Field(26, ge=0, le=63)
+    cnp_dscp: int = Field(48, ge=0, le=63)
+    rto: Duration = 1_000_000
+    retry_count: int = Field(7, ge=0)
+    dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
+
+    @model_validator(mode="after")
+    def _mtu(self):
+        if self.mtu not in (256, 512, 1024, 2048, 4096):
+            raise ValueError(f"mtu must be one of 256, 512, 1024, 2048, 4096 (IB path MTUs), got {self.mtu}")
+        return self
+
+
+class FlowSpec(Strict):
+    src: str
+    dst: str
+    bytes: Size
+    start: Duration = 0
+    name: str | None = None
+
+
+class IncastSpec(Strict):
+    senders: list[str]
+    receiver: str
+    bytes: Size
+    start: Duration = 0
+
+
+class Workload(Strict):
+    flows: list[FlowSpec] = Field(default_factory=list)
+    incast: IncastSpec | None = None
+    backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
+
+
+class Outputs(Strict):
+    pcap: list[str] = Field(default_factory=list)  # "node" (all its ports) or "node:port"
+    sample_interval: Duration = 1000
+    plots: bool = True
+
+
+class Scenario(Strict):
+    name: str = "scenario"
+    description: str = ""
+    seed: int = 1
+    duration: Duration | None = None  # None: until every flow completes
+    max_duration: Duration = 1_000_000_000  # a safety stop in virtual time
+    topology: Topology
+    switch: SwitchSpec = Field(default_factory=SwitchSpec)
+    nic: NicSpec = Field(default_factory=NicSpec)
+    workload: Workload = Field(default_factory=Workload)
+    outputs: Outputs = Field(default_factory=Outputs)
+
+    @model_validator(mode="after")
+    def _workload_hosts(self):
+        hosts = set(self.topology.hosts)
+        def check(name: str, where: str):
+            if name not in hosts:
+                raise ValueError(f"{where}: unknown host '{name}' (hosts: {sorted(hosts)})")
+        for i, f in enumerate(self.workload.flows):
+            check(f.src, f"workload.flows[{i}].src")
+            check(f.dst, f"workload.flows[{i}].dst")
+        if self.workload.incast:
+            for i, s in enumerate(self.workload.incast.senders):
+                check(s, f"workload.incast.senders[{i}]")
+            check(self.workload.incast.receiver, "workload.incast.receiver")
+        if self.duration is None and self.workload.backlogged:
+            raise ValueError("workload.backlogged needs a duration")
+        return self
