@@ -1,0 +1,307 @@
+"""RoCEv2 frames: scapy layers (BTH/AETH/CNP from scapy.contrib.roce, RETH here), fast builders and a fast parser.
+
+Frames are Ethernet / IPv4 (no options, DF, TTL 64) / UDP (dport 4791, checksum 0 as RoCEv2 NICs send it) / BTH /
+[RETH | AETH | CNP padding] / payload + pad to 4 bytes / ICRC. No FCS: the engine accounts for it on the wire.
+
+Per QP and (opcode, payload length) a template is built once with scapy; each packet copies the template and
+patches IP id and checksum, BTH PSN/AckReq, RETH or AETH fields and the ICRC with struct/zlib.
+"""
+from __future__ import annotations
+
+import socket
+import struct
+import zlib
+from dataclasses import dataclass
+from enum import IntEnum
+
+from scapy.contrib.roce import AETH, BTH, CNPPadding
+from scapy.fields import IntField, XIntField, XLongField
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+from scapy.packet import Packet, Raw, bind_layers
+
+from traffic.pfc import mac_bytes
+
+ROCE_UDP_PORT = 4791
+ETH_HLEN = 14
+IP_OFF = 14
+UDP_OFF = 34
+BTH_OFF = 42
+EXT_OFF = 54  # RETH / AETH / CNP padding
+BTH_LEN = 12
+RETH_LEN = 16
+AETH_LEN = 4
+CNP_PAD_LEN = 16
+ICRC_LEN = 4
+DEFAULT_TTL = 64
+PSN_MASK = 0xFFFFFF
+
+ECN_NOT_ECT = 0b00
+ECN_ECT1 = 0b01
+ECN_ECT0 = 0b10
+ECN_CE = 0b11
+
+
+class Op(IntEnum):
+    """RC BTH opcodes used here (IBTA; the RoCEv2 CNP opcode 0x81)."""
+
+    SEND_FIRST = 0x00
+    SEND_MIDDLE = 0x01
+    SEND_LAST = 0x02
+    SEND_ONLY = 0x04
+    WRITE_FIRST = 0x06
+    WRITE_MIDDLE = 0x07
+    WRITE_LAST = 0x08
+    WRITE_ONLY = 0x0A
+    ACK = 0x11
+    CNP = 0x81
+
+
+# AETH syndromes: bits 6:5 = 00 ACK (low 5 bits = credit count; 0x1F "unlimited/invalid credits" as rxe sends),
+# 11 NAK with a code in the low bits.
+AETH_ACK = 0x1F
+NAK_PSN_SEQ_ERROR = 0x60
+NAK_INVALID_REQUEST = 0x61
+NAK_REMOTE_ACCESS = 0x62
+NAK_REMOTE_OPERATIONAL = 0x63
+
+DATA_OPCODES = frozenset({Op.SEND_FIRST, Op.SEND_MIDDLE, Op.SEND_LAST, Op.SEND_ONLY,
+                          Op.WRITE_FIRST, Op.WRITE_MIDDLE, Op.WRITE_LAST, Op.WRITE_ONLY})
+LAST_OPCODES = frozenset({Op.SEND_LAST, Op.SEND_ONLY, Op.WRITE_LAST, Op.WRITE_ONLY})
+FIRST_OPCODES = frozenset({Op.SEND_FIRST, Op.SEND_ONLY, Op.WRITE_FIRST, Op.WRITE_ONLY})
+RETH_OPCODES = frozenset({Op.WRITE_FIRST, Op.WRITE_ONLY})
+# per-opcode lookup tables (index = opcode) keep the receive path free of set/enum hashing
+IS_DATA = tuple(op in DATA_OPCODES for op in range(256))
+IS_LAST = tuple(op in LAST_OPCODES for op in range(256))
+IS_FIRST = tuple(op in FIRST_OPCODES for op in range(256))
+HAS_RETH = tuple(op in RETH_OPCODES for op in range(256))
+
+
+class RETH(Packet):
+    """RDMA Extended Transport Header: virtual address 64, R_Key 32, DMA length 32 (scapy lacks it)."""
+
+    name = "RETH"
+    fields_desc = [XLongField("va", 0), XIntField("rkey", 0), IntField("dlen", 0)]
+
+
+for _op in (Op.WRITE_FIRST, Op.WRITE_ONLY, 0x0B, 0x0C):  # WRITE first/only(/with imm), READ request
+    bind_layers(BTH, RETH, opcode=int(_op))
+
+
+def rocev2_sport(lqpn: int, rqpn: int) -> int:
+    """UDP source port Linux derives from the local and remote QP numbers (flow label folded to 14 bits)."""
+    fl = lqpn * rqpn
+    fl ^= fl >> 20
+    fl ^= fl >> 40
+    fl &= 0xFFFFF
+    return ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)) | 0xC000
+
+
+def tos(dscp: int, ecn: int) -> int:
+    """IPv4 TOS byte from DSCP (6 bits) and ECN (2 bits)."""
+    return ((dscp & 0x3F) << 2) | (ecn & 0x3)
+
+
+@dataclass(frozen=True)
+class FlowAddr:
+    """Addresses of one direction of a connected QP: who sends, to whom, which QP receives."""
+
+    src_mac: bytes
+    dst_mac: bytes
+    src_ip: str
+    dst_ip: str
+    sport: int
+    dqpn: int
+
+    @staticmethod
+    def make(src_mac: str | bytes, dst_mac: str | bytes, src_ip: str, dst_ip: str, sport: int, dqpn: int) -> FlowAddr:
+        return FlowAddr(mac_bytes(src_mac), mac_bytes(dst_mac), src_ip, dst_ip, sport, dqpn)
+
+
+def scapy_frame(addr: FlowAddr, opcode: int, psn: int = 0, payload_len: int = 0, *, tos_byte: int = 0,
+                ttl: int = DEFAULT_TTL, ip_id: int = 0, ackreq: bool = False, becn: bool = False,
+                va: int = 0, rkey: int = 0, dma_len: int = 0, syndrome: int = AETH_ACK, msn: int = 0) -> Packet:
+    """The scapy packet of a RoCEv2 frame (reference construction; builders below derive templates from it)."""
+    pad = (-payload_len) % 4 if opcode in DATA_OPCODES else 0
+    bth = BTH(opcode=opcode, padcount=pad, dqpn=addr.dqpn, psn=psn & PSN_MASK, ackreq=int(ackreq), becn=int(becn))
+    pkt = (Ether(src=addr.src_mac.hex(":"), dst=addr.dst_mac.hex(":"))
+           / IP(src=addr.src_ip, dst=addr.dst_ip, tos=tos_byte, ttl=ttl, id=ip_id, flags="DF")
+           / UDP(sport=addr.sport, dport=ROCE_UDP_PORT, chksum=0) / bth)
+    if opcode in RETH_OPCODES:
+        pkt = pkt / RETH(va=va, rkey=rkey, dlen=dma_len)
+    elif opcode == Op.ACK:
+        pkt = pkt / AETH(syndrome=syndrome, msn=msn)
+    elif opcode == Op.CNP:
+        pkt = pkt / CNPPadding()
+    if opcode in DATA_OPCODES:
+        pkt = pkt / Raw(bytes(payload_len + pad))
+    return pkt
+
+
+def _ip_sum_base(hdr: bytes | bytearray) -> int:
+    """One's-complement sum of an IPv4 header's words with id and checksum taken as zero."""
+    words = struct.unpack("!10H", bytes(hdr[:20]))
+    return sum(words) - words[2] - words[5]
+
+
+_H = struct.Struct("!H")
+_I = struct.Struct("!I")
+_ICRC = struct.Struct("<I")
+_RETH = struct.Struct("!QII")
+_FF8 = b"\xff" * 8
+
+
+class _Template:
+    """A frame template plus what is needed to patch it: masked-header copy for the ICRC and IP checksum base."""
+
+    __slots__ = ("frame", "masked", "sum_base", "end")
+
+    def __init__(self, pkt: Packet):
+        frame = bytearray(bytes(pkt))
+        self.frame = frame
+        self.end = len(frame) - ICRC_LEN
+        self.sum_base = _ip_sum_base(frame[IP_OFF:IP_OFF + 20])
+        # ICRC-covered header bytes (pseudo-LRH + IP + UDP + BTH) with the variant fields already set to ones
+        m = bytearray(_FF8) + frame[IP_OFF:EXT_OFF]
+        m[8 + 1] = 0xFF
+        m[8 + 8] = 0xFF
+        m[8 + 10] = m[8 + 11] = 0xFF
+        m[8 + 26] = m[8 + 27] = 0xFF
+        m[8 + 32] = 0xFF
+        self.masked = m
+
+
+class FrameBuilder:
+    """Builds one QP direction's frames fast: data (WRITE/SEND), ACK/NAK and CNP.
+
+    `data_tos` is used for data frames, `ack_tos` for ACK/NAK, `cnp_tos` for CNPs (DSCP << 2 | ECN).
+    """
+
+    def __init__(self, addr: FlowAddr, data_tos: int, ack_tos: int, cnp_tos: int, ttl: int = DEFAULT_TTL):
+        self.addr = addr
+        self.data_tos = data_tos
+        self.ack_tos = ack_tos
+        self.cnp_tos = cnp_tos
+        self.ttl = ttl
+        self._templates: dict[tuple[int, int], _Template] = {}
+
+    def _template(self, opcode: int, payload_len: int) -> _Template:
+        key = (opcode, payload_len)
+        t = self._templates.get(key)
+        if t is None:
+            tb = self.cnp_tos if opcode == Op.CNP else self.ack_tos if opcode == Op.ACK else self.data_tos
+            pkt = scapy_frame(self.addr, opcode, 0, payload_len, tos_byte=tb, ttl=self.ttl,
+                              becn=opcode == Op.CNP)
+            t = self._templates[key] = _Template(pkt)
+        return t
+
+    def _finish(self, t: _Template, b: bytearray, ip_id: int, bth_word: int) -> bytes:
+        """Patch IP id/checksum and BTH AckReq+PSN word into b; compute and append the ICRC."""
+        s = t.sum_base + ip_id
+        s = (s & 0xFFFF) + (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16)
+        _H.pack_into(b, 18, ip_id)
+        _H.pack_into(b, 24, ~s & 0xFFFF)
+        _I.pack_into(b, 50, bth_word)
+        m = t.masked
+        _H.pack_into(m, 8 + 4, ip_id)
+        _I.pack_into(m, 8 + 36, bth_word)
+        end = t.end
+        crc = zlib.crc32(memoryview(b)[EXT_OFF:end], zlib.crc32(m))
+        _ICRC.pack_into(b, end, crc)
+        return bytes(b)
+
+    def data(self, opcode: int, psn: int, payload_len: int, ip_id: int, ackreq: bool = False,
+             va: int = 0, rkey: int = 0, dma_len: int = 0) -> bytes:
+        """A data frame (SEND/WRITE first/middle/last/only); RETH fields for WRITE first/only."""
+        t = self._template(opcode, payload_len)
+        b = bytearray(t.frame)
+        if HAS_RETH[opcode]:
+            _RETH.pack_into(b, EXT_OFF, va, rkey, dma_len)
+        return self._finish(t, b, ip_id & 0xFFFF, (psn & PSN_MASK) | (0x80000000 if ackreq else 0))
+
+    def ack(self, psn: int, syndrome: int, msn: int, ip_id: int) -> bytes:
+        """An ACKNOWLEDGE frame: AETH syndrome (0x1F ACK, 0x60 PSN sequence error NAK, ...) and MSN."""
+        t = self._template(Op.ACK, 0)
+        b = bytearray(t.frame)
+        _I.pack_into(b, EXT_OFF, (syndrome & 0xFF) << 24 | (msn & 0xFFFFFF))
+        return self._finish(t, b, ip_id & 0xFFFF, psn & PSN_MASK)
+
+    def cnp(self, ip_id: int) -> bytes:
+        """A congestion notification packet to the remote QP (BECN set, 16 reserved bytes)."""
+        t = self._template(Op.CNP, 0)
+        return self._finish(t, bytearray(t.frame), ip_id & 0xFFFF, 0)
+
+
+class RoceInfo:
+    """Fields of a received RoCEv2 frame the host stack needs (filled by `parse_roce`)."""
+
+    __slots__ = ("opcode", "dqpn", "psn", "ackreq", "becn", "ecn", "dst_ip", "src_ip", "payload_len",
+                 "syndrome", "msn", "dma_len", "tos")
+
+    def __repr__(self) -> str:
+        return ("RoceInfo(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")")
+
+
+_PARSE_HDR = struct.Struct("!BBH4xBB2x4s4s2xH")  # vhl tos totlen | ttl proto | src dst | UDP dport
+
+
+def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
+    """Decode an untagged RoCEv2/IPv4 frame; None if it is not one (or is truncated)."""
+    n = len(frame)
+    if n < EXT_OFF + ICRC_LEN or frame[12] != 0x08 or frame[13] != 0x00:
+        return None
+    vhl, tos_b, totlen, _ttl, proto, src, dst, dport = _PARSE_HDR.unpack_from(frame, IP_OFF)
+    if vhl != 0x45 or proto != 17 or dport != ROCE_UDP_PORT or IP_OFF + totlen > n:
+        return None  # IP options never appear in RoCEv2 NIC traffic; not supported
+    opcode = frame[BTH_OFF]
+    info = RoceInfo()
+    info.opcode = opcode
+    info.tos = tos_b
+    info.ecn = tos_b & 3
+    info.src_ip = src
+    info.dst_ip = dst
+    info.becn = (frame[BTH_OFF + 4] >> 6) & 1
+    info.dqpn = (frame[BTH_OFF + 5] << 16) | (frame[BTH_OFF + 6] << 8) | frame[BTH_OFF + 7]
+    info.ackreq = frame[BTH_OFF + 8] >> 7
+    info.psn = (frame[BTH_OFF + 9] << 16) | (frame[BTH_OFF + 10] << 8) | frame[BTH_OFF + 11]
+    info.syndrome = info.msn = info.dma_len = 0
+    body = totlen - 20 - 8 - BTH_LEN - ICRC_LEN
+    if opcode == Op.ACK:
+        info.syndrome = frame[EXT_OFF]
+        info.msn = (frame[EXT_OFF + 1] << 16) | (frame[EXT_OFF + 2] << 8) | frame[EXT_OFF + 3]
+        body -= AETH_LEN
+    elif HAS_RETH[opcode]:
+        info.dma_len = _I.unpack_from(frame, EXT_OFF + 12)[0]
+        body -= RETH_LEN
+    info.payload_len = body - ((frame[BTH_OFF + 1] >> 4) & 3) if IS_DATA[opcode] else 0
+    return info
+
+
+def ip_bytes(ip: str) -> bytes:
+    """Dotted IPv4 address -> 4 bytes (compare with RoceInfo.dst_ip / src_ip)."""
+    return socket.inet_aton(ip)
+
+
+def set_ecn(frame: bytes, ecn: int) -> bytes:
+    """Frame with the IP ECN bits rewritten and the IP checksum fixed (what a marking switch does)."""
+    b = bytearray(frame)
+    b[IP_OFF + 1] = (b[IP_OFF + 1] & 0xFC) | (ecn & 3)
+    _fix_ip_checksum(b)
+    return bytes(b)
+
+
+def set_ttl(frame: bytes, ttl: int) -> bytes:
+    """Frame with the IP TTL rewritten and the IP checksum fixed (what a router does)."""
+    b = bytearray(frame)
+    b[IP_OFF + 8] = ttl & 0xFF
+    _fix_ip_checksum(b)
+    return bytes(b)
+
+
+def _fix_ip_checksum(b: bytearray) -> None:
+    b[IP_OFF + 10] = b[IP_OFF + 11] = 0
+    s = sum(struct.unpack_from("!10H", b, IP_OFF))
+    s = (s & 0xFFFF) + (s >> 16)
+    s = (s & 0xFFFF) + (s >> 16)
+    _H.pack_into(b, IP_OFF + 10, ~s & 0xFFFF)
