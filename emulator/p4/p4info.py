@@ -1,0 +1,414 @@
+"""P4Info generation with ids and aliases computed as p4c computes them, plus our device-config format.
+
+Ids (p4c's P4RuntimeSymbolTable): every control-plane object has a fully qualified name. Explicit `@id(n)` values
+are reserved first (the type's 8-bit prefix is ORed in when n has none; a different prefix or a duplicate is an
+error). Then, per object kind, names without @id are processed in sorted (byte) order: h = Jenkins
+one-at-a-time(name); the id is (prefix << 24) | (h & 0xFFFFFF); while that id is taken, h is incremented (linear
+probing on the hash, so the prefix bits never change).
+
+Alias: the shortest unique suffix of dot-separated components among all symbols of all kinds (a symbol that is a
+suffix of another keeps its full name).
+
+Device config (`--device-config OUT.bin`, P4Runtime `p4_device_config`): the bytes
+    b"RLDC" + version (1 byte, currently 1) + b"\\n" + UTF-8 JSON
+with JSON keys: "program" (the main file's base name), "source" (the preprocessed program text: includes
+resolved and inlined, so it is path independent), "defines" and "include_dirs" (informational). `load_device_config`
+checks the header and compiles the embedded source with our front end.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# The p4runtime package ships generated code older than the installed protobuf runtime accepts; the pure-Python
+# protobuf implementation still loads it (P4Info is small, so speed does not matter here).
+os.environ.setdefault("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
+
+from emulator.errors import P4Error, RocelabError  # noqa: E402
+from emulator.p4.program import Annotated, ProgramInfo  # noqa: E402
+
+# P4Ids prefixes (p4info.proto)
+ACTION, TABLE, VALUE_SET, CONTROLLER_HEADER = 0x01, 0x02, 0x03, 0x04
+ACTION_PROFILE, COUNTER, DIRECT_COUNTER, METER, DIRECT_METER, REGISTER, DIGEST = (
+    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17)
+
+DEVICE_CONFIG_MAGIC = b"RLDC"
+DEVICE_CONFIG_VERSION = 1
+
+
+def _pb():
+    try:
+        from p4.config.v1 import p4info_pb2, p4types_pb2
+    except TypeError as exc:  # protobuf's C implementation was loaded before we could select the Python one
+        raise RocelabError(f"cannot load the P4Runtime protobufs ({exc}); "
+                           "set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python") from None
+    return p4info_pb2, p4types_pb2
+
+
+def jenkins_one_at_a_time(data: str | bytes) -> int:
+    """Bob Jenkins' one-at-a-time hash (32-bit), over the bytes of `data`."""
+    if isinstance(data, str):
+        data = data.encode()
+    h = 0
+    for b in data:
+        h = (h + b) & 0xFFFFFFFF
+        h = (h + (h << 10)) & 0xFFFFFFFF
+        h ^= h >> 6
+    h = (h + (h << 3)) & 0xFFFFFFFF
+    h ^= h >> 11
+    h = (h + (h << 15)) & 0xFFFFFFFF
+    return h
+
+
+def _loc(obj):
+    decl = getattr(obj, "decl", None)
+    return getattr(decl, "loc", None)
+
+
+def _cp_name(name: str) -> str:
+    return name[1:] if name.startswith(".") else name
+
+
+class SymbolTable:
+    """Ids and aliases of the control-plane symbols of one program (see module docstring)."""
+
+    def __init__(self) -> None:
+        self._symbols: dict[int, dict[str, int | None]] = {}  # prefix -> name -> id (None until computed)
+        self._objs: dict[tuple[int, str], Any] = {}
+        self._assigned: set[int] = set()
+        self._all_names: list[str] = []
+
+    def add(self, prefix: int, name: str, id_override: int | None = None, obj: Any = None) -> None:
+        name = _cp_name(name)
+        table = self._symbols.setdefault(prefix, {})
+        if name in table:
+            return
+        ident = None
+        if id_override is not None:
+            ident = id_override
+            if ident < 0 or ident >> 32:
+                raise P4Error(f"@id should be an unsigned 32-bit integer, got {ident}", _loc(obj))
+            if ident >> 24 and ident >> 24 != prefix:
+                raise P4Error(f"@id({ident:#x}) of '{name}' has the wrong 8-bit prefix (expected {prefix:#04x})",
+                              _loc(obj))
+            ident |= prefix << 24
+            if ident in self._assigned:
+                raise P4Error(f"@id {ident} is assigned to multiple declarations", _loc(obj))
+            self._assigned.add(ident)
+        table[name] = ident
+        self._objs[(prefix, name)] = obj
+        if name not in self._all_names:
+            self._all_names.append(name)
+
+    def compute(self) -> None:
+        for prefix in sorted(self._symbols):
+            table = self._symbols[prefix]
+            for name in sorted((n for n, i in table.items() if i is None), key=lambda n: n.encode()):
+                h = jenkins_one_at_a_time(name)
+                start = h
+                while True:
+                    ident = (prefix << 24) | (h & 0xFFFFFF)
+                    if ident not in self._assigned:
+                        break
+                    h = (h + 1) & 0xFFFFFFFF
+                    if h == start:
+                        raise P4Error(f"no available id to represent {name} in P4Runtime", _loc(self._objs.get(
+                            (prefix, name))))
+                self._assigned.add(ident)
+                table[name] = ident
+        self._aliases = _aliases(self._all_names)
+
+    def id(self, prefix: int, name: str) -> int:
+        return self._symbols[prefix][_cp_name(name)]
+
+    def alias(self, name: str) -> str:
+        return self._aliases[_cp_name(name)]
+
+
+def _aliases(names: list[str]) -> dict[str, str]:
+    """Shortest unique dotted suffix of each name (p4c's P4SymbolSuffixSet)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for n in names:
+        parts = tuple(n.split("."))
+        for k in range(1, len(parts) + 1):
+            counts[parts[-k:]] = counts.get(parts[-k:], 0) + 1
+    out = {}
+    for n in names:
+        parts = tuple(n.split("."))
+        k = 1
+        while k < len(parts) and counts[parts[-k:]] >= 2:
+            k += 1
+        out[n] = ".".join(parts[-k:])
+    return out
+
+
+_SKIP_ANNOTATIONS = {"name", "id", "hidden", "brief", "description"}
+
+
+def _annotations(obj: Annotated) -> list[str]:
+    out = []
+    for key, args in (getattr(obj, "annotations", None) or {}).items():
+        if key in _SKIP_ANNOTATIONS:
+            continue
+        if isinstance(args, str):
+            args = [args]
+        out.append(f"@{key}({', '.join(args)})" if args else f"@{key}")
+    return out
+
+
+def _hidden(obj) -> bool:
+    return "hidden" in (getattr(obj, "annotations", None) or {})
+
+
+def _preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = None) -> None:
+    name = _cp_name(name or obj.name)
+    pre.id = symbols.id(prefix, name)
+    pre.name = name
+    pre.alias = symbols.alias(name)
+    pre.annotations.extend(_annotations(obj))
+    for key in ("brief", "description"):
+        vals = (getattr(obj, "annotations", None) or {}).get(key)
+        if vals:
+            text = vals[0] if isinstance(vals, list) else vals
+            setattr(pre.doc, key, text.strip('"'))
+
+
+_MATCH_TYPES = {"exact": "EXACT", "lpm": "LPM", "ternary": "TERNARY", "range": "RANGE", "optional": "OPTIONAL"}
+_COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH", None: "BOTH"}
+_METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", None: "BYTES"}
+
+
+def _match_field(mf_msg, mf, p4info_pb2) -> None:
+    mf_msg.id = mf.id_override or mf.id
+    mf_msg.name = mf.name
+    mf_msg.bitwidth = mf.bitwidth
+    mf_msg.annotations.extend(_annotations(mf))
+    kind = _MATCH_TYPES.get(mf.match_kind)
+    if kind is None:
+        mf_msg.other_match_type = mf.match_kind
+    else:
+        mf_msg.match_type = p4info_pb2.MatchField.MatchType.Value(kind)
+
+
+def build_symbols(info: ProgramInfo) -> SymbolTable:
+    """Register every control-plane object of `info` and compute ids and aliases."""
+    s = SymbolTable()
+    groups = [
+        (TABLE, info.tables), (ACTION, info.actions), (ACTION_PROFILE, info.action_profiles),
+        (COUNTER, info.counters), (DIRECT_COUNTER, info.direct_counters), (METER, info.meters),
+        (DIRECT_METER, info.direct_meters), (REGISTER, info.registers), (DIGEST, info.digests),
+        (VALUE_SET, info.value_sets), (CONTROLLER_HEADER, info.controller_headers),
+    ]
+    # @id values first (as p4c reserves them while collecting), then the hashed ones
+    for prefix, items in groups:
+        for obj in items:
+            if not _hidden(obj) and obj.id_override is not None:
+                s.add(prefix, obj.name, obj.id_override, obj)
+    for prefix, items in groups:
+        for obj in items:
+            if not _hidden(obj) and obj.id_override is None:
+                s.add(prefix, obj.name, None, obj)
+    s.compute()
+    return s
+
+
+def build_p4info(info: ProgramInfo):
+    """The P4Info message of a program (p4.config.v1.P4Info)."""
+    p4info_pb2, p4types_pb2 = _pb()
+    s = build_symbols(info)
+    p4 = p4info_pb2.P4Info()
+    p4.pkg_info.arch = "v1model"
+
+    for a in info.actions:
+        if _hidden(a):
+            continue
+        msg = p4.actions.add()
+        _preamble(msg.preamble, s, ACTION, a)
+        for prm in a.params:
+            pm = msg.params.add()
+            pm.id = prm.id_override or prm.id
+            pm.name = prm.name
+            pm.bitwidth = prm.bitwidth
+            pm.annotations.extend(_annotations(prm))
+
+    directs = {}
+    for t in info.tables:
+        if _hidden(t):
+            continue
+        msg = p4.tables.add()
+        _preamble(msg.preamble, s, TABLE, t)
+        for mf in t.match_fields:
+            _match_field(msg.match_fields.add(), mf, p4info_pb2)
+        for ref in t.actions:
+            ar = msg.action_refs.add()
+            ar.id = s.id(ACTION, ref.name)
+            ar.scope = p4info_pb2.ActionRef.Scope.Value(ref.scope)
+            ar.annotations.extend(_annotations(ref))
+        if t.const_default_action and t.default_action:
+            msg.const_default_action_id = s.id(ACTION, t.default_action)
+        if t.implementation:
+            msg.implementation_id = s.id(ACTION_PROFILE, t.implementation)
+        if t.direct_counter:
+            msg.direct_resource_ids.append(s.id(DIRECT_COUNTER, t.direct_counter))
+            directs[_cp_name(t.direct_counter)] = t.name
+        if t.direct_meter:
+            msg.direct_resource_ids.append(s.id(DIRECT_METER, t.direct_meter))
+            directs[_cp_name(t.direct_meter)] = t.name
+        msg.size = t.size
+        msg.idle_timeout_behavior = (p4info_pb2.Table.NOTIFY_CONTROL if t.idle_timeout
+                                     else p4info_pb2.Table.NO_TIMEOUT)
+        msg.is_const_table = bool(t.entries_const)
+        if t.const_entries:
+            msg.has_initial_entries = True
+
+    for ap in info.action_profiles:
+        if _hidden(ap):
+            continue
+        msg = p4.action_profiles.add()
+        _preamble(msg.preamble, s, ACTION_PROFILE, ap)
+        msg.table_ids.extend(s.id(TABLE, tn) for tn in ap.table_names)
+        msg.with_selector = ap.with_selector
+        msg.size = ap.size
+        msg.max_group_size = ap.max_group_size
+
+    for c in info.counters:
+        msg = p4.counters.add()
+        _preamble(msg.preamble, s, COUNTER, c)
+        msg.spec.unit = p4info_pb2.CounterSpec.Unit.Value(_COUNTER_UNITS.get(c.kind, "BOTH"))
+        msg.size = c.size
+    for c in info.direct_counters:
+        msg = p4.direct_counters.add()
+        _preamble(msg.preamble, s, DIRECT_COUNTER, c)
+        msg.spec.unit = p4info_pb2.CounterSpec.Unit.Value(_COUNTER_UNITS.get(c.kind, "BOTH"))
+        table = c.table or directs.get(_cp_name(c.name))
+        if table:
+            msg.direct_table_id = s.id(TABLE, table)
+    for m in info.meters:
+        msg = p4.meters.add()
+        _preamble(msg.preamble, s, METER, m)
+        msg.spec.unit = p4info_pb2.MeterSpec.Unit.Value(_METER_UNITS.get(m.kind, "BYTES"))
+        msg.size = m.size
+    for m in info.direct_meters:
+        msg = p4.direct_meters.add()
+        _preamble(msg.preamble, s, DIRECT_METER, m)
+        msg.spec.unit = p4info_pb2.MeterSpec.Unit.Value(_METER_UNITS.get(m.kind, "BYTES"))
+        table = m.table or directs.get(_cp_name(m.name))
+        if table:
+            msg.direct_table_id = s.id(TABLE, table)
+
+    for r in info.registers:
+        msg = p4.registers.add()
+        _preamble(msg.preamble, s, REGISTER, r)
+        msg.type_spec.bitstring.bit.bitwidth = r.bitwidth
+        msg.size = r.size
+
+    for d in info.digests:
+        msg = p4.digests.add()
+        _preamble(msg.preamble, s, DIGEST, d)
+        msg.type_spec.struct.name = d.name
+        struct = p4.type_info.structs[d.name]
+        for f in d.fields:
+            member = struct.members.add()
+            member.name = f.name
+            member.type_spec.bitstring.bit.bitwidth = f.bitwidth
+
+    for vs in info.value_sets:
+        msg = p4.value_sets.add()
+        _preamble(msg.preamble, s, VALUE_SET, vs)
+        for mf in vs.match_fields:
+            _match_field(msg.match.add(), mf, p4info_pb2)
+        msg.size = vs.size
+
+    for ch in info.controller_headers:
+        msg = p4.controller_packet_metadata.add()
+        _preamble(msg.preamble, s, CONTROLLER_HEADER, ch)
+        if not any(a.startswith("@controller_header") for a in msg.preamble.annotations):
+            msg.preamble.annotations.append(f'@controller_header("{ch.name}")')
+        for i, f in enumerate(ch.fields, 1):
+            md = msg.metadata.add()
+            md.id = i
+            md.name = f.name
+            md.bitwidth = f.bitwidth
+    return p4
+
+
+def to_text(p4info) -> str:
+    from google.protobuf import text_format
+
+    return text_format.MessageToString(p4info)
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same directory and a rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_text(p4info, path: str | os.PathLike) -> None:
+    """Write P4Info in protobuf text format (what p4runtime-shell and P4Runtime servers read)."""
+    write_atomic(path, to_text(p4info).encode())
+
+
+def read_text(path: str | os.PathLike):
+    from google.protobuf import text_format
+
+    p4info_pb2, _ = _pb()
+    return text_format.Parse(Path(path).read_text(), p4info_pb2.P4Info())
+
+
+# ---- device config
+
+@dataclass
+class DeviceConfig:
+    program: str
+    source: str
+    defines: dict[str, str]
+    include_dirs: list[str]
+
+
+def build_device_config(program: str, source: str, defines: dict | None = None,
+                        include_dirs: list[str] | None = None) -> bytes:
+    body = json.dumps({"version": DEVICE_CONFIG_VERSION, "program": os.path.basename(program), "source": source,
+                       "defines": {str(k): ("" if v is None else str(v)) for k, v in (defines or {}).items()},
+                       "include_dirs": [str(d) for d in include_dirs or []]}, indent=None, sort_keys=True)
+    return DEVICE_CONFIG_MAGIC + bytes([DEVICE_CONFIG_VERSION]) + b"\n" + body.encode()
+
+
+def parse_device_config(data: bytes) -> DeviceConfig:
+    """Decode a device config (RocelabError when it is not one of ours or its version is unknown)."""
+    if not data.startswith(DEVICE_CONFIG_MAGIC) or len(data) < 6 or data[5:6] != b"\n":
+        raise RocelabError("not a rocelab device config (bad magic header)")
+    version = data[4]
+    if version != DEVICE_CONFIG_VERSION:
+        raise RocelabError(f"unsupported rocelab device config version {version} (supported: {DEVICE_CONFIG_VERSION})")
+    try:
+        obj = json.loads(data[6:].decode())
+        return DeviceConfig(obj["program"], obj["source"], obj.get("defines", {}), obj.get("include_dirs", []))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RocelabError(f"corrupt rocelab device config: {exc}") from None
+
+
+def load_device_config(data: bytes):
+    """Compile the program embedded in a device config; returns the front end's CheckedProgram."""
+    cfg = parse_device_config(data)
+    from emulator.p4 import frontend
+
+    loader = getattr(frontend, "load_preprocessed_text", None)
+    if loader is not None:
+        return loader(cfg.source, cfg.program)
+    # The embedded text is already preprocessed (no #include left); preprocessing it again is harmless.
+    return frontend.load_program_text(cfg.source, cfg.program)

@@ -1,0 +1,244 @@
+"""v1model stateful externs: register, counter, direct_counter, meter, direct_meter.
+
+Out-of-range indices: the P4 spec leaves them undefined and BMv2 (since behavioral-model PR #637) logs an error
+instead of aborting. We choose the PSA proposal's behavior: a read returns 0, a write/count changes nothing, a meter
+returns GREEN; each instance counts such accesses in `out_of_range` so tests and logs can notice them.
+
+Meters are two-rate three-color markers (RFC 2698, color-blind). The control plane sets rates like BMv2's
+`meter_set_rates`: [(CIR, CBS), (PIR, PBS)] with rates in units per microsecond (bytes/µs or packets/µs) and bursts
+in units (bytes or packets). Both buckets start full when rates are set. An unconfigured meter marks GREEN.
+"""
+from __future__ import annotations
+
+from emulator.errors import RuntimeApiError
+
+GREEN, YELLOW, RED = 0, 1, 2
+COLOR_NAMES = ("GREEN", "YELLOW", "RED")
+
+
+def _check_index(what: str, name: str, index: int, size: int) -> None:
+    if not 0 <= index < size:
+        raise RuntimeApiError(f"index {index} out of range for {what} '{name}' of size {size}")
+
+
+class Register:
+    """`register<bit<W>>(size)`: an array of W-bit cells, all 0 at start."""
+
+    __slots__ = ("name", "size", "width", "mask", "values", "out_of_range")
+
+    def __init__(self, size: int, width: int, name: str = "register"):
+        self.name = name
+        self.size = size
+        self.width = width
+        self.mask = (1 << width) - 1
+        self.values = [0] * size
+        self.out_of_range = 0
+
+    def read(self, index: int) -> int:
+        if 0 <= index < self.size:
+            return self.values[index]
+        self.out_of_range += 1
+        return 0
+
+    def write(self, index: int, value: int) -> None:
+        if 0 <= index < self.size:
+            self.values[index] = value & self.mask
+        else:
+            self.out_of_range += 1
+
+    # control plane (checked: a bad index is the caller's error)
+    def cp_read(self, index: int) -> int:
+        _check_index("register", self.name, index, self.size)
+        return self.values[index]
+
+    def cp_write(self, index: int, value: int) -> None:
+        _check_index("register", self.name, index, self.size)
+        if not 0 <= value <= self.mask:
+            raise RuntimeApiError(f"value {value} does not fit register '{self.name}' of {self.width} bits")
+        self.values[index] = value
+
+    def reset(self) -> None:
+        self.values = [0] * self.size
+
+
+class Counter:
+    """`counter(size, CounterType)`: per index a packet and a byte count (both kept whatever the kind)."""
+
+    __slots__ = ("name", "size", "kind", "packets", "bytes", "out_of_range")
+
+    def __init__(self, size: int, kind: str = "packets_and_bytes", name: str = "counter"):
+        self.name = name
+        self.size = size
+        self.kind = kind
+        self.packets = [0] * size
+        self.bytes = [0] * size
+        self.out_of_range = 0
+
+    def count(self, index: int, nbytes: int) -> None:
+        if 0 <= index < self.size:
+            self.packets[index] += 1
+            self.bytes[index] += nbytes
+        else:
+            self.out_of_range += 1
+
+    def read(self, index: int) -> tuple[int, int]:
+        _check_index("counter", self.name, index, self.size)
+        return self.packets[index], self.bytes[index]
+
+    def write(self, index: int, packets: int, nbytes: int) -> None:
+        _check_index("counter", self.name, index, self.size)
+        self.packets[index] = packets
+        self.bytes[index] = nbytes
+
+    def reset(self) -> None:
+        self.packets = [0] * self.size
+        self.bytes = [0] * self.size
+
+
+class DirectCounter:
+    """`direct_counter(CounterType)`: the counts live in the attached table's entries (`entry.counter`)."""
+
+    __slots__ = ("name", "kind", "table")
+
+    def __init__(self, kind: str = "packets_and_bytes", name: str = "direct_counter"):
+        self.name = name
+        self.kind = kind
+        self.table = None  # set by tables.Table when attached
+
+    def count(self) -> None:
+        """v1model's `count()` in an action: a no-op, the table counts every hit (as BMv2 does)."""
+
+    @staticmethod
+    def read(entry) -> tuple[int, int]:
+        return entry.counter[0], entry.counter[1]
+
+    @staticmethod
+    def write(entry, packets: int, nbytes: int) -> None:
+        entry.counter[0] = packets
+        entry.counter[1] = nbytes
+
+
+class MeterState:
+    """One RFC 2698 two-rate three-color marker (color-blind mode)."""
+
+    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last_us")
+
+    def __init__(self, cir: float, cbs: int, pir: float, pbs: int, now_us: float = 0):
+        if cir < 0 or pir < 0 or cbs < 0 or pbs < 0:
+            raise RuntimeApiError("meter rates and burst sizes must not be negative")
+        if pir < cir:
+            raise RuntimeApiError(f"meter peak rate {pir} is below committed rate {cir} (RFC 2698 needs PIR >= CIR)")
+        self.cir, self.cbs, self.pir, self.pbs = cir, cbs, pir, pbs
+        self.tc = float(cbs)
+        self.tp = float(pbs)
+        self.last_us = now_us
+
+    def execute(self, units: int, now_us: float) -> int:
+        dt = now_us - self.last_us
+        if dt > 0:
+            self.last_us = now_us
+            tc = self.tc + self.cir * dt
+            self.tc = tc if tc < self.cbs else float(self.cbs)
+            tp = self.tp + self.pir * dt
+            self.tp = tp if tp < self.pbs else float(self.pbs)
+        if self.tp < units:
+            return RED
+        self.tp -= units
+        if self.tc < units:
+            return YELLOW
+        self.tc -= units
+        return GREEN
+
+    def rates(self) -> list[tuple[float, int]]:
+        return [(self.cir, self.cbs), (self.pir, self.pbs)]
+
+
+def _rates_to_state(rates, now_us: float) -> MeterState:
+    try:
+        (cir, cbs), (pir, pbs) = rates
+    except (TypeError, ValueError):
+        raise RuntimeApiError("meter rates must be [(CIR, CBS), (PIR, PBS)]") from None
+    return MeterState(cir, cbs, pir, pbs, now_us)
+
+
+class Meter:
+    """`meter(size, MeterType)`: an array of trTCMs; kind 'packets' meters 1 unit per packet, 'bytes' its length."""
+
+    __slots__ = ("name", "size", "kind", "cells", "out_of_range", "_per_byte")
+
+    def __init__(self, size: int, kind: str = "bytes", name: str = "meter"):
+        self.name = name
+        self.size = size
+        self.kind = kind
+        self._per_byte = kind == "bytes"
+        self.cells: list[MeterState | None] = [None] * size
+        self.out_of_range = 0
+
+    def execute(self, index: int, nbytes: int, now_us: float) -> int:
+        if 0 <= index < self.size:
+            cell = self.cells[index]
+            if cell is None:
+                return GREEN
+            return cell.execute(nbytes if self._per_byte else 1, now_us)
+        self.out_of_range += 1
+        return GREEN
+
+    def set_rates(self, index: int | None, rates, now_us: float = 0) -> None:
+        """Configure one cell (or all when index is None) with [(CIR, CBS), (PIR, PBS)]."""
+        if index is None:
+            for i in range(self.size):
+                self.cells[i] = _rates_to_state(rates, now_us)
+            return
+        _check_index("meter", self.name, index, self.size)
+        self.cells[index] = _rates_to_state(rates, now_us)
+
+    def get_rates(self, index: int) -> list[tuple[float, int]] | None:
+        _check_index("meter", self.name, index, self.size)
+        cell = self.cells[index]
+        return cell.rates() if cell is not None else None
+
+    def reset(self) -> None:
+        self.cells = [None] * self.size
+
+
+class DirectMeter:
+    """`direct_meter<T>(MeterType)`: per-entry trTCMs (`entry.meter`) run by the table on a hit; `read()` gives the
+    color of the last hit of the attached table (GREEN after a miss or for an unconfigured entry)."""
+
+    __slots__ = ("name", "kind", "table", "color", "_per_byte")
+
+    def __init__(self, kind: str = "bytes", name: str = "direct_meter"):
+        self.name = name
+        self.kind = kind
+        self._per_byte = kind == "bytes"
+        self.table = None
+        self.color = GREEN
+
+    def read(self) -> int:
+        return self.color
+
+    def execute_entry(self, entry, nbytes: int, now_us: float) -> int:
+        state = entry.meter
+        color = GREEN if state is None else state.execute(nbytes if self._per_byte else 1, now_us)
+        self.color = color
+        return color
+
+    @staticmethod
+    def set_rates(entry, rates, now_us: float = 0) -> None:
+        entry.meter = _rates_to_state(rates, now_us)
+
+
+def make_extern(info) -> Register | Counter | DirectCounter | Meter | DirectMeter | None:
+    """Instantiate the runtime object of an `ExternInstanceInfo` (None for extern types we do not model)."""
+    t = info.type_name
+    if t == "register":
+        return Register(info.size, info.bitwidth, info.name)
+    if t == "counter":
+        return Counter(info.size, info.kind or "packets_and_bytes", info.name)
+    if t == "direct_counter":
+        return DirectCounter(info.kind or "packets_and_bytes", info.name)
+    if t == "meter":
+        return Meter(info.size, info.kind or "bytes", info.name)
+    if t == "direct_meter":
+        return DirectMeter(info.kind or "bytes", info.name)
+    return None

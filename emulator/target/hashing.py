@@ -1,0 +1,201 @@
+"""v1model hash algorithms with BMv2's field packing.
+
+BMv2 hashes a field list by packing the fields' bits MSB-first with no padding between fields; only the last
+byte is zero-padded on the right (so a lone 9-bit field `v` is hashed as the two bytes of `v << 7`). Fields of
+invalid headers are skipped by the caller (codegen), not here.
+
+Algorithms (names are v1model `HashAlgorithm` members):
+- crc32: reflected CRC-32 (poly 0x04C11DB7, init/xorout 0xFFFFFFFF), i.e. zlib.crc32. Check "123456789" -> 0xCBF43926.
+- crc16: CRC-16/ARC (poly 0x8005, reflected, init 0, xorout 0). Check "123456789" -> 0xBB3D.
+- crc32_custom / crc16_custom: the same CRCs with parameters a control plane may change (BMv2's
+  set_crc32_parameters / set_crc16_parameters); defaults equal crc32 / crc16.
+- csum16: Internet ones'-complement checksum (RFC 1071) of the bytes, odd length padded with a zero byte.
+- xor16: XOR of the big-endian 16-bit words, an odd last byte taken as its high half.
+- identity: the first (up to) 8 bytes of the packed data read as a big-endian number, as BMv2 does.
+- random: a pseudo-random number (seeded, so runs are reproducible), independent of the data.
+
+`hash_output(base, h, max, width)` applies v1model's `hash()` post-processing: base + h % max (base when max < 1),
+truncated to the output width.
+"""
+from __future__ import annotations
+
+import random as _random
+import zlib
+from dataclasses import dataclass
+from typing import Callable
+
+from emulator.errors import RuntimeApiError
+
+HashFunc = Callable[[bytes], int]
+
+
+def pack(fields: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> bytes:
+    """Pack (value, width) pairs MSB-first without gaps; zero-pad the final byte on the right."""
+    acc = 0
+    total = 0
+    for value, width in fields:
+        acc = (acc << width) | (value & ((1 << width) - 1))
+        total += width
+    pad = -total % 8
+    return (acc << pad).to_bytes((total + pad) >> 3, "big")
+
+
+def _reflect(value: int, width: int) -> int:
+    out = 0
+    for _ in range(width):
+        out = (out << 1) | (value & 1)
+        value >>= 1
+    return out
+
+
+@dataclass(frozen=True)
+class CrcParams:
+    """A CRC in the Rocksoft model (as BMv2's custom CRC parameters are expressed)."""
+
+    width: int
+    poly: int
+    init: int
+    xorout: int
+    refin: bool = True
+    refout: bool = True
+
+
+CRC16_ARC = CrcParams(16, 0x8005, 0, 0, True, True)
+CRC32 = CrcParams(32, 0x04C11DB7, 0xFFFFFFFF, 0xFFFFFFFF, True, True)
+
+
+def make_crc(p: CrcParams) -> HashFunc:
+    """A table-driven CRC function for parameters `p` (one table lookup per byte)."""
+    mask = (1 << p.width) - 1
+    if p.refin:
+        rpoly = _reflect(p.poly, p.width)
+        table = []
+        for b in range(256):
+            c = b
+            for _ in range(8):
+                c = (c >> 1) ^ rpoly if c & 1 else c >> 1
+            table.append(c)
+        init = _reflect(p.init, p.width)
+
+        def crc_reflected(data: bytes) -> int:
+            c = init
+            t = table
+            for byte in data:
+                c = t[(c ^ byte) & 0xFF] ^ (c >> 8)
+            if not p.refout:  # register holds the reflected value; un-reflect for a non-reflected output
+                c = _reflect(c, p.width)
+            return (c ^ p.xorout) & mask
+
+        return crc_reflected
+    if p.width < 8:
+        raise RuntimeApiError(f"CRC width {p.width} is not supported (minimum 8)")
+    top = 1 << (p.width - 1)
+    shift = p.width - 8
+    table = []
+    for b in range(256):
+        c = b << shift if shift >= 0 else b >> -shift
+        for _ in range(8):
+            c = ((c << 1) ^ p.poly) & mask if c & top else (c << 1) & mask
+        table.append(c)
+
+    def crc_normal(data: bytes) -> int:
+        c = p.init
+        t = table
+        for byte in data:
+            c = t[((c >> shift) ^ byte) & 0xFF] ^ ((c << 8) & mask)
+        if p.refout:
+            c = _reflect(c, p.width)
+        return (c ^ p.xorout) & mask
+
+    return crc_normal
+
+
+def _crc32(data: bytes) -> int:
+    return zlib.crc32(data)
+
+
+def csum16(data: bytes) -> int:
+    """RFC 1071 Internet checksum: ones'-complement of the ones'-complement sum of 16-bit words."""
+    if len(data) & 1:
+        data += b"\x00"
+    # Sum high bytes and low bytes separately (slicing and sum() run in C), then fold the carries.
+    s = (sum(data[0::2]) << 8) + sum(data[1::2])
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def xor16(data: bytes) -> int:
+    r = 0
+    n = len(data)
+    for i in range(0, n - 1, 2):
+        r ^= (data[i] << 8) | data[i + 1]
+    if n & 1:
+        r ^= data[-1] << 8
+    return r
+
+
+def identity(data: bytes) -> int:
+    return int.from_bytes(data[:8], "big")
+
+
+_rng = _random.Random(0x5EED)
+
+
+def _random_hash(data: bytes) -> int:
+    return _rng.getrandbits(32)
+
+
+def seed_random(seed: int) -> None:
+    """Reseed the `random` algorithm (simulations seed it for reproducibility)."""
+    _rng.seed(seed)
+
+
+_crc16 = make_crc(CRC16_ARC)
+
+ALGORITHMS: dict[str, HashFunc] = {
+    "crc32": _crc32,
+    "crc32_custom": _crc32,
+    "crc16": _crc16,
+    "crc16_custom": _crc16,
+    "csum16": csum16,
+    "xor16": xor16,
+    "identity": identity,
+    "random": _random_hash,
+}
+
+
+def set_custom_parameters(algorithm: str, params: CrcParams) -> None:
+    """Change the parameters of crc32_custom / crc16_custom (affects every later use, like BMv2's CLI)."""
+    if algorithm not in ("crc32_custom", "crc16_custom"):
+        raise RuntimeApiError(f"algorithm '{algorithm}' has no custom parameters")
+    ALGORITHMS[algorithm] = make_crc(params)
+
+
+def get(algorithm: str) -> HashFunc:
+    """The byte-level function of a v1model algorithm name (raises RuntimeApiError for unknown names)."""
+    try:
+        return ALGORITHMS[algorithm]
+    except KeyError:
+        raise RuntimeApiError(f"unknown hash algorithm '{algorithm}' (known: {', '.join(ALGORITHMS)})") from None
+
+
+def compute(algorithm: str, fields: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:
+    """Hash (value, width) fields with a v1model algorithm, packing them as BMv2 does."""
+    return get(algorithm)(pack(fields))
+
+
+def hash_output(base: int, h: int, max_: int, width: int | None = None) -> int:
+    """v1model hash() result: base + h % max (base when max < 1), truncated to `width` bits if given."""
+    r = base + h % max_ if max_ >= 1 else base
+    return r & ((1 << width) - 1) if width is not None else r
+
+
+def checksum16(fields: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:
+    """csum16 over packed fields: what update_checksum writes (verify_checksum compares it with the field)."""
+    return csum16(pack(fields))
+
+
+def verify_checksum16(fields: list[tuple[int, int]] | tuple[tuple[int, int], ...], checksum: int) -> bool:
+    """True when `checksum` equals csum16 of the fields (the checksum field itself not among them)."""
+    return csum16(pack(fields)) == checksum
