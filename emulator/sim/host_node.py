@@ -1,0 +1,82 @@
+"""A host in the simulation: a clock-free Nic driven by its link.
+
+When the host's transmitter is idle the engine calls `Nic.poll(now)`; a frame goes on the wire, None means ask
+`Nic.next_wakeup(now)` and poll again then. Received frames (PFC included: the NIC pauses its own classes) go to
+`Nic.receive(frame, now)`, after which an idle transmitter polls at once (an ACK or CNP may be due).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.sim.engine import Engine
+from emulator.sim.link import Tx
+from emulator.sim.node import Node
+
+
+class HostNode(Node):
+    kind = "host"
+
+    def __init__(self, engine: Engine, name: str, nic: Any):
+        super().__init__(engine, name)
+        self.nic = nic
+        self.port_tx: Tx | None = None
+        self.wake_at: int | None = None  # time of the pending wake-up event, if any
+
+    def attach(self, tx: Tx) -> None:
+        if self.tx:
+            raise ValueError(f"host {self.name} already has a link (hosts have one port)")
+        super().attach(tx)
+        self.port_tx = tx
+
+    def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:
+        tx, frame = arg
+        tx.rx_frames += 1
+        tx.rx_bytes += len(frame)
+        if tx.rx_taps:
+            for tap in tx.rx_taps:
+                tap(now, frame, "rx")
+        self.nic.receive(frame, now)
+        if not tx.busy:
+            self.poll(now)
+
+    def tx_done(self, tx: Tx, now: int) -> None:
+        tx.busy = False
+        self.poll(now)
+
+    def kick(self, now: int) -> None:
+        """Poll now if idle (e.g. after the workload posted a message)."""
+        tx = self.port_tx
+        if tx is not None and not tx.busy:
+            self.poll(now)
+
+    def poll(self, now: int) -> None:
+        tx = self.port_tx
+        nic = self.nic
+        frame = nic.poll(now)
+        if frame is not None:
+            self.transmit(tx, frame, now)
+            return
+        w = nic.next_wakeup(now)
+        if w is None:
+            return
+        if w <= now:
+            w = now + 1  # the NIC said "now" but had nothing: avoid a zero-time loop
+        cur = self.wake_at
+        if cur is None or cur <= now or w < cur:
+            self.wake_at = w
+            self.engine.at(w, self._wake, w)
+
+    def _wake(self, w: int, now: int) -> None:
+        if self.wake_at != w:
+            return  # superseded by an earlier wake-up
+        self.wake_at = None
+        tx = self.port_tx
+        if not tx.busy:
+            self.poll(now)
+
+    def stats(self, now: int) -> dict[str, Any]:
+        out = super().stats(now)
+        nic_stats = getattr(self.nic, "stats", None)
+        if nic_stats is not None:
+            out["nic"] = nic_stats() if callable(nic_stats) else nic_stats
+        return out

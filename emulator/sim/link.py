@@ -1,0 +1,61 @@
+"""Full-duplex point-to-point links and the per-direction transmitter state.
+
+Serialization time of a frame of L bytes (as handed over, without FCS) at R bits/s is
+`ceil((L + 4 FCS + 8 preamble/SFD + 12 inter-frame gap) * 8 * 1e9 / R)` ns: the wire occupancy of one frame,
+rounded up per frame to whole ns (at 100 Gb/s a 1,000-byte frame takes 1,024 x 8 / 100 = 81.92 -> 82 ns). A frame
+arrives at the far end `serialization + propagation delay` after its first bit left (store and forward).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+WIRE_OVERHEAD_BYTES = 4 + 8 + 12  # FCS + preamble/SFD + IFG
+
+Tap = Callable[[int, bytes, str], None]  # (time_ns, frame, "rx" | "tx")
+
+
+def serialization_ns(length: int, rate_bps: int) -> int:
+    """Wire time of a frame of `length` bytes (no FCS) at `rate_bps`, rounded up to whole ns."""
+    return -(-(length + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // rate_bps)
+
+
+class Tx:
+    """One direction of a link as seen by its sending node's port."""
+
+    __slots__ = ("port", "rate", "delay", "busy", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
+                 "rx_taps", "rx_frames", "rx_bytes", "link")
+
+    def __init__(self, port: int, rate_bps: int, delay_ns: int):
+        self.port = port
+        self.rate = rate_bps
+        self.delay = delay_ns
+        self.busy = False
+        self.peer: Any = None  # the receiving node
+        self.peer_port = 0
+        self.frames = 0
+        self.bytes = 0
+        self.busy_ns = 0
+        self.taps: list[Tap] = []  # frames sent out of this port
+        self.rx_taps: list[Tap] = []  # frames received on this port
+        self.rx_frames = 0
+        self.rx_bytes = 0
+        self.link: Link | None = None
+
+
+@dataclass
+class Link:
+    a: str
+    port_a: int
+    b: str
+    port_b: int
+    rate_bps: int
+    delay_ns: int
+    tx_a: Tx = field(repr=False, default=None)  # a -> b
+    tx_b: Tx = field(repr=False, default=None)  # b -> a
+
+    def stats(self) -> dict[str, Any]:
+        def side(tx: Tx) -> dict[str, int]:
+            return {"frames": tx.frames, "bytes": tx.bytes, "busy_ns": tx.busy_ns}
+        return {"a": f"{self.a}:{self.port_a}", "b": f"{self.b}:{self.port_b}", "rate_bps": self.rate_bps,
+                "delay_ns": self.delay_ns, "a_to_b": side(self.tx_a), "b_to_a": side(self.tx_b)}

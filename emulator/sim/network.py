@@ -1,0 +1,211 @@
+"""Network: build a topology of switches, hosts and links, observe it, and run it in virtual time.
+
+    net = Network(seed=1)
+    net.add_switch("s1", program_or_v1switch, TmConfig(...))
+    net.add_host("h1", nic)
+    net.add_link("h1", 0, "s1", 1, rate_bps=100e9, delay_ns=1000)
+    net.tap("s1", 1, lambda t, frame, direction: ...)   # pcaps
+    result = net.run(until_ns=10_000_000)
+
+One `random.Random(seed)` per network (`net.rng`) is handed to whoever needs randomness, including V1Switch
+(for the P4 `random` extern) when its constructor takes an `rng`.
+"""
+from __future__ import annotations
+
+import inspect
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from emulator.errors import ConfigError
+from emulator.sim.engine import Engine
+from emulator.sim.host_node import HostNode
+from emulator.sim.link import Link, Tap, Tx
+from emulator.sim.node import Node
+from emulator.sim.switch_node import PauseListener, SwitchNode
+from emulator.tm.config import NUM_PRIOS, TmConfig
+
+QueueSampler = Callable[[int, str, int, int, int, int], None]  # (time_ns, node, port, prio, pkts, bytes)
+
+
+@dataclass
+class RunResult:
+    complete: bool  # False when interrupted (Ctrl-C)
+    reason: str  # idle | until | stop_when | stopped | interrupted
+    end_ns: int
+    events: int
+    wall_s: float
+    frames_tx: int  # frames put on any wire (hosts and switches) during this run
+    bytes_tx: int
+    switches: dict[str, Any] = field(default_factory=dict)
+    hosts: dict[str, Any] = field(default_factory=dict)
+    links: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def frames_per_wall_s(self) -> float:
+        return self.frames_tx / self.wall_s if self.wall_s > 0 else 0.0
+
+
+class Network:
+    def __init__(self, seed: int = 1):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.engine = Engine()
+        self.nodes: dict[str, Node] = {}
+        self.switches: dict[str, SwitchNode] = {}
+        self.hosts: dict[str, HostNode] = {}
+        self.links: list[Link] = []
+        self._pause_listeners: list[PauseListener] = []
+        self._started = False
+
+    @property
+    def now(self) -> int:
+        return self.engine.now
+
+    # -- building -----------------------------------------------------------------------------------------------
+    def add_switch(self, name: str, program: Any, tm_config: TmConfig | None = None) -> SwitchNode:
+        """A switch running `program` (a V1Switch-like object with ingress/egress, or a checked program)."""
+        self._check_new(name)
+        switch = program if hasattr(program, "ingress") and hasattr(program, "egress") else self._make_v1switch(program)
+        node = SwitchNode(self.engine, name, switch, tm_config, index=len(self.switches) + 1)
+        node.pause_listeners = self._pause_listeners
+        self.switches[name] = node
+        self.nodes[name] = node
+        return node
+
+    def _make_v1switch(self, program: Any) -> Any:
+        from emulator.target.switch import V1Switch  # noqa: PLC0415 - the target is heavy; only when needed
+
+        try:
+            params = inspect.signature(V1Switch).parameters
+        except (TypeError, ValueError):
+            params = {}
+        if "rng" in params:
+            return V1Switch(program, rng=self.rng)
+        if "seed" in params:
+            return V1Switch(program, seed=self.rng.getrandbits(32))
+        return V1Switch(program)
+
+    def add_host(self, name: str, nic: Any) -> HostNode:
+        """A host driven by `nic` (receive/poll/next_wakeup)."""
+        self._check_new(name)
+        node = HostNode(self.engine, name, nic)
+        self.hosts[name] = node
+        self.nodes[name] = node
+        return node
+
+    def add_link(self, a: str, port_a: int, b: str, port_b: int, rate_bps: float, delay_ns: int) -> Link:
+        """A full-duplex link between port_a of node a and port_b of node b."""
+        where = f"links[{len(self.links)}]"
+        for n in (a, b):
+            if n not in self.nodes:
+                raise ConfigError(f"unknown node {n!r} (known: {', '.join(sorted(self.nodes))})", where)
+        for n, p in ((a, port_a), (b, port_b)):
+            if p in self.nodes[n].tx:
+                raise ConfigError(f"port {p} of {n} is already linked", where)
+            if not isinstance(p, int) or p < 0 or p >= 511:
+                raise ConfigError(f"port {p!r} of {n} must be 0..510", where)
+        if rate_bps != rate_bps or rate_bps <= 0 or int(rate_bps) != rate_bps:
+            raise ConfigError(f"rate must be a positive whole number of bits/s, got {rate_bps!r}", f"{where}.rate")
+        if delay_ns < 0 or int(delay_ns) != delay_ns:
+            raise ConfigError(f"delay must be a non-negative whole number of ns, got {delay_ns!r}", f"{where}.delay")
+        rate, delay = int(rate_bps), int(delay_ns)
+        ta, tb = Tx(port_a, rate, delay), Tx(port_b, rate, delay)
+        na, nb = self.nodes[a], self.nodes[b]
+        ta.peer, ta.peer_port = nb, port_b
+        tb.peer, tb.peer_port = na, port_a
+        link = Link(a, port_a, b, port_b, rate, delay, ta, tb)
+        ta.link = tb.link = link
+        na.attach(ta)
+        nb.attach(tb)
+        self.links.append(link)
+        return link
+
+    def _check_new(self, name: str) -> None:
+        if name in self.nodes:
+            raise ConfigError(f"duplicate node name {name!r}", "topology")
+
+    # -- observing ----------------------------------------------------------------------------------------------
+    def tap(self, node: str, port: int | None, callback: Tap, directions: str = "rxtx") -> None:
+        """Call callback(time_ns, frame, "rx"|"tx") for frames of node's port (None = all its ports)."""
+        n = self.nodes.get(node)
+        if n is None:
+            raise ConfigError(f"unknown node {node!r}", "outputs.pcap")
+        ports = list(n.tx) if port is None else [port]
+        for p in ports:
+            tx = n.tx.get(p)
+            if tx is None:
+                raise ConfigError(f"{node} has no linked port {p}", "outputs.pcap")
+            if "tx" in directions:
+                tx.taps.append(callback)
+            if "rx" in directions:
+                tx.rx_taps.append(callback)
+
+    def on_pause_change(self, callback: PauseListener) -> None:
+        """callback(time_ns, switch, port, prio, paused, "tx"|"rx"): XOFF/XON sent (tx) or egress paused (rx)."""
+        self._pause_listeners.append(callback)
+
+    def sample_queues(self, interval_ns: int, callback: QueueSampler) -> None:
+        """Every interval_ns, callback(time, switch, port, prio, pkts, bytes) for each queue that is non-empty
+        or was at the previous sample (so series return to zero). Samples stop when nothing else is pending."""
+        if interval_ns <= 0:
+            raise ConfigError("sample interval must be positive", "outputs.sample_interval")
+        last: set[tuple[str, int, int]] = set()
+
+        def sample(_: Any, now: int) -> None:
+            nonlocal last
+            seen: set[tuple[str, int, int]] = set()
+            for sname, sw in self.switches.items():
+                for pid, port in sw.tm.ports.items():
+                    for prio in range(NUM_PRIOS):
+                        q = port.queues[prio]
+                        key = (sname, pid, prio)
+                        if q:
+                            seen.add(key)
+                            callback(now, sname, pid, prio, len(q), port.qbytes[prio])
+                        elif key in last:
+                            callback(now, sname, pid, prio, 0, 0)
+            last = seen
+            if self.engine.heap:  # keep sampling only while the network has work
+                self.engine.at(now + interval_ns, sample, None)
+
+        self.engine.at(self.engine.now, sample, None)
+
+    def call_at(self, t_ns: int, fn: Callable[[int], Any]) -> None:
+        """Run fn(now) at virtual time t_ns (workload starts, failures...). Hosts poll afterwards."""
+        def run(_: Any, now: int) -> None:
+            fn(now)
+            for h in self.hosts.values():
+                h.kick(now)
+        self.engine.at(t_ns, run, None)
+
+    def stop(self) -> None:
+        self.engine.stop()
+
+    # -- running ------------------------------------------------------------------------------------------------
+    def run(self, until_ns: int | None = None, stop_when: Callable[[], bool] | None = None,
+            progress: Callable[[int, int], None] | None = None, check_every: int = 64) -> RunResult:
+        """Run until idle, `until_ns`, stop_when() (checked every `check_every` events) or stop().
+        Ctrl-C stops cleanly: the result has complete=False. progress(now_ns, events) is called periodically."""
+        if not self._started:
+            self._started = True
+            for h in self.hosts.values():
+                self.engine.at(self.engine.now, lambda host, now: host.kick(now), h)
+        frames0, bytes0 = self._tx_totals()
+        out = self.engine.run(until_ns, stop_when, progress, check_every)
+        frames1, bytes1 = self._tx_totals()
+        now = self.engine.now
+        return RunResult(
+            complete=out.complete, reason=out.reason, end_ns=out.end_ns, events=out.events, wall_s=out.wall_s,
+            frames_tx=frames1 - frames0, bytes_tx=bytes1 - bytes0,
+            switches={n: s.stats(now) for n, s in self.switches.items()},
+            hosts={n: h.stats(now) for n, h in self.hosts.items()},
+            links=[lk.stats() for lk in self.links])
+
+    def _tx_totals(self) -> tuple[int, int]:
+        frames = byts = 0
+        for n in self.nodes.values():
+            for tx in n.tx.values():
+                frames += tx.frames
+                byts += tx.bytes
+        return frames, byts

@@ -1,0 +1,48 @@
+"""What switches and hosts share: named ports with a transmitter each, and putting a frame on the wire."""
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.sim.engine import Engine
+from emulator.sim.link import WIRE_OVERHEAD_BYTES, Tx
+
+
+class Node:
+    kind = "node"
+
+    def __init__(self, engine: Engine, name: str):
+        self.engine = engine
+        self.name = name
+        self.tx: dict[int, Tx] = {}
+
+    def attach(self, tx: Tx) -> None:
+        """Called by Network.add_link for this node's side."""
+        self.tx[tx.port] = tx
+
+    def transmit(self, tx: Tx, frame: bytes, now: int) -> None:
+        """Start serializing `frame` on `tx` (which must be idle); schedules tx-done and the far-end arrival."""
+        n = len(frame)
+        ser = -(-(n + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // tx.rate)
+        tx.busy = True
+        tx.frames += 1
+        tx.bytes += n
+        tx.busy_ns += ser
+        if tx.taps:
+            for tap in tx.taps:
+                tap(now, frame, "tx")
+        done = now + ser
+        engine = self.engine
+        engine.at(done, self.tx_done, tx)
+        peer = tx.peer
+        engine.at(done + tx.delay, peer.arrive, (peer.tx[tx.peer_port], frame))
+
+    # subclasses
+    def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def tx_done(self, tx: Tx, now: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def stats(self, now: int) -> dict[str, Any]:
+        return {"ports": {p: {"tx_frames": t.frames, "tx_bytes": t.bytes, "rx_frames": t.rx_frames,
+                              "rx_bytes": t.rx_bytes, "busy_ns": t.busy_ns} for p, t in sorted(self.tx.items())}}

@@ -1,0 +1,212 @@
+"""TrafficManager: buffer admission, 8 priority queues per egress port, scheduling and PFC — clock-free.
+
+Every call takes `now_ns`. The TM never chooses ports: jobs arrive with the egress port and priority the P4
+program chose. Future work (pause refresh, pause expiry) is requested through `schedule(at_ns, fn, arg)`
+(the engine calls `fn(arg, at_ns)`); `kick(port)` tells the engine a port may have something to send now (a PFC
+frame was queued or a pause ended). Without an engine, timers queue locally and `advance(now)` fires them.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any, Callable
+
+from emulator.tm.buffer import SharedBuffer
+from emulator.tm.config import NUM_PRIOS, TmConfig
+from emulator.tm.pfc import IngressState, PfcController
+from emulator.tm.queues import POOL_HEADROOM, POOL_RESERVED, POOL_SHARED, EgressPort, queue_info_class
+from emulator.tm.scheduler import make_scheduler
+
+PauseHook = Callable[[int, int, int, bool, str], None]  # (now, port, prio, paused, "tx"|"rx")
+
+
+def default_mac(port: int) -> bytes:
+    """Locally administered MAC of a switch port (used as the PFC source address)."""
+    return bytes((0x02, 0, 0, 0, port >> 8 & 0xFF, port & 0xFF))
+
+
+class TrafficManager:
+    def __init__(self, config: TmConfig | None = None, *, schedule: Callable[[int, Callable, Any], None] | None = None,
+                 kick: Callable[[int], None] | None = None, on_pause: PauseHook | None = None,
+                 mac_of: Callable[[int], bytes] | None = None, path: str = "tm"):
+        self.config = config = config if config is not None else TmConfig()
+        config.validate(path)
+        self.path = path
+        self.buffer = SharedBuffer(config)
+        self.ports: dict[int, EgressPort] = {}
+        self.ingress: dict[int, IngressState] = {}
+        self.lossless = frozenset(config.pfc.priorities) if config.pfc.enabled else frozenset()
+        self.pfc = PfcController(self)
+        self.max_pkts = config.queue_max_pkts
+        self.QueueInfo = queue_info_class()
+        self._timers: list[tuple[int, int, Callable, Any]] = []
+        self._tseq = 0
+        self.schedule = schedule if schedule is not None else self._local_schedule
+        self.kick = kick if kick is not None else (lambda port: None)
+        self.on_pause = on_pause
+        self.mac_of = mac_of if mac_of is not None else default_mac
+        self.unrouted_drops = 0  # jobs for a port with no link
+
+    # -- setup --------------------------------------------------------------------------------------------------
+    def add_port(self, port_id: int, rate_bps: int, delay_ns: int = 0) -> EgressPort:
+        """Attach a port (called when a link is connected); carves headroom for its lossless priorities."""
+        if rate_bps <= 0:
+            raise ValueError(f"port {port_id}: link rate must be positive")
+        sched_cfg = self.config.port_schedulers.get(port_id, self.config.scheduler)
+        port = EgressPort(port_id, int(rate_bps), int(delay_ns), make_scheduler(sched_cfg))
+        headroom = self.config.pfc.headroom_for(int(rate_bps), int(delay_ns)) if self.lossless else 0
+        ing = IngressState(port_id, headroom, self.lossless)
+        self.ports[port_id] = port
+        self.ingress[port_id] = ing
+        self.buffer.carve(len(self.ports), sum(sum(i.hdrm_cap) for i in self.ingress.values()), self.path)
+        return port
+
+    # -- data path ----------------------------------------------------------------------------------------------
+    def enqueue(self, job: Any, in_port: int | None, now: int) -> bool:
+        """Admit `job` (with .egress_port, .priority, .length) into its queue. False if dropped (counted)."""
+        port = self.ports.get(job.egress_port)
+        if port is None:
+            self.unrouted_drops += 1
+            return False
+        prio = job.priority
+        length = job.length
+        q = port.queues[prio]
+        stats = port.stats
+        if self.max_pkts is not None and len(q) >= self.max_pkts:
+            stats.drops[prio] += 1
+            return False
+        buf = self.buffer
+        ing = self.ingress.get(in_port)
+        lossless = ing is not None and ing.lossless[prio]
+        if port.res_used[prio] + length <= buf.reserved:
+            pool = POOL_RESERVED
+            port.res_used[prio] += length
+        elif lossless:
+            free = buf.shared_size - buf.shared_used
+            if not ing.xoff[prio] and length <= free:
+                pool = POOL_SHARED
+                buf.shared_used += length
+                port.shared_used[prio] += length
+                ing.shared[prio] += length
+            elif ing.hdrm[prio] + length <= ing.hdrm_cap[prio]:
+                pool = POOL_HEADROOM
+                h = ing.hdrm[prio] + length
+                ing.hdrm[prio] = h
+                istats = self.ports[in_port].stats
+                if h > istats.max_headroom_bytes[prio]:
+                    istats.max_headroom_bytes[prio] = h
+            else:
+                self.ports[in_port].stats.headroom_drops[prio] += 1
+                return False
+        else:
+            free = buf.shared_size - buf.shared_used
+            if length <= free and port.shared_used[prio] < buf.alpha * free:
+                pool = POOL_SHARED
+                buf.shared_used += length
+                port.shared_used[prio] += length
+            else:
+                stats.drops[prio] += 1
+                return False
+        if pool == POOL_SHARED and buf.shared_used > buf.max_shared_used:
+            buf.max_shared_used = buf.shared_used
+        if lossless:
+            ing.occ[prio] += length
+            if not ing.xoff[prio] and (pool == POOL_HEADROOM or self.pfc.over_xoff(ing, prio)):
+                self.pfc.assert_xoff(ing, prio, now)
+        qbytes = port.qbytes[prio]
+        q.append((job, length, now, pool, in_port, len(q), qbytes))
+        qbytes += length
+        port.qbytes[prio] = qbytes
+        port.backlog += 1
+        stats.enq_pkts[prio] += 1
+        stats.enq_bytes[prio] += length
+        if qbytes > stats.max_queue_bytes[prio]:
+            stats.max_queue_bytes[prio] = qbytes
+        if len(q) > stats.max_queue_pkts[prio]:
+            stats.max_queue_pkts[prio] = len(q)
+        return True
+
+    def dequeue(self, port_id: int, now: int) -> tuple[Any, Any, int | None] | None:
+        """The next job of the port by its scheduler among non-paused priorities: (job, QueueInfo, in_port)."""
+        port = self.ports[port_id]
+        if not port.backlog:
+            return None
+        prio = port.sched.pick(port.queues, port.paused_until, now)
+        if prio < 0:
+            return None
+        q = port.queues[prio]
+        job, length, enq_ns, pool, in_port, enq_pkts, enq_bytes = q.popleft()
+        qbytes = port.qbytes[prio] - length
+        port.qbytes[prio] = qbytes
+        port.backlog -= 1
+        stats = port.stats
+        stats.tx_pkts[prio] += 1
+        stats.tx_bytes[prio] += length
+        ing = None
+        if pool == POOL_RESERVED:
+            port.res_used[prio] -= length
+        elif pool == POOL_SHARED:
+            self.buffer.shared_used -= length
+            port.shared_used[prio] -= length
+        if in_port is not None:
+            ing = self.ingress.get(in_port)
+            if ing is not None and ing.lossless[prio]:
+                ing.occ[prio] -= length
+                if pool == POOL_SHARED:
+                    ing.shared[prio] -= length
+                elif pool == POOL_HEADROOM:
+                    ing.hdrm[prio] -= length
+                if ing.xoff[prio] and self.pfc.below_xon(ing, prio):
+                    self.pfc.release_xoff(ing, prio, now)
+        enq_us = enq_ns // 1000
+        info = self.QueueInfo(enq_us, enq_pkts, now // 1000 - enq_us, len(q), enq_bytes, qbytes)
+        return job, info, in_port
+
+    def pop_ctrl(self, port_id: int) -> bytes | None:
+        """The next MAC control (PFC) frame waiting on the port; these go ahead of all data."""
+        ctrl = self.ports[port_id].ctrl
+        return ctrl.popleft() if ctrl else None
+
+    def has_work(self, port_id: int, now: int) -> bool:
+        port = self.ports[port_id]
+        if port.ctrl:
+            return True
+        if not port.backlog:
+            return False
+        return any(port.queues[p] and port.paused_until[p] <= now for p in range(NUM_PRIOS))
+
+    def receive_pfc(self, port_id: int, frame: bytes, now: int) -> bool:
+        """Consume a received PFC frame (pauses the port's egress classes). False if not PFC."""
+        return self.pfc.receive(port_id, frame, now)
+
+    # -- observation --------------------------------------------------------------------------------------------
+    def queue_depth(self, port_id: int, prio: int) -> tuple[int, int]:
+        port = self.ports[port_id]
+        return len(port.queues[prio]), port.qbytes[prio]
+
+    def snapshot(self, now: int) -> dict[str, Any]:
+        """Counters of every port and priority (paused_ns up to `now`) and the buffer."""
+        ports = {}
+        for pid, port in sorted(self.ports.items()):
+            port.stats.paused_ns = [port.paused_ns(p, now) for p in range(NUM_PRIOS)]
+            ports[pid] = port.stats.as_dict()
+        buf = self.buffer
+        return {"ports": ports, "buffer": {"total": buf.total, "shared_size": buf.shared_size,
+                                           "shared_used": buf.shared_used, "max_shared_used": buf.max_shared_used,
+                                           "headroom_total": buf.headroom_total,
+                                           "reserve_total": buf.reserve_total},
+                "unrouted_drops": self.unrouted_drops}
+
+    # -- local timers (no engine) -------------------------------------------------------------------------------
+    def _local_schedule(self, at_ns: int, fn: Callable, arg: Any) -> None:
+        self._tseq += 1
+        heapq.heappush(self._timers, (at_ns, self._tseq, fn, arg))
+
+    def next_timer(self) -> int | None:
+        return self._timers[0][0] if self._timers else None
+
+    def advance(self, now: int) -> None:
+        """Fire the locally queued timers due at or before `now`, in time order."""
+        timers = self._timers
+        while timers and timers[0][0] <= now:
+            at, _, fn, arg = heapq.heappop(timers)
+            fn(arg, at)
