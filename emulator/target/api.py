@@ -1,0 +1,448 @@
+"""The control-plane API by P4 names, used by tests, the STF runner, scenarios and tools.
+
+    state = RuntimeState.from_info(program.info)    # or the state a V1Switch owns (switch.state)
+    api = RuntimeApi(state)                         # RuntimeApi(switch) works too
+    h = api.table_add("MyIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": ("10.0.0.0", 8)}, "ipv4_forward",
+                      {"dstAddr": "aa:bb:cc:dd:ee:ff", "port": 2})
+
+Names may be fully qualified or any unique dotted suffix (an alias): "ipv4_lpm", "dstAddr". Values may be ints or
+strings: "10.0.0.1", "fe80::1", "aa:bb:cc:dd:ee:ff", "0x0800", "2048". Match specs per field kind:
+  exact: value;  lpm: (value, prefix_len) or "10.0.0.0/8" or a bare value (full length);
+  ternary: (value, mask) or "v&&&m" or a bare value (exact);  range: (lo, hi) or "lo..hi";  optional: value or None.
+A field left out of `match` is a wildcard (lpm /0, ternary mask 0, full range, optional None); exact fields are
+required. Every mistake raises RuntimeApiError naming the table, action, field or value at fault.
+"""
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from emulator.errors import RuntimeApiError
+from emulator.p4.program import ProgramInfo
+from emulator.target.externs import Counter, DirectCounter, DirectMeter, Meter, Register, make_extern
+from emulator.target.pre import Pre
+from emulator.target.tables import ActionProfile, Table, build_tables
+
+
+@dataclass
+class RuntimeState:
+    """All control-plane-visible state of one switch instance."""
+
+    info: ProgramInfo
+    tables: dict[str, Table] = field(default_factory=dict)
+    profiles: dict[str, ActionProfile] = field(default_factory=dict)
+    externs: dict[str, Any] = field(default_factory=dict)  # registers, counters, meters, direct_* by name
+    pre: Pre = field(default_factory=Pre)
+    digest_queue: list[tuple[str, tuple]] = field(default_factory=list)  # (digest name, field values)
+
+    @classmethod
+    def from_info(cls, info: ProgramInfo) -> RuntimeState:
+        externs: dict[str, Any] = {}
+        for group in (info.registers, info.counters, info.meters, info.direct_counters, info.direct_meters):
+            for ext in group:
+                obj = make_extern(ext)
+                if obj is not None:
+                    externs[ext.name] = obj
+        directs = {n: o for n, o in externs.items() if isinstance(o, DirectCounter | DirectMeter)}
+        tables, profiles = build_tables(info.tables, info.actions, info.action_profiles, directs)
+        return cls(info, tables, profiles, externs)
+
+
+def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
+    names = list(names)
+    if name in names:
+        return [name]
+    bare = name[1:] if name.startswith(".") else name
+    if bare in names:
+        return [bare]
+    return [n for n in names if n.endswith("." + bare)]
+
+
+def _resolve(name: str, names: Iterable[str], what: str, where: str = "") -> str:
+    names = list(names)
+    found = _suffix_match(name, names)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise RuntimeApiError(f"{what} '{name}'{where} is ambiguous: {', '.join(sorted(found))}")
+    known = ", ".join(sorted(names)) or "none"
+    raise RuntimeApiError(f"unknown {what} '{name}'{where} (known: {known})")
+
+
+def parse_value(value: Any, what: str = "value") -> int:
+    """An int from an int or a string: decimal, 0x/0b/0o, dotted IPv4, IPv6, or a colon/dash MAC address."""
+    if isinstance(value, bool):
+        raise RuntimeApiError(f"bad {what} {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, bytes):
+        return int.from_bytes(value, "big")
+    if isinstance(value, str):
+        s = value.strip().replace("_", "")
+        try:
+            return int(s, 0)
+        except ValueError:
+            pass
+        if s.isdigit():
+            return int(s, 10)  # leading zeros, which int(s, 0) rejects
+        parts = s.replace("-", ":").split(":")
+        if len(parts) == 6 and all(1 <= len(p) <= 2 for p in parts):
+            try:
+                return int("".join(p.zfill(2) for p in parts), 16)
+            except ValueError:
+                pass
+        try:
+            return int(ipaddress.ip_address(s))
+        except ValueError:
+            pass
+    raise RuntimeApiError(f"bad {what} {value!r} (expected a number, IPv4/IPv6 or MAC address)")
+
+
+class RuntimeApi:
+    """Control-plane operations by P4 names on a RuntimeState (or a switch holding one)."""
+
+    def __init__(self, target: Any):
+        self.state = _state_of(target)
+        self.target = target
+        self.info = self.state.info
+
+    # ------------------------------------------------------------------ lookups by name
+    def table(self, name: str) -> Table:
+        return self.state.tables[_resolve(name, self.state.tables, "table")]
+
+    def profile(self, name: str) -> ActionProfile:
+        return self.state.profiles[_resolve(name, self.state.profiles, "action profile")]
+
+    def _extern(self, name: str, kinds: tuple[type, ...], what: str):
+        names = [n for n, o in self.state.externs.items() if isinstance(o, kinds)]
+        return self.state.externs[_resolve(name, names, what)]
+
+    # ------------------------------------------------------------------ match / params conversion
+    def _match(self, table: Table, match: dict[str, Any] | list | tuple | None) -> list:
+        fields = table.fields
+        if match is None:
+            match = {}
+        if not isinstance(match, dict):
+            match = list(match)
+            if len(match) != len(fields):
+                raise RuntimeApiError(f"table '{table.name}' has {len(fields)} match fields, got {len(match)}")
+            match = {f.name: v for f, v in zip(fields, match)}
+        names = [f.name for f in fields]
+        given: dict[str, Any] = {}
+        for key, spec in match.items():
+            fname = _resolve(key, names, "match field", f" of table '{table.name}'")
+            if fname in given:
+                raise RuntimeApiError(f"match field '{fname}' of table '{table.name}' is given twice")
+            given[fname] = spec
+        out = []
+        for f in fields:
+            if f.name not in given:
+                if f.match_kind == "exact":
+                    raise RuntimeApiError(f"missing exact match field '{f.name}' of table '{table.name}'")
+                out.append(_wildcard(f.match_kind, f.bitwidth))
+                continue
+            out.append(self._spec(table, f, given[f.name]))
+        return out
+
+    @staticmethod
+    def _spec(table: Table, f, spec: Any):
+        kind, w = f.match_kind, f.bitwidth
+        what = f"value for match field '{f.name}'"
+
+        def val(v):
+            v = parse_value(v, what)
+            if v < 0 or v >> w:
+                raise RuntimeApiError(f"value {v} does not fit match field '{f.name}' of {w} bits")
+            return v
+
+        if kind == "exact":
+            return val(spec)
+        if kind == "optional":
+            return None if spec is None else val(spec)
+        if isinstance(spec, str):
+            if kind == "lpm" and "/" in spec:
+                v, p = spec.rsplit("/", 1)
+                spec = (v, int(p))
+            elif kind == "ternary" and "&&&" in spec:
+                spec = tuple(spec.split("&&&", 1))
+            elif kind == "range" and ".." in spec:
+                spec = tuple(spec.split("..", 1))
+            elif kind == "range" and "->" in spec:
+                spec = tuple(spec.split("->", 1))
+        full = (1 << w) - 1
+        if not isinstance(spec, tuple | list):
+            v = val(spec)
+            return {"lpm": (v, w), "ternary": (v, full), "range": (v, v)}.get(kind, v)
+        if len(spec) != 2:
+            raise RuntimeApiError(f"bad {kind} match {spec!r} for field '{f.name}' of table '{table.name}'")
+        a, b = spec
+        if kind == "lpm":
+            p = parse_value(b, "prefix length")
+            if not 0 <= p <= w:
+                raise RuntimeApiError(f"prefix length {p} is out of range for match field '{f.name}' of {w} bits")
+            return (val(a), p)
+        if kind == "ternary":
+            m = parse_value(b, "mask")
+            if m < 0 or m >> w:
+                raise RuntimeApiError(f"mask {m:#x} does not fit match field '{f.name}' of {w} bits")
+            return (val(a), m)
+        if kind == "range":
+            return (val(a), val(b))
+        return spec
+
+    def _params(self, action: str, params: dict[str, Any] | list | tuple | None) -> tuple:
+        info = self.info.action(action) if self.info else None
+        if info is None:
+            return tuple(parse_value(v) for v in (params or ()))
+        plist = info.params
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            params = list(params)
+            if params and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in params):
+                params = dict(params)
+            else:
+                if len(params) != len(plist):
+                    raise RuntimeApiError(f"action '{info.name}' takes {len(plist)} parameters, got {len(params)}")
+                params = {p.name: v for p, v in zip(plist, params)}
+        names = [p.name for p in plist]
+        given = {}
+        for k, v in params.items():
+            if k not in names:
+                raise RuntimeApiError(f"action '{info.name}' has no parameter '{k}' (has: {', '.join(names) or 'none'})")
+            given[k] = v
+        out = []
+        for p in plist:
+            if p.name not in given:
+                raise RuntimeApiError(f"missing parameter '{p.name}' of action '{info.name}'")
+            v = parse_value(given[p.name], f"value for parameter '{p.name}'")
+            if v < 0 or v >> p.bitwidth:
+                raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{info.name}' "
+                                      f"of {p.bitwidth} bits")
+            out.append(v)
+        return tuple(out)
+
+    # ------------------------------------------------------------------ tables
+    def table_add(self, table: str, match: dict[str, Any] | list | None = None, action: str | None = None,
+                  params: dict[str, Any] | list | None = None, priority: int | None = None, *,
+                  member: int | None = None, group: int | None = None) -> int:
+        """Add an entry; returns its handle. Indirect tables take `member=` or `group=` instead of an action."""
+        t = self.table(table)
+        spec = self._match(t, match)
+        if action is not None:
+            full = t.resolve_action(action)
+            return t.add_entry(spec, full, self._params(full, params), priority)
+        return t.add_entry(spec, None, (), priority, member=member, group=group)
+
+    def table_find(self, table: str, match: dict[str, Any] | list | None, priority: int | None = None) -> int:
+        t = self.table(table)
+        return t.find(self._match(t, match), priority)
+
+    def table_modify(self, table: str, handle: int, action: str | None = None,
+                     params: dict[str, Any] | list | None = None, *, member: int | None = None,
+                     group: int | None = None) -> None:
+        t = self.table(table)
+        if action is not None:
+            full = t.resolve_action(action)
+            t.modify_entry(handle, full, self._params(full, params))
+        else:
+            t.modify_entry(handle, None, (), member=member, group=group)
+
+    def table_delete(self, table: str, handle: int) -> None:
+        self.table(table).delete_entry(handle)
+
+    def table_clear(self, table: str) -> None:
+        self.table(table).clear()
+
+    def table_entries(self, table: str) -> list:
+        return self.table(table).entries()
+
+    def table_num_entries(self, table: str) -> int:
+        return len(self.table(table))
+
+    def table_set_default(self, table: str, action: str | None = None, params: dict[str, Any] | list | None = None,
+                          *, member: int | None = None, group: int | None = None) -> None:
+        t = self.table(table)
+        if action is None:
+            t.set_default_member(member, group)
+            return
+        full = t.resolve_action(action, default=True)
+        t.set_default(full, self._params(full, params))
+
+    def table_reset_default(self, table: str) -> None:
+        self.table(table).reset_default()
+
+    # ------------------------------------------------------------------ action profiles / selectors
+    def act_prof_create_member(self, profile: str, action: str, params: dict[str, Any] | list | None = None,
+                               member_id: int | None = None) -> int:
+        p = self.profile(profile)
+        names = p.valid_actions if p.valid_actions is not None else [a.name for a in self.info.actions]
+        full = _resolve(action, names, "action", f" of action profile '{p.name}'")
+        return p.add_member(full, self._params(full, params), member_id)
+
+    act_prof_add_member = act_prof_create_member
+
+    def act_prof_modify_member(self, profile: str, member: int, action: str,
+                               params: dict[str, Any] | list | None = None) -> None:
+        p = self.profile(profile)
+        names = p.valid_actions if p.valid_actions is not None else [a.name for a in self.info.actions]
+        full = _resolve(action, names, "action", f" of action profile '{p.name}'")
+        p.modify_member(member, full, self._params(full, params))
+
+    def act_prof_delete_member(self, profile: str, member: int) -> None:
+        self.profile(profile).delete_member(member)
+
+    def act_prof_create_group(self, profile: str, members: Iterable[int | tuple[int, int]] = (),
+                              group_id: int | None = None) -> int:
+        return self.profile(profile).create_group(group_id, members)
+
+    def act_prof_add_member_to_group(self, profile: str, member: int, group: int, weight: int = 1) -> None:
+        self.profile(profile).add_member_to_group(group, member, weight)
+
+    def act_prof_remove_member_from_group(self, profile: str, member: int, group: int) -> None:
+        self.profile(profile).remove_member_from_group(group, member)
+
+    def act_prof_delete_group(self, profile: str, group: int) -> None:
+        self.profile(profile).delete_group(group)
+
+    # ------------------------------------------------------------------ multicast / clone sessions
+    def mc_mgrp_create(self, grp: int) -> int:
+        return self.state.pre.mc_mgrp_create(grp)
+
+    def mc_mgrp_destroy(self, grp: int) -> None:
+        self.state.pre.mc_mgrp_destroy(grp)
+
+    def mc_node_create(self, rid: int, ports: Iterable[int]) -> int:
+        return self.state.pre.mc_node_create(rid, ports)
+
+    def mc_node_update(self, handle: int, ports: Iterable[int]) -> None:
+        self.state.pre.mc_node_update(handle, ports)
+
+    def mc_node_associate(self, grp: int, handle: int) -> None:
+        self.state.pre.mc_node_associate(grp, handle)
+
+    def mc_node_dissociate(self, grp: int, handle: int) -> None:
+        self.state.pre.mc_node_dissociate(grp, handle)
+
+    def mc_node_destroy(self, handle: int) -> None:
+        self.state.pre.mc_node_destroy(handle)
+
+    def mc_set_group(self, grp: int, replicas: Iterable[tuple[int, int]]) -> None:
+        self.state.pre.set_group(grp, replicas)
+
+    def mirroring_add(self, session: int, port: int | None = None, *, mgrp: int | None = None,
+                      truncate: int | None = None) -> None:
+        if (port is None) == (mgrp is None):
+            raise RuntimeApiError("mirroring_add needs exactly one of an egress port or a multicast group")
+        if port is not None:
+            self.state.pre.mirroring_add(session, port, truncate)
+        else:
+            self.state.pre.mirroring_add_mc(session, mgrp, truncate)
+
+    def mirroring_add_mc(self, session: int, mgrp: int) -> None:
+        self.state.pre.mirroring_add_mc(session, mgrp)
+
+    def mirroring_delete(self, session: int) -> None:
+        self.state.pre.mirroring_delete(session)
+
+    def clone_session_set(self, session: int, replicas: Iterable[tuple[int, int]], truncate: int | None = None) -> None:
+        self.state.pre.clone_session_set(session, replicas, truncate)
+
+    # ------------------------------------------------------------------ registers
+    def _register(self, name: str) -> Register:
+        return self._extern(name, (Register,), "register")
+
+    def register_read(self, name: str, index: int | None = None) -> int | list[int]:
+        r = self._register(name)
+        if index is None:
+            return list(r.values)
+        return r.cp_read(parse_value(index, "register index"))
+
+    def register_write(self, name: str, index: int, value: Any) -> None:
+        self._register(name).cp_write(parse_value(index, "register index"), parse_value(value, "register value"))
+
+    def register_reset(self, name: str) -> None:
+        self._register(name).reset()
+
+    # ------------------------------------------------------------------ counters (indirect by index, direct by entry)
+    def counter_read(self, name: str, index: int) -> tuple[int, int]:
+        """(packets, bytes) of counter cell `index`, or of entry handle `index` for a direct counter."""
+        c = self._extern(name, (Counter, DirectCounter), "counter")
+        if isinstance(c, DirectCounter):
+            return c.read(self._direct_entry(c, index))
+        return c.read(parse_value(index, "counter index"))
+
+    def counter_write(self, name: str, index: int, packets: int, nbytes: int) -> None:
+        c = self._extern(name, (Counter, DirectCounter), "counter")
+        if isinstance(c, DirectCounter):
+            c.write(self._direct_entry(c, index), packets, nbytes)
+        else:
+            c.write(parse_value(index, "counter index"), packets, nbytes)
+
+    def counter_reset(self, name: str) -> None:
+        c = self._extern(name, (Counter, DirectCounter), "counter")
+        if isinstance(c, DirectCounter):
+            for e in c.table.entries() if c.table is not None else ():
+                e.counter[0] = e.counter[1] = 0
+        else:
+            c.reset()
+
+    def _direct_entry(self, ext, handle: int):
+        if ext.table is None:
+            raise RuntimeApiError(f"'{ext.name}' is not attached to a table")
+        return ext.table.entry(handle)
+
+    # ------------------------------------------------------------------ meters
+    def meter_set_rates(self, name: str, index: int | None, rates, now_us: float = 0) -> None:
+        """Rates [(CIR, CBS), (PIR, PBS)] in units/µs and units; index is an entry handle for a direct meter."""
+        m = self._extern(name, (Meter, DirectMeter), "meter")
+        if isinstance(m, DirectMeter):
+            m.set_rates(self._direct_entry(m, index), rates, now_us)
+        else:
+            m.set_rates(None if index is None else parse_value(index, "meter index"), rates, now_us)
+
+    def meter_get_rates(self, name: str, index: int):
+        m = self._extern(name, (Meter, DirectMeter), "meter")
+        if isinstance(m, DirectMeter):
+            e = self._direct_entry(m, index)
+            return e.meter.rates() if e.meter is not None else None
+        return m.get_rates(index)
+
+    # ------------------------------------------------------------------ digests
+    def digests(self) -> list[tuple[str, tuple]]:
+        """Drain the digests the data plane sent since the last call: (digest name, field values)."""
+        q = self.state.digest_queue
+        out = list(q)
+        q.clear()
+        return out
+
+
+def _wildcard(kind: str, width: int):
+    return {"lpm": (0, 0), "ternary": (0, 0), "range": (0, (1 << width) - 1), "optional": None}[kind]
+
+
+def _state_of(target: Any) -> RuntimeState:
+    """The RuntimeState behind a target: the state itself, a switch's `.state`/`.runtime`, or a ProgramInfo."""
+    if isinstance(target, RuntimeState):
+        return target
+    for attr in ("state", "runtime"):
+        s = getattr(target, attr, None)
+        if isinstance(s, RuntimeState):
+            return s
+    if isinstance(target, ProgramInfo):
+        return RuntimeState.from_info(target)
+    info = getattr(target, "info", None)
+    if isinstance(info, ProgramInfo) and getattr(target, "tables", None) is None:
+        return RuntimeState.from_info(info)
+    # a switch keeping the pieces itself
+    if info is not None and getattr(target, "tables", None) is not None:
+        return RuntimeState(info, target.tables, getattr(target, "profiles", None) or {},
+                            getattr(target, "externs", None) or {}, getattr(target, "pre", None) or Pre(),
+                            getattr(target, "digest_queue", None) if getattr(target, "digest_queue", None)
+                            is not None else [])
+    raise RuntimeApiError(f"cannot find the runtime state of {type(target).__name__}")
+
+
+# names other modules probe for
+SwitchApi = ControlApi = Api = RuntimeApi
