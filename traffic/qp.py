@@ -1,0 +1,374 @@
+"""Reliable Connection queue pair state machines (clock-free): requester (segmentation, go-back-N, RTO) and
+responder (expected PSN, NAK once per gap, ACK coalescing).
+
+PSNs are 24-bit and wrap; comparisons use serial arithmetic (`psn_diff`). A QP plays both roles: the requester
+side sends the messages posted on it, the responder side answers the peer's data. The NIC owns framing,
+scheduling and time; a QP only says what to send next and reacts to what arrives.
+
+Defaults (QpConfig):
+- MTU 1024 bytes: the RoCE path MTU most deployments end up with (an Ethernet MTU of 1500 gives RoCE MTU 1024;
+  NVIDIA's docs recommend 1024 or 4096 with jumbo frames). Valid: 256, 512, 1024, 2048, 4096.
+- ack_every 1: one ACK per packet as the public ns-3 RDMA models default (ack interval 1); raise it to coalesce.
+- timeout 14 -> 4.096 us * 2^14 = 67.1 ms local ACK timeout (a common verbs setting); retry_cnt 7 (the 3-bit max).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from emulator.errors import ConfigError
+from traffic.frames import AETH_ACK, IS_LAST, NAK_PSN_SEQ_ERROR, Op
+
+PSN_BITS = 24
+PSN_MASK = (1 << PSN_BITS) - 1
+PSN_HALF = 1 << (PSN_BITS - 1)
+VALID_MTUS = (256, 512, 1024, 2048, 4096)
+MAX_OUTSTANDING = PSN_HALF - 1  # serial arithmetic is only unambiguous within half the PSN space
+
+
+def psn_add(psn: int, n: int) -> int:
+    """psn + n modulo 2^24."""
+    return (psn + n) & PSN_MASK
+
+
+def psn_diff(a: int, b: int) -> int:
+    """a - b in 24-bit serial arithmetic: positive if a is after b (within half the space)."""
+    d = (a - b) & PSN_MASK
+    return d - (1 << PSN_BITS) if d >= PSN_HALF else d
+
+
+def rto_ns_for(timeout: int) -> int:
+    """Local ACK timeout of the 5-bit `timeout` attribute: 4.096 us * 2^timeout (0 = infinite, returned as 0)."""
+    if not 0 <= timeout <= 31:
+        raise ConfigError(f"timeout must be a 5-bit value 0..31, got {timeout}", "qp.timeout")
+    return 0 if timeout == 0 else (4096 << timeout)
+
+
+@dataclass
+class QpConfig:
+    """Per-QP transport parameters (see module docstring for defaults and sources)."""
+
+    mtu: int = 1024
+    ack_every: int = 1
+    timeout: int = 14
+    retry_cnt: int = 7
+    rto_ns: int | None = None  # overrides timeout when set (tests use microseconds)
+    max_outstanding: int | None = None  # packets in flight limit; None = limited only by the rate
+
+    def validate(self) -> None:
+        if self.mtu not in VALID_MTUS:
+            raise ConfigError(f"mtu must be one of {VALID_MTUS}, got {self.mtu}", "qp.mtu")
+        if self.ack_every < 1:
+            raise ConfigError(f"ack_every must be >= 1, got {self.ack_every}", "qp.ack_every")
+        if not 0 <= self.retry_cnt <= 7:
+            raise ConfigError(f"retry_cnt must be 0..7, got {self.retry_cnt}", "qp.retry_cnt")
+        rto_ns_for(self.timeout)
+        if self.rto_ns is not None and self.rto_ns <= 0:
+            raise ConfigError(f"rto_ns must be positive, got {self.rto_ns}", "qp.rto_ns")
+        if self.max_outstanding is not None and not 1 <= self.max_outstanding <= MAX_OUTSTANDING:
+            raise ConfigError(f"max_outstanding must be 1..{MAX_OUTSTANDING}", "qp.max_outstanding")
+
+    @property
+    def effective_rto_ns(self) -> int:
+        return self.rto_ns if self.rto_ns is not None else rto_ns_for(self.timeout)
+
+
+@dataclass(eq=False)
+class Message:
+    """One posted RDMA WRITE (or SEND): completes when every packet is acknowledged."""
+
+    name: str
+    nbytes: int
+    start_ns: int
+    first_psn: int
+    npkts: int
+    last_psn: int
+    send: bool = False
+    qpn: int = 0
+    end_ns: int | None = None
+    retransmitted: int = 0  # packets of this message sent more than once
+    failed: bool = False  # retry count exceeded
+
+    @property
+    def done(self) -> bool:
+        return self.end_ns is not None
+
+    @property
+    def fct_ns(self) -> int | None:
+        """Flow completion time (end - start), None until complete."""
+        return None if self.end_ns is None else self.end_ns - self.start_ns
+
+    @property
+    def bytes(self) -> int:
+        return self.nbytes
+
+
+@dataclass
+class QpStats:
+    data_sent: int = 0
+    bytes_sent: int = 0  # payload bytes, retransmissions included
+    retransmitted: int = 0
+    timeouts: int = 0
+    naks_received: int = 0
+    acks_received: int = 0
+    data_received: int = 0
+    bytes_received: int = 0  # in-order payload bytes delivered
+    msgs_received: int = 0
+    out_of_order: int = 0
+    duplicates: int = 0
+    acks_sent: int = 0
+    naks_sent: int = 0
+    cnps_sent: int = 0
+    cnps_received: int = 0
+
+
+@dataclass
+class Segment:
+    """What the requester sends next (the NIC turns it into a frame)."""
+
+    opcode: int
+    psn: int
+    payload_len: int
+    ackreq: bool
+    msg: Message
+    first: bool  # carries RETH (WRITE first/only)
+    retransmission: bool
+
+
+_FIRST_ONLY = {(False, 1): Op.WRITE_ONLY, (True, 1): Op.SEND_ONLY}
+_OPS = {False: (Op.WRITE_FIRST, Op.WRITE_MIDDLE, Op.WRITE_LAST), True: (Op.SEND_FIRST, Op.SEND_MIDDLE, Op.SEND_LAST)}
+
+
+class QueuePair:
+    """One RC QP: requester and responder state. Addresses/priorities live on the NIC side (`nic.py`)."""
+
+    def __init__(self, qpn: int, cfg: QpConfig, start_psn: int = 0):
+        cfg.validate()
+        self.qpn = qpn
+        self.cfg = cfg
+        self.remote_qpn: int | None = None
+        self.stats = QpStats()
+        self.start_psn = start_psn & PSN_MASK
+        self.rto_ns = cfg.effective_rto_ns
+        # requester
+        self.msgs: deque[Message] = deque()  # posted, not yet fully acknowledged (oldest first)
+        self.tail_psn = start_psn & PSN_MASK  # PSN the next posted packet gets
+        self.snd_nxt = self.tail_psn  # next PSN to transmit
+        self.snd_una = self.tail_psn  # oldest unacknowledged PSN
+        self.max_sent = self.tail_psn  # one past the highest PSN transmitted so far
+        self._cur = 0  # index in msgs of the message holding snd_nxt
+        self.rto_deadline: int | None = None
+        self._posted = 0
+        self.retries = 0
+        self.error = False
+        # responder
+        self.epsn = 0  # expected PSN (set by connect to the peer's start PSN)
+        self.msn = 0
+        self.nak_sent = False  # a NAK went out for the current gap
+        self._unacked = 0
+        self.response: tuple[int, int, int] | None = None  # pending (psn, syndrome, msn)
+        self.completed: list[Message] = []
+        self.failed: list[Message] = []
+
+    # ---- requester ---------------------------------------------------------------------------------------
+
+    def post(self, nbytes: int, now_ns: int, name: str = "", send: bool = False) -> Message:
+        """Queue an RDMA WRITE (or SEND) of nbytes, segmented at the MTU (a 0-byte message is one packet)."""
+        if nbytes < 0:
+            raise ConfigError(f"message size must be >= 0, got {nbytes}", "flow.bytes")
+        if self.error:
+            raise ConfigError(f"QP {self.qpn:#x} is in the error state (retry count exceeded)", "flow")
+        mtu = self.cfg.mtu
+        npkts = max(1, -(-nbytes // mtu))
+        first = self.tail_psn
+        self._posted += 1
+        msg = Message(name=name or f"qp{self.qpn:#x}-m{self._posted}", nbytes=nbytes, start_ns=now_ns,
+                      first_psn=first, npkts=npkts, last_psn=psn_add(first, npkts - 1), send=send, qpn=self.qpn)
+        self.tail_psn = psn_add(first, npkts)
+        self.msgs.append(msg)
+        return msg
+
+    def has_data(self) -> bool:
+        """True if a packet is waiting to be (re)transmitted and the outstanding limit allows it."""
+        if self.snd_nxt == self.tail_psn or self.error:
+            return False
+        lim = self.cfg.max_outstanding or MAX_OUTSTANDING
+        return psn_diff(self.snd_nxt, self.snd_una) < lim
+
+    def next_segment(self, now_ns: int) -> Segment:
+        """Take the packet at snd_nxt (caller checked has_data) and advance; arms the RTO timer."""
+        msgs = self.msgs
+        cur = self._cur
+        msg = msgs[cur]
+        psn = self.snd_nxt
+        idx = psn_diff(psn, msg.first_psn)
+        n = msg.npkts
+        mtu = self.cfg.mtu
+        if n == 1:
+            opcode = _FIRST_ONLY[(msg.send, 1)]
+            plen = msg.nbytes
+        else:
+            ops = _OPS[msg.send]
+            if idx == 0:
+                opcode, plen = ops[0], mtu
+            elif idx == n - 1:
+                opcode, plen = ops[2], msg.nbytes - mtu * (n - 1)
+            else:
+                opcode, plen = ops[1], mtu
+        retx = psn_diff(psn, self.max_sent) < 0
+        nxt = (psn + 1) & PSN_MASK
+        self.snd_nxt = nxt
+        if idx == n - 1:
+            self._cur = cur + 1
+        st = self.stats
+        st.data_sent += 1
+        st.bytes_sent += plen
+        if retx:
+            st.retransmitted += 1
+            msg.retransmitted += 1
+        else:
+            self.max_sent = nxt
+        if self.rto_deadline is None and self.rto_ns:
+            self.rto_deadline = now_ns + self.rto_ns
+        return Segment(opcode, psn, plen, idx == n - 1, msg, idx == 0, retx)
+
+    def on_ack(self, psn: int, now_ns: int) -> list[Message]:
+        """Cumulative ACK of every PSN up to psn; returns the messages it completed."""
+        self.stats.acks_received += 1
+        return self._ack_through(psn, now_ns)
+
+    def on_nak(self, psn: int, syndrome: int, now_ns: int) -> list[Message]:
+        """NAK: a PSN sequence error acknowledges up to psn-1 and goes back to psn (go-back-N)."""
+        self.stats.naks_received += 1
+        done = self._ack_through(psn_add(psn, -1), now_ns)
+        if syndrome != NAK_PSN_SEQ_ERROR:
+            self._fail(now_ns)  # invalid request / remote access / remote operational: fatal for RC
+            return done
+        if psn_diff(psn, self.snd_una) >= 0 and psn_diff(psn, self.snd_nxt) < 0:
+            self._count_retry(now_ns)
+            self._go_back(psn)
+        return done
+
+    def on_timeout(self, now_ns: int) -> None:
+        """The local ACK timer expired: retransmit everything from the oldest unacknowledged PSN."""
+        self.rto_deadline = None
+        if self.snd_una == self.max_sent and self.snd_una == self.snd_nxt:
+            return
+        self.stats.timeouts += 1
+        self._count_retry(now_ns)
+        if not self.error:
+            self._go_back(self.snd_una)
+
+    def _count_retry(self, now_ns: int) -> None:
+        self.retries += 1
+        if self.retries > self.cfg.retry_cnt:
+            self._fail(now_ns)
+
+    def _fail(self, now_ns: int) -> None:
+        """Retry count exceeded or fatal NAK: the QP enters the error state; pending messages fail."""
+        self.error = True
+        self.rto_deadline = None
+        for m in self.msgs:
+            m.failed = True
+        self.failed.extend(self.msgs)
+        self.msgs.clear()
+        self._cur = 0
+        self.snd_nxt = self.snd_una = self.max_sent = self.tail_psn
+
+    def _go_back(self, psn: int) -> None:
+        self.snd_nxt = psn
+        self._relocate()
+
+    def _relocate(self) -> None:
+        """Recompute the index of the message holding snd_nxt after it moved backwards."""
+        i = 0
+        for m in self.msgs:
+            if psn_diff(self.snd_nxt, m.last_psn) <= 0:
+                break
+            i += 1
+        self._cur = i
+
+    def _ack_through(self, psn: int, now_ns: int) -> list[Message]:
+        # only ACKs inside [snd_una, max_sent) make progress; older ones are duplicates
+        if not (psn_diff(psn, self.snd_una) >= 0 and psn_diff(psn, self.max_sent) < 0):
+            return []
+        una = (psn + 1) & PSN_MASK
+        self.snd_una = una
+        self.retries = 0
+        self.rto_deadline = (now_ns + self.rto_ns) if (una != self.max_sent and self.rto_ns) else None
+        done = []
+        msgs = self.msgs
+        while msgs and psn_diff(msgs[0].last_psn, una) < 0:
+            m = msgs.popleft()
+            m.end_ns = now_ns
+            done.append(m)
+            self._cur -= 1
+        if psn_diff(self.snd_nxt, una) < 0:
+            self.snd_nxt = una
+            self._relocate()
+        elif self._cur < 0:
+            self._cur = 0
+        self.completed.extend(done)
+        return done
+
+    @property
+    def outstanding(self) -> int:
+        """Packets sent and not yet acknowledged."""
+        return psn_diff(self.max_sent, self.snd_una)
+
+    @property
+    def idle(self) -> bool:
+        """No posted message left to send or acknowledge."""
+        return not self.msgs
+
+    # ---- responder ---------------------------------------------------------------------------------------
+
+    def on_data(self, opcode: int, psn: int, payload_len: int, ackreq: int) -> bool:
+        """A data packet from the peer. Returns True if it was accepted in order (False: dropped)."""
+        st = self.stats
+        d = psn_diff(psn, self.epsn)
+        last = IS_LAST[opcode]
+        if d == 0:
+            self.epsn = (psn + 1) & PSN_MASK
+            self.nak_sent = False
+            st.data_received += 1
+            st.bytes_received += payload_len
+            if last:
+                self.msn = (self.msn + 1) & 0xFFFFFF
+                st.msgs_received += 1
+            self._unacked += 1
+            if ackreq or last or self._unacked >= self.cfg.ack_every:
+                self._respond(psn, AETH_ACK)
+            return True
+        if d > 0:
+            st.out_of_order += 1
+            if not self.nak_sent:
+                self.nak_sent = True
+                self._respond(self.epsn, NAK_PSN_SEQ_ERROR, force=True)
+            return False
+        # duplicate (a retransmission of something already received): re-ACK, coalesced like new data
+        st.duplicates += 1
+        self._unacked += 1
+        if ackreq or last or self._unacked >= self.cfg.ack_every:
+            self._respond((self.epsn - 1) & PSN_MASK, AETH_ACK)
+        return False
+
+    def _respond(self, psn: int, syndrome: int, force: bool = False) -> None:
+        cur = self.response
+        # an ACK that makes no progress past a pending NAK must not hide it (the requester needs the NAK)
+        if not force and cur is not None and cur[1] != AETH_ACK and psn_diff(psn, cur[0]) < 0:
+            return
+        self._unacked = 0
+        self.response = (psn, syndrome, self.msn)
+
+    def take_response(self) -> tuple[int, int, int] | None:
+        """The pending ACK/NAK (psn, syndrome, msn), cleared; newer ones replace unsent older ones."""
+        r = self.response
+        self.response = None
+        if r is not None:
+            if r[1] == AETH_ACK:
+                self.stats.acks_sent += 1
+            else:
+                self.stats.naks_sent += 1
+        return r
+
