@@ -145,7 +145,7 @@ struct metadata_t {
 parser FabricParser(packet_in packet,
                     out headers_t hdr,
                     inout metadata_t meta,
-                    inout standard_metadata_t smeta) {
+                    inout standard_metadata_t standard_metadata) {
     state start {
         transition parse_ethernet;
     }
@@ -212,25 +212,25 @@ control FabricVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
 
 control FabricIngress(inout headers_t hdr,
                       inout metadata_t meta,
-                      inout standard_metadata_t smeta) {
+                      inout standard_metadata_t standard_metadata) {
 
     // Every received frame, counted before any drop decision (index = ingress port).
     counter(PORT_CELLS, CounterType.packets_and_bytes) rx_port_counter;
 
     action drop() {
-        mark_to_drop(smeta);
+        mark_to_drop(standard_metadata);
     }
 
     /* --- Traffic class ------------------------------------------------------------------------------------ */
 
     // The priority selects the egress queue (and the PFC class) in the traffic manager.
     action set_priority(bit<3> prio) {
-        smeta.priority = prio;
+        standard_metadata.priority = prio;
     }
 
     // 802.1p: a tagged frame's class is its PCP unless the control plane maps it elsewhere.
     action priority_from_pcp() {
-        smeta.priority = hdr.vlan.pcp;
+        standard_metadata.priority = hdr.vlan.pcp;
     }
 
     table pcp_to_priority {
@@ -265,7 +265,7 @@ control FabricIngress(inout headers_t hdr,
     // One next hop: the port to send on and the Ethernet addresses of that link. TTL is decremented here, so
     // only packets that are actually forwarded lose a hop.
     action set_nexthop(bit<9> port, mac_addr_t dmac, mac_addr_t smac) {
-        smeta.egress_spec = port;
+        standard_metadata.egress_spec = port;
         hdr.ethernet.dstAddr = dmac;
         hdr.ethernet.srcAddr = smac;
         hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
@@ -296,13 +296,13 @@ control FabricIngress(inout headers_t hdr,
     /* --- Bridging (non-IPv4: ARP, LLDP, ...) ------------------------------------------------------------- */
 
     action l2_output(bit<9> port) {
-        smeta.egress_spec = port;
+        standard_metadata.egress_spec = port;
     }
 
     // Unknown destinations (and broadcast) are flooded to multicast group 1; egress drops the copy that would
     // go back out of the ingress port. Without group 1 configured a flood goes nowhere.
     action flood() {
-        smeta.mcast_grp = FLOOD_GROUP;
+        standard_metadata.mcast_grp = FLOOD_GROUP;
     }
 
     table l2_forward {
@@ -313,26 +313,30 @@ control FabricIngress(inout headers_t hdr,
     }
 
     apply {
-        rx_port_counter.count((bit<32>) smeta.ingress_port);
+        rx_port_counter.count((bit<32>) standard_metadata.ingress_port);
 
-        if (smeta.parser_error != error.NoError) {
+        if (standard_metadata.parser_error != error.NoError) {
             // Truncated headers: never forward a frame whose headers we could not read.
             drop();
-        } else if (hdr.ipv4.isValid()) {
-            // Classify: tagged frames by PCP, untagged ones by DSCP.
+        } else {
+            // Traffic class: tagged frames by PCP (trust L2), untagged IPv4 by DSCP (trust L3), the rest 0.
             if (hdr.vlan.isValid()) {
                 pcp_to_priority.apply();
-            } else if (!dscp_to_priority.apply().hit) {
-                if (hdr.ipv4.dscp == DSCP_ROCE_DATA) {
-                    smeta.priority = PRIO_ROCE_DATA;
-                } else if (hdr.ipv4.dscp == DSCP_CNP) {
-                    smeta.priority = PRIO_CNP;
-                } else {
-                    smeta.priority = PRIO_DEFAULT;
+            } else if (hdr.ipv4.isValid()) {
+                if (!dscp_to_priority.apply().hit) {
+                    if (hdr.ipv4.dscp == DSCP_ROCE_DATA) {
+                        standard_metadata.priority = PRIO_ROCE_DATA;
+                    } else if (hdr.ipv4.dscp == DSCP_CNP) {
+                        standard_metadata.priority = PRIO_CNP;
+                    } else {
+                        standard_metadata.priority = PRIO_DEFAULT;
+                    }
                 }
             }
 
-            if (smeta.checksum_error == 1 || hdr.ipv4.version != 4 || hdr.ipv4.ihl != 5) {
+            if (!hdr.ipv4.isValid()) {
+                l2_forward.apply();
+            } else if (standard_metadata.checksum_error == 1 || hdr.ipv4.version != 4 || hdr.ipv4.ihl != 5) {
                 // Corrupt header, or IPv4 options (not routed by this fabric).
                 drop();
             } else if (hdr.ipv4.ttl <= 1) {
@@ -341,11 +345,6 @@ control FabricIngress(inout headers_t hdr,
             } else if (ipv4_lpm.apply().hit) {
                 nexthop.apply();
             }
-        } else {
-            if (hdr.vlan.isValid()) {
-                pcp_to_priority.apply();
-            }
-            l2_forward.apply();
         }
     }
 }
@@ -356,7 +355,7 @@ control FabricIngress(inout headers_t hdr,
 
 control FabricEgress(inout headers_t hdr,
                      inout metadata_t meta,
-                     inout standard_metadata_t smeta) {
+                     inout standard_metadata_t standard_metadata) {
 
     // Frames leaving each port (index = egress port).
     counter(PORT_CELLS, CounterType.packets_and_bytes) tx_port_counter;
@@ -370,7 +369,7 @@ control FabricEgress(inout headers_t hdr,
     // Step marking (DCTCP style): mark when the queue held at least `threshold` packets when this one arrived.
     action ecn_step_packets(bit<32> threshold) {
         meta.ecn_mode = ECN_MODE_STEP;
-        meta.ecn_depth = (bit<32>) smeta.enq_qdepth;
+        meta.ecn_depth = (bit<32>) standard_metadata.enq_qdepth;
         meta.ecn_kmin = threshold;
     }
 
@@ -378,7 +377,7 @@ control FabricEgress(inout headers_t hdr,
     // probability pmax/65536 * (depth - kmin) / (kmax - kmin). Depths in packets.
     action ecn_red_packets(bit<32> kmin, bit<32> kmax, bit<32> pmax) {
         meta.ecn_mode = ECN_MODE_RED;
-        meta.ecn_depth = (bit<32>) smeta.enq_qdepth;
+        meta.ecn_depth = (bit<32>) standard_metadata.enq_qdepth;
         meta.ecn_kmin = kmin;
         meta.ecn_kmax = kmax;
         meta.ecn_pmax = pmax;
@@ -389,13 +388,13 @@ control FabricEgress(inout headers_t hdr,
     // configure Kmin/Kmax in bytes, e.g. 150 KB / 1500 KB in NVIDIA's RoCE defaults).
     action ecn_step_bytes(bit<32> threshold) {
         meta.ecn_mode = ECN_MODE_STEP;
-        meta.ecn_depth = smeta.enq_qdepth_bytes;
+        meta.ecn_depth = standard_metadata.enq_qdepth_bytes;
         meta.ecn_kmin = threshold;
     }
 
     action ecn_red_bytes(bit<32> kmin, bit<32> kmax, bit<32> pmax) {
         meta.ecn_mode = ECN_MODE_RED;
-        meta.ecn_depth = smeta.enq_qdepth_bytes;
+        meta.ecn_depth = standard_metadata.enq_qdepth_bytes;
         meta.ecn_kmin = kmin;
         meta.ecn_kmax = kmax;
         meta.ecn_pmax = pmax;
@@ -405,8 +404,8 @@ control FabricEgress(inout headers_t hdr,
     // Per (egress port, priority): how to mark. No entry = no marking.
     table ecn_config {
         key = {
-            smeta.egress_port: exact;
-            smeta.priority: exact;
+            standard_metadata.egress_port: exact;
+            standard_metadata.priority: exact;
         }
         actions = {
             ecn_off;
@@ -423,13 +422,14 @@ control FabricEgress(inout headers_t hdr,
 
     action mark_ce() {
         hdr.ipv4.ecn = ECN_CE;
-        ecn_marked_counter.count((bit<32>) smeta.egress_port);
+        ecn_marked_counter.count((bit<32>) standard_metadata.egress_port);
     }
 
     apply {
-        if (smeta.instance_type == PKT_INSTANCE_TYPE_REPLICATION && smeta.egress_port == smeta.ingress_port) {
+        if (standard_metadata.instance_type == PKT_INSTANCE_TYPE_REPLICATION
+                && standard_metadata.egress_port == standard_metadata.ingress_port) {
             // A flooded copy must not go back to where the frame came from.
-            mark_to_drop(smeta);
+            mark_to_drop(standard_metadata);
         } else {
             // Only ECN-capable packets can be marked; CE packets are already marked, not-ECT ones must not be.
             if (hdr.ipv4.isValid() && (hdr.ipv4.ecn == ECN_ECT0 || hdr.ipv4.ecn == ECN_ECT1)) {
@@ -453,7 +453,7 @@ control FabricEgress(inout headers_t hdr,
                     }
                 }
             }
-            tx_port_counter.count((bit<32>) smeta.egress_port);
+            tx_port_counter.count((bit<32>) standard_metadata.egress_port);
         }
     }
 }
