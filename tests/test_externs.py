@@ -3,8 +3,7 @@ import pytest
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ExternInstanceInfo
-from emulator.target.externs import (GREEN, RED, YELLOW, Counter, DirectMeter, Meter, MeterState, Register,
-                                     make_extern)
+from emulator.target.externs import GREEN, RED, YELLOW, Counter, DirectMeter, Meter, MeterState, Register, make_extern
 
 
 def test_register_read_write_masks_to_width_and_bounds():

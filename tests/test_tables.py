@@ -4,8 +4,15 @@ from collections import Counter as Tally
 import pytest
 
 from emulator.errors import RuntimeApiError
-from emulator.p4.program import (ActionInfo, ActionProfileInfo, ActionRefInfo, ConstEntryInfo, MatchFieldInfo,
-                                 ParamInfo, TableInfo)
+from emulator.p4.program import (
+    ActionInfo,
+    ActionProfileInfo,
+    ActionRefInfo,
+    ConstEntryInfo,
+    MatchFieldInfo,
+    ParamInfo,
+    TableInfo,
+)
 from emulator.target import hashing
 from emulator.target.externs import DirectCounter, DirectMeter
 from emulator.target.tables import ActionProfile, Table, build_tables

@@ -24,12 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# The p4runtime package ships generated code older than the installed protobuf runtime accepts; the pure-Python
-# protobuf implementation still loads it (P4Info is small, so speed does not matter here).
-os.environ.setdefault("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
-
-from emulator.errors import P4Error, RocelabError  # noqa: E402
-from emulator.p4.program import Annotated, ProgramInfo  # noqa: E402
+from emulator.errors import P4Error, RocelabError
+from emulator.p4.program import Annotated, ProgramInfo
 
 # P4Ids prefixes (p4info.proto)
 ACTION, TABLE, VALUE_SET, CONTROLLER_HEADER = 0x01, 0x02, 0x03, 0x04
@@ -40,13 +36,51 @@ DEVICE_CONFIG_MAGIC = b"RLDC"
 DEVICE_CONFIG_VERSION = 1
 
 
-def _pb():
-    try:
-        from p4.config.v1 import p4info_pb2, p4types_pb2
-    except TypeError as exc:  # protobuf's C implementation was loaded before we could select the Python one
-        raise RocelabError(f"cannot load the P4Runtime protobufs ({exc}); "
-                           "set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python") from None
-    return p4info_pb2, p4types_pb2
+class _Messages:
+    """P4Info message classes built from the p4runtime package's descriptors in a private pool.
+
+    The package's generated `_pb2` modules predate the installed protobuf runtime (its C implementation refuses
+    them, and its Python one mishandles their map fields), so we read each module's serialized file descriptor
+    out of its source and let the current runtime build the classes."""
+
+    def __init__(self) -> None:
+        import ast
+        import importlib.util
+
+        from google.protobuf import any_pb2, descriptor_pool, message_factory
+
+        pool = descriptor_pool.DescriptorPool()
+        pool.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
+        for module in ("p4.config.v1.p4types_pb2", "p4.config.v1.p4info_pb2"):
+            spec = importlib.util.find_spec(module)
+            if spec is None or spec.origin is None:
+                raise RocelabError(f"the p4runtime package is not installed ({module} missing)")
+            tree = ast.parse(Path(spec.origin).read_text())
+            blobs = [kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     for kw in node.keywords if kw.arg == "serialized_pb" and isinstance(kw.value, ast.Constant)]
+            if not blobs:  # newer generated code: AddSerializedFile(b"...")
+                blobs = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+                         and getattr(node.func, "attr", "") == "AddSerializedFile" and node.args
+                         and isinstance(node.args[0], ast.Constant)]
+            if not blobs:
+                raise RocelabError(f"cannot find the file descriptor in {spec.origin}")
+            pool.AddSerializedFile(blobs[0])
+        self.pool = pool
+        self.P4Info = message_factory.GetMessageClass(pool.FindMessageTypeByName("p4.config.v1.P4Info"))
+
+    def enum(self, message: str, enum: str, value: str) -> int:
+        desc = self.pool.FindMessageTypeByName(f"p4.config.v1.{message}")
+        return desc.enum_types_by_name[enum].values_by_name[value].number
+
+
+_messages: _Messages | None = None
+
+
+def _pb() -> _Messages:
+    global _messages
+    if _messages is None:
+        _messages = _Messages()
+    return _messages
 
 
 def jenkins_one_at_a_time(data: str | bytes) -> int:
@@ -182,7 +216,7 @@ _COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "
 _METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", None: "BYTES"}
 
 
-def _match_field(mf_msg, mf, p4info_pb2) -> None:
+def _match_field(mf_msg, mf, pb: _Messages) -> None:
     mf_msg.id = mf.id_override or mf.id
     mf_msg.name = mf.name
     mf_msg.bitwidth = mf.bitwidth
@@ -191,7 +225,7 @@ def _match_field(mf_msg, mf, p4info_pb2) -> None:
     if kind is None:
         mf_msg.other_match_type = mf.match_kind
     else:
-        mf_msg.match_type = p4info_pb2.MatchField.MatchType.Value(kind)
+        mf_msg.match_type = pb.enum("MatchField", "MatchType", kind)
 
 
 def build_symbols(info: ProgramInfo) -> SymbolTable:
@@ -218,9 +252,9 @@ def build_symbols(info: ProgramInfo) -> SymbolTable:
 
 def build_p4info(info: ProgramInfo):
     """The P4Info message of a program (p4.config.v1.P4Info)."""
-    p4info_pb2, p4types_pb2 = _pb()
+    pb = _pb()
     s = build_symbols(info)
-    p4 = p4info_pb2.P4Info()
+    p4 = pb.P4Info()
     p4.pkg_info.arch = "v1model"
 
     for a in info.actions:
@@ -242,11 +276,11 @@ def build_p4info(info: ProgramInfo):
         msg = p4.tables.add()
         _preamble(msg.preamble, s, TABLE, t)
         for mf in t.match_fields:
-            _match_field(msg.match_fields.add(), mf, p4info_pb2)
+            _match_field(msg.match_fields.add(), mf, pb)
         for ref in t.actions:
             ar = msg.action_refs.add()
             ar.id = s.id(ACTION, ref.name)
-            ar.scope = p4info_pb2.ActionRef.Scope.Value(ref.scope)
+            ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
             ar.annotations.extend(_annotations(ref))
         if t.const_default_action and t.default_action:
             msg.const_default_action_id = s.id(ACTION, t.default_action)
@@ -259,8 +293,8 @@ def build_p4info(info: ProgramInfo):
             msg.direct_resource_ids.append(s.id(DIRECT_METER, t.direct_meter))
             directs[_cp_name(t.direct_meter)] = t.name
         msg.size = t.size
-        msg.idle_timeout_behavior = (p4info_pb2.Table.NOTIFY_CONTROL if t.idle_timeout
-                                     else p4info_pb2.Table.NO_TIMEOUT)
+        msg.idle_timeout_behavior = pb.enum("Table", "IdleTimeoutBehavior",
+                                            "NOTIFY_CONTROL" if t.idle_timeout else "NO_TIMEOUT")
         msg.is_const_table = bool(t.entries_const)
         if t.const_entries:
             msg.has_initial_entries = True
@@ -278,24 +312,24 @@ def build_p4info(info: ProgramInfo):
     for c in info.counters:
         msg = p4.counters.add()
         _preamble(msg.preamble, s, COUNTER, c)
-        msg.spec.unit = p4info_pb2.CounterSpec.Unit.Value(_COUNTER_UNITS.get(c.kind, "BOTH"))
+        msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "BOTH"))
         msg.size = c.size
     for c in info.direct_counters:
         msg = p4.direct_counters.add()
         _preamble(msg.preamble, s, DIRECT_COUNTER, c)
-        msg.spec.unit = p4info_pb2.CounterSpec.Unit.Value(_COUNTER_UNITS.get(c.kind, "BOTH"))
+        msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "BOTH"))
         table = c.table or directs.get(_cp_name(c.name))
         if table:
             msg.direct_table_id = s.id(TABLE, table)
     for m in info.meters:
         msg = p4.meters.add()
         _preamble(msg.preamble, s, METER, m)
-        msg.spec.unit = p4info_pb2.MeterSpec.Unit.Value(_METER_UNITS.get(m.kind, "BYTES"))
+        msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "BYTES"))
         msg.size = m.size
     for m in info.direct_meters:
         msg = p4.direct_meters.add()
         _preamble(msg.preamble, s, DIRECT_METER, m)
-        msg.spec.unit = p4info_pb2.MeterSpec.Unit.Value(_METER_UNITS.get(m.kind, "BYTES"))
+        msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "BYTES"))
         table = m.table or directs.get(_cp_name(m.name))
         if table:
             msg.direct_table_id = s.id(TABLE, table)
@@ -320,7 +354,7 @@ def build_p4info(info: ProgramInfo):
         msg = p4.value_sets.add()
         _preamble(msg.preamble, s, VALUE_SET, vs)
         for mf in vs.match_fields:
-            _match_field(msg.match.add(), mf, p4info_pb2)
+            _match_field(msg.match.add(), mf, pb)
         msg.size = vs.size
 
     for ch in info.controller_headers:
@@ -366,8 +400,7 @@ def write_text(p4info, path: str | os.PathLike) -> None:
 def read_text(path: str | os.PathLike):
     from google.protobuf import text_format
 
-    p4info_pb2, _ = _pb()
-    return text_format.Parse(Path(path).read_text(), p4info_pb2.P4Info())
+    return text_format.Parse(Path(path).read_text(), _pb().P4Info())
 
 
 # ---- device config

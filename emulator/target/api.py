@@ -15,8 +15,9 @@ required. Every mistake raises RuntimeApiError naming the table, action, field o
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ProgramInfo

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random as _random
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from emulator.errors import RuntimeApiError
 

@@ -25,7 +25,8 @@ also updates the direct counter and runs the direct meter of a hit entry.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ActionInfo, ActionProfileInfo, TableInfo
