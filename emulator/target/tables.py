@@ -394,10 +394,10 @@ class Table:
         if (member is None) == (group is None) or action is not None:
             raise RuntimeApiError(f"an entry of indirect table '{self.name}' needs exactly one member id or group id")
         if member is not None:
-            act, a = self.profile._member(member)
+            self.profile._member(member)
             entry.member, entry.group = member, None
-            entry.action, entry.args = act, a
-            entry.result = (act, a, entry)
+            entry.action, entry.args = None, ()
+            entry.result = ()  # resolved at lookup, so modify_member reaches every entry using the member
         else:
             self.profile._group(group)
             entry.member, entry.group = None, group
@@ -532,7 +532,7 @@ class Table:
         self._target(probe, action, args, member, group)  # validate before changing anything
         self._ref(entry, -1)
         entry.action, entry.args, entry.member, entry.group = probe.action, probe.args, probe.member, probe.group
-        entry.result = (entry.action, entry.args, entry) if entry.group is None else ()
+        entry.result = (entry.action, entry.args, entry) if self.profile is None else ()
         self._ref(entry, +1)
 
     def delete_entry(self, handle: int) -> None:
@@ -577,13 +577,12 @@ class Table:
         if self.info.const_default_action:
             raise RuntimeApiError(f"the default action of table '{self.name}' is const")
         if member is not None:
-            act, a = self.profile._member(member)
+            self.profile._member(member)
             self.default_member, self.default_group = member, None
-            self._default_result = (act, a, None)
         else:
             self.profile._group(group)
             self.default_member, self.default_group = None, group
-            self._default_result = ()
+        self._default_result = ()
 
     def reset_default(self) -> None:
         """Back to the program's default action."""
@@ -639,13 +638,16 @@ class Table:
             r = self._default_result
             if r:
                 return r
-            return self._resolve_group(self.default_group, keys, None)
+            return self._resolve_indirect(self.default_member, self.default_group, keys, None)
         r = e.result
         if r:
             return r
-        return self._resolve_group(e.group, keys, e)
+        return self._resolve_indirect(e.member, e.group, keys, e)
 
-    def _resolve_group(self, group: int, keys, entry: Entry | None) -> tuple:
+    def _resolve_indirect(self, member: int | None, group: int | None, keys, entry: Entry | None) -> tuple:
+        if member is not None:
+            act, args = self.profile.members[member]
+            return (act, args, entry)
         sel = [(v, f.bitwidth) for v, f in zip(keys[self.n_keys:], self.selector_fields)]
         chosen = self.profile.select(group, sel)
         if chosen is None:  # empty group: behave as a miss on the program's default action

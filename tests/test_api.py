@@ -1,0 +1,224 @@
+"""The control-plane API by P4 names (tables, profiles, PRE, registers, counters, meters, digests)."""
+import pytest
+
+from emulator.errors import RuntimeApiError
+from emulator.p4.program import (
+    ActionInfo,
+    ActionProfileInfo,
+    ActionRefInfo,
+    ExternInstanceInfo,
+    MatchFieldInfo,
+    ParamInfo,
+    ProgramInfo,
+    TableInfo,
+)
+from emulator.target.api import RuntimeApi, RuntimeState, parse_value
+from emulator.target.pre import Pre
+
+
+def mf(name, kind, width, i):
+    return MatchFieldInfo(name=name, match_kind=kind, bitwidth=width, id=i)
+
+
+def program() -> ProgramInfo:
+    fwd = ActionInfo(name="MyIngress.ipv4_forward", params=[ParamInfo(name="dstAddr", bitwidth=48, id=1),
+                                                           ParamInfo(name="port", bitwidth=9, id=2)])
+    return ProgramInfo(
+        actions=[ActionInfo(name="NoAction"), ActionInfo(name="MyIngress.drop"), fwd,
+                 ActionInfo(name="MyIngress.set_port", params=[ParamInfo(name="port", bitwidth=9, id=1)])],
+        tables=[
+            TableInfo(name="MyIngress.ipv4_lpm", match_fields=[mf("hdr.ipv4.dstAddr", "lpm", 32, 1)],
+                      actions=[ActionRefInfo(name="MyIngress.ipv4_forward"), ActionRefInfo(name="MyIngress.drop"),
+                               ActionRefInfo(name="NoAction")],
+                      default_action="MyIngress.drop", direct_counter="MyIngress.lpm_hits"),
+            TableInfo(name="MyIngress.acl", match_fields=[mf("hdr.ipv4.ttl", "exact", 8, 1),
+                                                          mf("hdr.ethernet.etherType", "ternary", 16, 2),
+                                                          mf("hdr.tcp.dstPort", "range", 16, 3)],
+                      actions=[ActionRefInfo(name="MyIngress.drop"), ActionRefInfo(name="NoAction")],
+                      default_action="NoAction"),
+            TableInfo(name="MyIngress.ecmp", match_fields=[mf("meta.ecmp_group", "exact", 8, 1)],
+                      selector_fields=[mf("hdr.ipv4.srcAddr", "selector", 32, 2)],
+                      actions=[ActionRefInfo(name="MyIngress.set_port"), ActionRefInfo(name="NoAction")],
+                      default_action="NoAction", implementation="MyIngress.ecmp_sel"),
+        ],
+        action_profiles=[ActionProfileInfo(name="MyIngress.ecmp_sel", table_names=["MyIngress.ecmp"],
+                                           with_selector=True, size=16, algorithm="crc16", selector_width=14)],
+        registers=[ExternInstanceInfo(name="MyIngress.seen", type_name="register", size=8, bitwidth=16)],
+        counters=[ExternInstanceInfo(name="MyIngress.port_pkts", type_name="counter", size=4,
+                                     kind="packets_and_bytes")],
+        direct_counters=[ExternInstanceInfo(name="MyIngress.lpm_hits", type_name="direct_counter",
+                                            table="MyIngress.ipv4_lpm")],
+        meters=[ExternInstanceInfo(name="MyIngress.rate", type_name="meter", size=2, kind="bytes")],
+    )
+
+
+@pytest.fixture
+def api():
+    return RuntimeApi(RuntimeState.from_info(program()))
+
+
+def test_parse_value_forms():
+    assert parse_value("10.0.0.1") == 0x0A000001
+    assert parse_value("aa:bb:cc:dd:ee:ff") == 0xAABBCCDDEEFF
+    assert parse_value("AA-BB-CC-DD-EE-01") == 0xAABBCCDDEE01
+    assert parse_value("0x0800") == 0x800
+    assert parse_value("0800") == 800
+    assert parse_value("fe80::1") == (0xFE80 << 112) | 1
+    assert parse_value(7) == 7
+    with pytest.raises(RuntimeApiError, match="bad value 'nope'"):
+        parse_value("nope")
+
+
+def test_table_add_by_names_and_aliases(api):
+    h = api.table_add("MyIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": ("10.0.0.0", 8)}, "ipv4_forward",
+                      {"dstAddr": "aa:bb:cc:dd:ee:ff", "port": 2})
+    h2 = api.table_add("ipv4_lpm", {"dstAddr": "10.1.0.0/16"}, "MyIngress.ipv4_forward", [0x1, 3])
+    t = api.table("ipv4_lpm")
+    assert t.lookup([0x0A000001]) == ("MyIngress.ipv4_forward", (0xAABBCCDDEEFF, 2), t.entry(h))
+    assert t.lookup([0x0A010001])[1] == (1, 3)
+    assert t.lookup([0x0B000001]) == ("MyIngress.drop", (), None)
+    api.table_modify("ipv4_lpm", h2, "drop")
+    assert t.lookup([0x0A010001])[0] == "MyIngress.drop"
+    assert api.table_find("ipv4_lpm", {"dstAddr": ("10.1.0.0", 16)}) == h2
+    api.table_delete("ipv4_lpm", h2)
+    assert api.table_num_entries("ipv4_lpm") == 1
+    api.table_set_default("ipv4_lpm", "NoAction")
+    assert t.lookup([0x0B000001])[0] == "NoAction"
+    api.table_reset_default("ipv4_lpm")
+    assert t.lookup([0x0B000001])[0] == "MyIngress.drop"
+    api.table_clear("ipv4_lpm")
+    assert api.table_entries("ipv4_lpm") == []
+
+
+def test_ternary_and_range_with_priorities_and_wildcards(api):
+    api.table_add("acl", {"ttl": 64, "etherType": "0x0800&&&0xffff", "dstPort": "80..90"}, "drop", priority=10)
+    api.table_add("acl", {"ttl": 64}, "NoAction", priority=1)  # other keys left out: wildcards
+    t = api.table("acl")
+    assert t.lookup([64, 0x0800, 85])[0] == "MyIngress.drop"
+    assert t.lookup([64, 0x0800, 91])[0] == "NoAction" and t.lookup([64, 0x0800, 91])[2] is not None
+    assert t.lookup([63, 0x0800, 85])[2] is None
+
+
+def test_error_messages_name_what_is_wrong(api):
+    with pytest.raises(RuntimeApiError, match="unknown table 'nope'"):
+        api.table_add("nope", {}, "drop")
+    with pytest.raises(RuntimeApiError, match="action 'fly' is not an action of table 'MyIngress.ipv4_lpm'"):
+        api.table_add("ipv4_lpm", {"dstAddr": 1}, "fly")
+    with pytest.raises(RuntimeApiError, match="unknown match field 'hdr.ipv4.srcAddr' of table 'MyIngress.acl'"):
+        api.table_add("acl", {"hdr.ipv4.srcAddr": 1}, "drop", priority=1)
+    with pytest.raises(RuntimeApiError, match="value 300 does not fit match field 'hdr.ipv4.ttl' of 8 bits"):
+        api.table_add("acl", {"hdr.ipv4.ttl": 300}, "drop", priority=1)
+    with pytest.raises(RuntimeApiError, match="missing exact match field 'hdr.ipv4.ttl'"):
+        api.table_add("acl", {}, "drop", priority=1)
+    with pytest.raises(RuntimeApiError, match="need a priority"):
+        api.table_add("acl", {"ttl": 1}, "drop")
+    api.table_add("acl", {"ttl": 1}, "drop", priority=3)
+    with pytest.raises(RuntimeApiError, match="duplicate entry in table 'MyIngress.acl'"):
+        api.table_add("acl", {"ttl": 1}, "drop", priority=3)
+    with pytest.raises(RuntimeApiError, match="missing parameter 'port' of action 'MyIngress.ipv4_forward'"):
+        api.table_add("ipv4_lpm", {"dstAddr": 1}, "ipv4_forward", {"dstAddr": 1})
+    with pytest.raises(RuntimeApiError, match="has no parameter 'prt'"):
+        api.table_add("ipv4_lpm", {"dstAddr": 1}, "ipv4_forward", {"dstAddr": 1, "port": 1, "prt": 2})
+    with pytest.raises(RuntimeApiError, match="value 512 does not fit parameter 'port'"):
+        api.table_add("ipv4_lpm", {"dstAddr": 1}, "ipv4_forward", {"dstAddr": 1, "port": 512})
+    with pytest.raises(RuntimeApiError, match="unknown register 'nope'"):
+        api.register_read("nope", 0)
+
+
+def test_action_selector_members_and_groups(api):
+    m = [api.act_prof_create_member("ecmp_sel", "set_port", {"port": p}) for p in (1, 2, 3)]
+    g = api.act_prof_create_group("ecmp_sel")
+    for mid in m:
+        api.act_prof_add_member_to_group("ecmp_sel", mid, g)
+    api.table_add("ecmp", {"ecmp_group": 1}, group=g)
+    api.table_add("ecmp", {"ecmp_group": 2}, member=m[1])
+    t = api.table("ecmp")
+    ports = {t.lookup([1, 0x0A000000 + i])[1][0] for i in range(200)}
+    assert ports == {1, 2, 3}
+    assert t.lookup([2, 5])[1] == (2,)
+    api.act_prof_modify_member("ecmp_sel", m[1], "set_port", {"port": 9})
+    assert t.lookup([2, 5])[1] == (9,)  # entries using the member see the change
+    with pytest.raises(RuntimeApiError, match="used by table entries"):
+        api.act_prof_delete_group("ecmp_sel", g)
+    api.act_prof_remove_member_from_group("ecmp_sel", m[0], g)
+    assert {t.lookup([1, 0x0A000000 + i])[1][0] for i in range(200)} <= {2, 3, 9}
+
+
+def test_multicast_and_mirroring(api):
+    pre: Pre = api.state.pre
+    api.mc_mgrp_create(5)
+    n1 = api.mc_node_create(0, [3, 1])
+    n2 = api.mc_node_create(7, [2])
+    api.mc_node_associate(5, n1)
+    api.mc_node_associate(5, n2)
+    assert pre.replicas(5) == ((0, 1), (0, 3), (7, 2))
+    with pytest.raises(RuntimeApiError, match="already associated"):
+        api.mc_node_associate(5, n1)
+    api.mc_node_dissociate(5, n1)
+    assert pre.replicas(5) == ((7, 2),)
+    api.mc_node_update(n2, [4, 2])
+    assert pre.replicas(5) == ((7, 2), (7, 4))
+    api.mc_set_group(6, [(1, 10), (1, 11), (2, 10)])
+    assert pre.replicas(6) == ((1, 10), (1, 11), (2, 10))
+    assert pre.replicas(99) == ()
+    api.mirroring_add(3, 7)
+    assert pre.clone_targets(3) == ([(0, 7)], None)
+    api.mirroring_add(4, mgrp=6, truncate=64)
+    assert pre.clone_targets(4) == ([(1, 10), (1, 11), (2, 10)], 64)
+    api.clone_session_set(8, [(1, 2), (2, 3)])
+    assert pre.clone_targets(8) == ([(1, 2), (2, 3)], None)
+    api.mirroring_delete(3)
+    assert pre.clone_targets(3) is None
+    with pytest.raises(RuntimeApiError, match="unknown multicast group 42"):
+        api.mc_node_associate(42, n1)
+
+
+def test_registers_counters_meters(api):
+    api.register_write("seen", 3, "0x1234")
+    assert api.register_read("MyIngress.seen", 3) == 0x1234
+    assert api.register_read("seen") == [0, 0, 0, 0x1234, 0, 0, 0, 0]
+    with pytest.raises(RuntimeApiError, match="value 65536 does not fit register"):
+        api.register_write("seen", 0, 1 << 16)
+    with pytest.raises(RuntimeApiError, match="index 8 out of range"):
+        api.register_read("seen", 8)
+    api.register_reset("seen")
+    assert api.register_read("seen", 3) == 0
+
+    c = api.state.externs["MyIngress.port_pkts"]
+    c.count(1, 100)
+    assert api.counter_read("port_pkts", 1) == (1, 100)
+    api.counter_write("port_pkts", 1, 5, 6)
+    assert api.counter_read("port_pkts", 1) == (5, 6)
+    api.counter_reset("port_pkts")
+    assert api.counter_read("port_pkts", 1) == (0, 0)
+
+    # a direct counter is read by entry handle
+    h = api.table_add("ipv4_lpm", {"dstAddr": ("10.0.0.0", 8)}, "drop")
+    t = api.table("ipv4_lpm")
+    t.apply([0x0A000001], 60)
+    t.apply([0x0A000002], 40)
+    assert api.counter_read("lpm_hits", h) == (2, 100)
+    api.counter_reset("lpm_hits")
+    assert api.counter_read("lpm_hits", h) == (0, 0)
+
+    api.meter_set_rates("rate", 0, [(1, 100), (2, 200)])
+    m = api.state.externs["MyIngress.rate"]
+    assert [m.execute(0, 100, 0) for _ in range(3)] == [0, 1, 2]
+    assert api.meter_get_rates("rate", 0) == [(1, 100), (2, 200)]
+
+
+def test_digests_are_drained(api):
+    api.state.digest_queue.append(("learn_t", (1, 2)))
+    assert api.digests() == [("learn_t", (1, 2))]
+    assert api.digests() == []
+
+
+def test_api_accepts_a_switch_like_object():
+    class FakeSwitch:
+        def __init__(self):
+            self.state = RuntimeState.from_info(program())
+
+    sw = FakeSwitch()
+    a = RuntimeApi(sw)
+    assert a.state is sw.state
+    assert RuntimeApi(program()).table("acl").name == "MyIngress.acl"
