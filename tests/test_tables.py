@@ -284,3 +284,27 @@ def test_lookup_speed_structures_stay_consistent_under_churn():
         assert t.lookup([0xFFFF])[1] == (plen,)
         t.delete_entry(handles[plen])
     assert t.lookup([0xFFFF])[2] is None
+
+
+def test_selector_keys_interleaved_in_source_are_reordered():
+    class K:
+        def __init__(self, kind):
+            self.match_kind = kind
+
+    class Decl:
+        class key:  # noqa: N801 - mimics the AST's KeyProperty
+            elements = [K("selector"), K("exact"), K("selector")]
+
+    prof = ActionProfileInfo(name="ig.sel", table_names=["ig.t"], with_selector=True, algorithm="crc32")
+    info = TableInfo(name="ig.t", match_fields=[MatchFieldInfo(name="g", match_kind="exact", bitwidth=8, id=1)],
+                     selector_fields=[MatchFieldInfo(name="a", match_kind="selector", bitwidth=16, id=2),
+                                      MatchFieldInfo(name="b", match_kind="selector", bitwidth=16, id=3)],
+                     actions=[ActionRefInfo(name="ig.fwd")], implementation="ig.sel", decl=Decl())
+    tables, profiles = build_tables([info], ACTIONS.values(), [prof])
+    t, p = tables["ig.t"], profiles["ig.sel"]
+    g = p.create_group(members=[p.add_member("ig.fwd", [i]) for i in range(5)])
+    t.add_entry([9], group=g)
+    for a in range(50):
+        b = a * 977 % 65536
+        expect = hashing.compute("crc32", [(a, 16), (b, 16)]) % 5
+        assert t.lookup((a, 9, b))[1] == (expect,)  # source order: a, g, b

@@ -267,6 +267,7 @@ class Table:
         self._shifts.reverse()
         self._total_width = total
         self._lpm_index = self.kinds.index("lpm") if n_lpm else -1
+        self._perm = self._selector_permutation(info)
         self.entries_by_handle: dict[int, Entry] = {}
         self._by_key: dict[tuple, Entry] = {}
         self._exact: dict[Any, Entry] = {}
@@ -291,6 +292,19 @@ class Table:
                                    ce.action, ce.args, prio)
             self.entries_by_handle[entry].const = True
         self._frozen = info.entries_const
+
+    def _selector_permutation(self, info: TableInfo) -> list[int] | None:
+        """Positions that put match keys first and selector keys last, when the source interleaves them.
+
+        Generated code passes the key values in source order; lookup() wants match keys, then selector keys."""
+        if not self.selector_fields:
+            return None
+        elems = getattr(getattr(info.decl, "key", None), "elements", None) or []
+        if len(elems) != self.n_keys + len(self.selector_fields):
+            return None
+        kinds = [getattr(e, "match_kind", None) for e in elems]
+        perm = [i for i, k in enumerate(kinds) if k != "selector"] + [i for i, k in enumerate(kinds) if k == "selector"]
+        return perm if perm != list(range(len(perm))) else None
 
     # ---- match spec normalization
     @staticmethod
@@ -633,6 +647,8 @@ class Table:
 
     def lookup(self, keys) -> tuple:
         """(action_name, args, entry_or_None) for these key values (match keys, then selector keys)."""
+        if self._perm is not None:
+            keys = [keys[i] for i in self._perm]
         e = self._match(keys)
         if e is None:
             r = self._default_result
