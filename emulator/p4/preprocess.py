@@ -1,0 +1,222 @@
+"""The C-style preprocessor in front of the P4 lexer (built on pcpp).
+
+`preprocess()` runs `#include/#define/#undef/#if/#ifdef/#ifndef/#elif/#else/#endif/#error` and returns the
+expanded text together with a map from every output line to its (file, line) of origin, so diagnostics point into
+the right file. Comments become spaces (newlines kept) so columns of unexpanded text stay exact.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pcpp
+
+from emulator.errors import P4Error, SrcLoc
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+
+PREDEFINED = {"ROCELAB": "1"}
+
+
+@dataclass
+class PreprocessedSource:
+    """Preprocessed text; `line_map[i]` is the (file, line) that output line i+1 came from."""
+
+    text: str
+    line_map: list[tuple[str, int]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)  # every file read, main file first
+    sources: dict[str, str] = field(default_factory=dict, repr=False)  # file -> its text (for carets)
+
+    def origin(self, line: int) -> tuple[str, int]:
+        """The (file, line) of 1-based output line `line`."""
+        if 0 < line <= len(self.line_map):
+            return self.line_map[line - 1]
+        if self.line_map:
+            f, n = self.line_map[-1]
+            return f, n + line - len(self.line_map)
+        return (self.files[0] if self.files else "<string>"), line
+
+    def source_line(self, file: str, line: int) -> str | None:
+        text = self.sources.get(file)
+        if text is None:
+            return None
+        lines = text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+_COMMENT_TYPES = ("CPP_COMMENT1", "CPP_COMMENT2")
+
+
+class _Pre(pcpp.Preprocessor):
+    """pcpp with errors raised as P4Error at the directive's position."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: dict[str, str] = {}
+        self.files: list[str] = []
+        self._directive_loc: SrcLoc | None = None
+        self.line_directive = None
+        self.auto_pragma_once_enabled = True
+        # no __DATE__/__TIME__: output must not depend on the clock
+        for m in ("__DATE__", "__TIME__"):
+            self.macros.pop(m, None)
+
+    # --- locations
+    def _display(self, file: str | None) -> str:
+        return file or "<string>"
+
+    def _col(self, tok) -> int:
+        text = self.sources.get(getattr(tok, "source", None) or "")
+        pos = getattr(tok, "lexpos", None)
+        if text is None or pos is None or pos > len(text):
+            return 1
+        return pos - text.rfind("\n", 0, pos)
+
+    def _loc(self, tok) -> SrcLoc:
+        return SrcLoc(self._display(tok.source), tok.lineno, self._col(tok))
+
+    def _fail(self, message: str, loc: SrcLoc | None):
+        line = None
+        if loc is not None and loc.file in self.sources:
+            lines = self.sources[loc.file].splitlines()
+            if 0 < loc.line <= len(lines):
+                line = lines[loc.line - 1]
+        raise P4Error(message, loc, line)
+
+    # --- hooks
+    def on_file_open(self, is_system_include, includepath):
+        fh = super().on_file_open(is_system_include, includepath)
+        text = fh.read()
+        fh.close()
+        # key by the name pcpp will put on tokens (the path rewritten relative to the cwd)
+        shown = includepath
+        for pattern, repl in self.rewrite_paths:
+            shown2 = re.sub(pattern, repl, includepath)
+            if shown2 != includepath:
+                shown = shown2.replace(os.sep, "/")
+                break
+        self.sources[shown] = text
+        if shown not in self.files:
+            self.files.append(shown)
+        import io
+
+        return io.StringIO(text)
+
+    def on_error(self, file, line, msg):
+        loc = self._directive_loc
+        if loc is None or loc.file != self._display(file) or loc.line != line:
+            loc = SrcLoc(self._display(file), line, 1)
+        self._fail(msg[0].lower() + msg[1:] if msg else msg, loc)
+
+    def on_directive_handle(self, directive, toks, ifpassthru, precedingtoks):
+        self.lastdirective = directive
+        first = precedingtoks[0] if precedingtoks else directive
+        self._directive_loc = self._loc(first)
+        return True
+
+    def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+        if is_malformed:
+            self._fail(f"malformed #include: {includepath}", self._directive_loc)
+        self._fail(f"cannot find include file '{includepath}'", self._directive_loc)
+
+    def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+        first = precedingtoks[0] if precedingtoks else directive
+        loc = self._loc(first)
+        text = "".join(t.value for t in toks).strip()
+        if directive.value == "error":
+            self._fail(f"#error {text}".rstrip(), loc)
+        if directive.value == "warning":
+            return True
+        if directive.value in ("pragma", "line"):
+            return True  # nothing in P4 needs them; p4c ignores unknown pragmas too
+        self._fail(f"unknown preprocessor directive '#{directive.value}'", loc)
+
+    def on_comment(self, tok):
+        return True  # keep it; _assemble blanks it out so columns stay exact
+
+
+def preprocess(
+    path: str | os.PathLike,
+    include_dirs: Iterable[str | os.PathLike] = (),
+    defines: Mapping[str, str | int | None] | None = None,
+    *,
+    text: str | None = None,
+) -> PreprocessedSource:
+    """Preprocess the P4 file at `path` (or `text`, named `path`, when given).
+
+    `#include "x"` searches the including file's directory, then `include_dirs`; `#include <x>` searches our
+    `include/` (core.p4, v1model.p4), then `include_dirs`. `ROCELAB` is predefined to 1.
+    """
+    pre = _Pre()
+    pre.add_path(str(INCLUDE_DIR))
+    for d in include_dirs:
+        pre.add_path(str(d))
+    for name, value in {**PREDEFINED, **(defines or {})}.items():
+        pre.define(name if value is None or value == "" else f"{name} {value}")
+    name = str(path)
+    if text is None:
+        try:
+            text = Path(name).read_text(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise P4Error(f"cannot read '{name}': {e.strerror or e}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    pre.sources[name] = text
+    pre.files.append(name)
+    pre.parse(text, source=name)
+    # pcpp names the main file relative to the cwd too; keep the user's spelling when they differ
+    main_shown = _rewrite(pre, name)
+    if main_shown != name:
+        pre.sources[main_shown] = text
+    out = _assemble(pre, {main_shown: name})
+    out.files = list(dict.fromkeys(pre.files))
+    out.sources = {k: v for k, v in pre.sources.items()}
+    return out
+
+
+def _rewrite(pre: _Pre, name: str) -> str:
+    absname = os.path.abspath(name)
+    for pattern, repl in pre.rewrite_paths:
+        shown = re.sub(pattern, repl, absname)
+        if shown != absname:
+            return shown.replace(os.sep, "/")
+    return absname
+
+
+def _assemble(pre: _Pre, rename: dict[str, str]) -> PreprocessedSource:
+    """Join pcpp's tokens into lines, recording each line's origin."""
+    parts: list[str] = []
+    line_map: list[tuple[str, int]] = []
+    at_start = True
+    cur: list[str] = []
+    for tok in iter(pre.token, None):
+        v = tok.value
+        if tok.type in _COMMENT_TYPES:
+            v = re.sub(r"[^\n]", " ", v)
+        if at_start:
+            src = tok.source or "<string>"
+            line_map.append((rename.get(src, src), tok.lineno))
+            at_start = False
+        if "\n" not in v:
+            cur.append(v)
+            continue
+        pieces = v.split("\n")
+        src = tok.source or "<string>"
+        src = rename.get(src, src)
+        for k, piece in enumerate(pieces):
+            if k:
+                parts.append("".join(cur).rstrip() + "\n")
+                cur = []
+                if k < len(pieces) - 1 or piece:
+                    line_map.append((src, tok.lineno + k))
+                else:
+                    at_start = True
+            cur.append(piece)
+    if cur and "".join(cur).strip():
+        parts.append("".join(cur).rstrip() + "\n")
+    elif line_map and len(line_map) > len(parts):
+        line_map.pop()
+    return PreprocessedSource("".join(parts), line_map)
