@@ -755,11 +755,11 @@ def _make_api(api_mod: Any, switch: Any) -> Any:
 class StfRunner:
     """Runs one parsed STF test against a fresh switch built from a checked program."""
 
-    def __init__(self, checked: Any, test: StfTest, verbose: bool = False):
+    def __init__(self, checked: Any, test: StfTest, verbose: bool = False, target: Any = None):
         self.test = test
         self.verbose = verbose
         self.info = checked.info
-        self.target = TargetAdapter(checked)
+        self.target = target if target is not None else TargetAdapter(checked)
         self.handles: dict[str, Any] = {}  # `= ID` of add -> (table, entry handle)
         self.node_handles: list[Any] = []  # mc_node_create results, indexed like BMv2's handles (0, 1, ...)
         self.members: dict[tuple[str, int], Any] = {}  # (profile, STF member handle) -> target member id

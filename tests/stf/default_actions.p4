@@ -1,0 +1,81 @@
+// default actions: initial default with arguments, replaced at runtime by setdefault; const default
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> a;
+    bit<8> tag;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action fwd(bit<9> port, bit<8> tag) {
+        sm.egress_spec = port;
+        hdr.h.tag = tag;
+    }
+    action drop() {
+        mark_to_drop(sm);
+    }
+    action mark(bit<8> m) {
+        hdr.h.a = m;
+    }
+    table t1 {
+        key = {
+            hdr.h.a : exact;
+        }
+        actions = {
+            fwd;
+            drop;
+        }
+        default_action = fwd(1, 0x11);
+    }
+    table t2 {
+        key = {
+            hdr.h.tag : exact;
+        }
+        actions = {
+            mark;
+            NoAction;
+        }
+        const default_action = mark(0xCC);
+    }
+    apply {
+        t1.apply();
+        t2.apply();
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+    }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;

@@ -1,0 +1,59 @@
+// mark_to_drop and egress_spec 511 drop; a later egress_spec assignment undoes the drop
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> k;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        sm.egress_spec = 1;
+        if (hdr.h.k == 1) {
+            mark_to_drop(sm);
+        }
+        if (hdr.h.k == 2) {
+            sm.egress_spec = 511;
+        }
+        if (hdr.h.k == 3) {
+            mark_to_drop(sm);
+            sm.egress_spec = 2;
+        }
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+    }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;

@@ -1,0 +1,56 @@
+// register read-modify-write; register_write/read from the control plane
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> idx;
+    bit<32> inc;
+    bit<32> old;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    register<bit<32>>(8) r;
+    apply {
+        bit<32> v;
+        r.read(v, (bit<32>)hdr.h.idx);
+        hdr.h.old = v;
+        r.write((bit<32>)hdr.h.idx, v + hdr.h.inc);
+        sm.egress_spec = 1;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+    }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;

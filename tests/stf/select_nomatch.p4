@@ -1,0 +1,60 @@
+// a select without a matching case raises NoMatch; ingress still runs
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> k;
+    bit<8> r;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.k) {
+            1: accept;
+            2: two;
+        }
+    }
+    state two {
+        hdr.h.r = 2;
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        if (sm.parser_error == error.NoMatch) {
+            hdr.h.r = 0xEE;
+        }
+        sm.egress_spec = 1;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+    }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;

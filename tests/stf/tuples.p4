@@ -1,0 +1,54 @@
+// tuple values and constant indexing
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> a;
+    bit<16> b;
+    bit<8> c;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        tuple<bit<8>, bit<16>> t = { hdr.h.a + 1, hdr.h.b };
+        hdr.h.c = t[0];
+        hdr.h.b = t[1] + 16w1;
+        sm.egress_spec = 1;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+    }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
