@@ -1,0 +1,185 @@
+"""NIC: PFC pause per priority, pause expiry and XON, control-before-data, round robin, drops and stats."""
+from __future__ import annotations
+
+import pytest
+
+from emulator.errors import ConfigError
+from traffic.dcqcn import DcqcnConfig
+from traffic.frames import ECN_CE, Op, parse_roce, set_ecn
+from traffic.loopback import Loopback
+from traffic.nic import Nic, NicConfig, RemoteQp
+from traffic.pfc import build_pfc, quanta_to_ns
+
+LINE = 100_000_000_000
+PEER_MAC = "02:00:00:00:00:99"
+
+
+def _nic(name="a", mac="02:00:00:00:00:01", ip="10.0.0.1", **cfg):
+    cfg.setdefault("dcqcn", DcqcnConfig(enabled=False))
+    return Nic(name, mac, ip, LINE, NicConfig(**cfg))
+
+
+def _drain(nic, now, limit=10_000):
+    """Poll repeatedly at a fixed time (as if the link were infinitely fast); returns the frames."""
+    out = []
+    for _ in range(limit):
+        f = nic.poll(now)
+        if f is None:
+            break
+        out.append(f)
+    return out
+
+
+def _two_class_nic():
+    a = _nic()
+    q3 = a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 0x100), priority=3, dscp=26)
+    q1 = a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 0x101), priority=1, dscp=10)
+    a.post_write(q3, 4 * 1024, 0)
+    a.post_write(q1, 4 * 1024, 0)
+    return a, q3, q1
+
+
+def test_round_robin_between_qps():
+    a, q3, q1 = _two_class_nic()
+    frames = _drain(a, 0)
+    assert [parse_roce(f).dqpn for f in frames] == [0x100, 0x101] * 4
+    assert [parse_roce(f).tos >> 2 for f in frames[:2]] == [26, 10]
+
+
+def test_pfc_pause_stops_only_that_priority():
+    a, q3, q1 = _two_class_nic()
+    a.receive(build_pfc([None, None, None, 0xFFFF], PEER_MAC), 0)
+    assert a.paused(3, 0) and not a.paused(1, 0)
+    frames = _drain(a, 10)
+    assert [parse_roce(f).dqpn for f in frames] == [0x101] * 4  # priority 1 flows, priority 3 held
+    # q3 has data but is paused: the NIC wakes up at the pause expiry
+    expiry = quanta_to_ns(0xFFFF, LINE)
+    assert a.next_wakeup(10) == expiry
+    assert a.poll(expiry - 1) is None
+    assert parse_roce(a.poll(expiry)).dqpn == 0x100
+    assert a.paused_ns(3, expiry + 1000) == expiry and a.paused_ns(1, expiry) == 0
+
+
+def test_xon_resumes_immediately_and_refresh_extends():
+    a, q3, q1 = _two_class_nic()
+    _drain(a, 0)  # nothing paused: everything goes
+    a.post_write(q3, 2048, 100)
+    a.receive(build_pfc([None, None, None, 1000], PEER_MAC), 100)  # 5.12 us
+    assert a.poll(200) is None
+    a.receive(build_pfc([None, None, None, 1000], PEER_MAC), 2000)  # refresh: now until 2000 + 5120
+    assert a.next_wakeup(2100) == 2000 + 5120
+    a.receive(build_pfc([None, None, None, 0], PEER_MAC), 3000)  # XON
+    assert not a.paused(3, 3000)
+    assert a.poll(3000) is not None
+    assert a.paused_ns(3, 10_000) == 2900
+    assert a.stats.pfc_received == 3
+
+
+def test_pfc_of_other_classes_does_not_touch_data():
+    a, q3, q1 = _two_class_nic()
+    a.receive(build_pfc([0xFFFF, None, 0xFFFF, None, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF], PEER_MAC), 0)
+    assert len(_drain(a, 0)) == 8
+
+
+def test_control_frames_first_and_paused_separately():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2", ack_priority=6, ack_dscp=48)
+    qp = a.connect(b)
+    rqp = b.qps[qp.remote_qpn]
+    back = b.connect(a)  # b also has data of its own to a on priority 3
+    b.post_write(back, 3 * 1024, 0)
+    a.post_write(qp, 1024, 0)
+    data = a.poll(0)
+    b.receive(data, 100)
+    assert rqp.response is not None
+    first = parse_roce(b.poll(100))
+    assert first.opcode == Op.ACK and first.tos >> 2 == 48  # ACK before b's queued data
+    assert b.last_tx_priority == 6
+    # pause the ACK class: data still flows, the ACK waits
+    a.post_write(qp, 1024, 200)
+    b.receive(a.poll(200), 300)
+    b.receive(build_pfc([None] * 6 + [100], PEER_MAC), 300)
+    nxt = parse_roce(b.poll(300))
+    assert nxt.opcode == Op.WRITE_FIRST and b.last_tx_priority == 3
+    assert b.next_wakeup(300) == 300  # more data of priority 3 is ready now
+    _drain(b, 300)
+    assert b.next_wakeup(300) == 300 + quanta_to_ns(100, LINE)
+    assert parse_roce(b.poll(300 + 512)).opcode == Op.ACK
+
+
+def test_next_wakeup_none_when_idle_and_after_completion():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    assert a.next_wakeup(0) is None and a.poll(0) is None and a.idle
+    qp = a.connect(b)
+    msg = a.post_write(qp, 3000, 0)
+    assert a.next_wakeup(0) == 0
+    Loopback(a, b).run()
+    assert msg.done and a.idle and b.idle
+    assert a.next_wakeup(10**9) is None and b.next_wakeup(10**9) is None
+
+
+def test_bad_icrc_and_foreign_frames_are_dropped():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    qp = a.connect(b)
+    a.post_write(qp, 1024, 0)
+    frame = bytearray(a.poll(0))
+    frame[70] ^= 0xFF  # payload byte
+    b.receive(bytes(frame), 10)
+    assert b.stats.icrc_errors == 1 and b.poll(10) is None
+    other = _nic("c", "02:00:00:00:00:03", "10.0.0.3")
+    b.receive(other.create_qp(RemoteQp(PEER_MAC, "10.0.0.9", 5)).builder.cnp(1), 20)  # not for b's IP
+    b.receive(b"\x00" * 60, 30)
+    assert b.stats.dropped == 2
+
+
+def test_ecn_rewrite_in_network_keeps_icrc_valid_at_nic():
+    a = _nic(dcqcn=DcqcnConfig())
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2", dcqcn=DcqcnConfig())
+    qp = a.connect(b)
+    a.post_write(qp, 1024, 0)
+    b.receive(set_ecn(a.poll(0), ECN_CE), 10)
+    assert b.stats.icrc_errors == 0 and b.stats.ce_received == 1
+    frames = [parse_roce(f) for f in _drain(b, 10)]
+    assert [f.opcode for f in frames] == [Op.CNP, Op.ACK]  # the CNP is queued as the marked packet arrives
+
+
+def test_stats_and_summary():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    qp = a.connect(b)
+    a.post_write(qp, 10 * 1024, 0)
+    lb = Loopback(a, b)
+    lb.run()
+    s = a.summary(lb.now_ns)
+    assert s["data_frames_sent"] == 10 and s["frames_sent"] == 10 and s["messages_completed"] == 1
+    assert s["paused_ns"] == [0] * 8 and s["messages_posted"] == 1
+    assert b.stats.acks_sent == 10 and a.stats.acks_received == 10
+
+
+def test_gateway_mac_and_config_errors():
+    a = _nic(gateway_mac="02:aa:bb:cc:dd:ee")
+    qp = a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 7))
+    a.post_write(qp, 10, 0)
+    assert a.poll(0)[:6] == bytes.fromhex("02aabbccddee")
+    with pytest.raises(ConfigError):
+        a.create_qp(priority=8)
+    with pytest.raises(ConfigError):
+        a.post_write(a.create_qp(), 10, 0)  # not connected
+    with pytest.raises(ConfigError):
+        Nic("x", "02:00:00:00:00:05", "10.0.0.5", LINE, NicConfig(mtu=1000))
+    with pytest.raises(ConfigError):
+        Nic("x", "02:00:00:00:00:05", "10.0.0.5", 0)
+
+
+def test_on_complete_callback():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    qp = a.connect(b)
+    seen = []
+    a.on_complete = seen.append
+    m1 = a.post_write(qp, 5000, 0, name="one")
+    m2 = a.post_write(qp, 1, 0, name="two")
+    Loopback(a, b).run()
+    assert seen == [m1, m2] and m1.end_ns < m2.end_ns and m1.name == "one"
