@@ -1,0 +1,68 @@
+"""Workload generators: incast, many-to-many, permutation."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from emulator.errors import ConfigError
+from traffic.workloads import FlowSpec, incast, many_to_many, permutation, sorted_by_start
+
+HOSTS = [f"h{i}" for i in range(8)]
+
+
+def test_incast_specs():
+    flows = list(incast(HOSTS[1:], "h0", 1 << 20, start_ns=1000, priority=3))
+    assert len(flows) == 7
+    assert all(f.dst == "h0" and f.nbytes == 1 << 20 and f.start_ns == 1000 and f.priority == 3 for f in flows)
+    assert [f.src for f in flows] == HOSTS[1:]
+    assert len({f.name for f in flows}) == 7
+    assert isinstance(flows[0], FlowSpec) and flows[0].bytes == 1 << 20
+
+
+def test_incast_jitter_is_bounded_and_seeded():
+    a = list(incast(HOSTS[1:], "h0", 1000, start_ns=500, jitter_ns=10_000, seed=7))
+    b = list(incast(HOSTS[1:], "h0", 1000, start_ns=500, jitter_ns=10_000, seed=7))
+    c = list(incast(HOSTS[1:], "h0", 1000, start_ns=500, jitter_ns=10_000, seed=8))
+    assert a == b and a != c
+    assert all(500 <= f.start_ns <= 10_500 for f in a)
+    assert len({f.start_ns for f in a}) > 1
+
+
+def test_incast_errors():
+    with pytest.raises(ConfigError):
+        list(incast([], "h0", 10))
+    with pytest.raises(ConfigError):
+        list(incast(["h0", "h1"], "h0", 10))
+    with pytest.raises(ConfigError):
+        list(incast(["h1"], "h0", -1))
+
+
+def test_many_to_many_all_pairs():
+    flows = list(many_to_many(HOSTS[:4], 4096))
+    assert len(flows) == 12
+    assert {(f.src, f.dst) for f in flows} == {(s, d) for s in HOSTS[:4] for d in HOSTS[:4] if s != d}
+    sub = list(many_to_many(HOSTS[:4], 1, receivers=["h0", "h1"]))
+    assert {(f.src, f.dst) for f in sub} == {(s, d) for s in HOSTS[:4] for d in ("h0", "h1") if s != d}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_permutation_is_a_derangement(seed):
+    flows = list(permutation(HOSTS, 100, seed=seed))
+    assert sorted(f.src for f in flows) == sorted(HOSTS)
+    assert Counter(f.dst for f in flows) == Counter(HOSTS)
+    assert all(f.src != f.dst for f in flows)
+
+
+def test_permutation_two_hosts_and_errors():
+    flows = list(permutation(["a", "b"], 1))
+    assert {(f.src, f.dst) for f in flows} == {("a", "b"), ("b", "a")}
+    with pytest.raises(ConfigError):
+        list(permutation(["a"], 1))
+    with pytest.raises(ConfigError):
+        list(permutation(["a", "a"], 1))
+
+
+def test_sorted_by_start():
+    flows = sorted_by_start(incast(HOSTS[1:], "h0", 1, jitter_ns=1000, seed=3))
+    assert [f.start_ns for f in flows] == sorted(f.start_ns for f in flows)
