@@ -94,3 +94,14 @@ def test_hash_output_base_max_and_width():
 def test_unknown_algorithm_is_a_user_error():
     with pytest.raises(RuntimeApiError, match="unknown hash algorithm 'md5'"):
         compute("md5", [(1, 8)])
+
+
+def test_make_packer_matches_pack():
+    import random
+
+    rng = random.Random(3)
+    for widths in ([9], [32, 16], [1, 3, 4, 12], [48, 48, 16, 7], [13]):
+        packer = hashing.make_packer(widths)
+        for _ in range(50):
+            values = [rng.getrandbits(w + 2) for w in widths]  # extra bits are masked off
+            assert packer(values) == pack(list(zip(values, widths)))

@@ -211,6 +211,15 @@ class ActionProfile:
             return members[0]
         return members[self._hash(hashing.pack(selector_fields)) % len(members)]
 
+    def select_packed(self, group_id: int, data: bytes) -> tuple[str, tuple] | None:
+        """select() for selector fields already packed (Table precomputes a packer for its selector keys)."""
+        members = self._expanded.get(group_id)
+        if not members:
+            return None
+        if len(members) == 1:
+            return members[0]
+        return members[self._hash(data) % len(members)]
+
     def ref(self, kind: str, ident: int, delta: int) -> None:
         key = (kind, ident)
         self._refs[key] = self._refs.get(key, 0) + delta
@@ -272,10 +281,12 @@ class Table:
         self._by_key: dict[tuple, Entry] = {}
         self._exact: dict[Any, Entry] = {}
         self._lpm: dict[int, dict[int, Entry]] = {}
-        self._plens: list[tuple[int, int]] = []  # (prefix_len, concatenated mask), longest first
-        self._sorted: list[Entry] | None = []
+        self._lpm_buckets: list[tuple[int, dict[int, Entry]]] = []  # (concatenated mask, bucket), longest first
+        self._tcell: list[tuple | None] = [()]  # priority-sorted (mask, value, ranges, entry); None = re-sort
+        self._sel_pack = hashing.make_packer([f.bitwidth for f in self.selector_fields])
         self._next_handle = 0
         self._frozen = False
+        self._install_lookup()
         self.default_action: str | None = None
         self.default_args: tuple = ()
         self._default_result: tuple = (None, (), None)
@@ -494,7 +505,7 @@ class Table:
                 mask |= fm << s
                 value |= fv << s
             entry.mask, entry.value, entry.ranges = mask, value, tuple(ranges)
-            self._sorted = None
+            self._tcell[0] = None
 
     def _rebuild_plens(self) -> None:
         li = self._lpm_index
@@ -504,8 +515,8 @@ class Table:
             for i, (f, s) in enumerate(zip(self.fields, self._shifts)):
                 full = (1 << f.bitwidth) - 1
                 mask |= (full ^ (full >> plen) if i == li else full) << s
-            out.append((plen, mask))
-        self._plens = out
+            out.append((mask, self._lpm[plen]))
+        self._lpm_buckets[:] = out
 
     def _unindex(self, entry: Entry) -> None:
         key = entry.match
@@ -521,7 +532,7 @@ class Table:
                 del self._lpm[plen]
                 self._rebuild_plens()
         else:
-            self._sorted = None
+            self._tcell[0] = None
 
     def entry(self, handle: int) -> Entry:
         try:
@@ -607,43 +618,85 @@ class Table:
             self.default_action, self.default_args, self._default_result = None, (), (None, (), None)
 
     # ---- data path
-    def _sorted_entries(self) -> list[Entry]:
-        s = sorted(self.entries_by_handle.values(), key=lambda e: (-e.priority, e.order))
-        self._sorted = s
-        return s
+    def _sort_ternary(self) -> tuple:
+        ordered = sorted(self.entries_by_handle.values(), key=lambda e: (-e.priority, e.order))
+        out = tuple((e.mask, e.value, e.ranges, e) for e in ordered)
+        self._tcell[0] = out
+        return out
 
-    def _match(self, keys) -> Entry | None:
+    def _make_match(self):
+        """A closure key values -> Entry | None, specialized for the table's key kinds (see module docstring)."""
+        n = self.n_keys
         mode = self.mode
+        shifts = tuple(self._shifts)
         if mode == "exact":
-            n = self.n_keys
-            return self._exact.get(tuple(keys[:n]) if len(keys) != n else tuple(keys))
+            get = self._exact.get
+            if self.selector_fields:
+                def match_exact_sel(keys):
+                    return get(tuple(keys[:n]))
+                return match_exact_sel
+
+            def match_exact(keys):
+                return get(keys if keys.__class__ is tuple else tuple(keys))
+            return match_exact
         if mode == "lpm":
-            if self.n_keys == 1:
+            buckets = self._lpm_buckets  # updated in place as prefix lengths come and go
+            if n == 1:
+                def match_lpm1(keys):
+                    k = keys[0]
+                    for mask, bucket in buckets:
+                        e = bucket.get(k & mask)
+                        if e is not None:
+                            return e
+                    return None
+                return match_lpm1
+
+            def match_lpm(keys):
+                k = 0
+                for v, sh in zip(keys, shifts):
+                    k |= v << sh
+                for mask, bucket in buckets:
+                    e = bucket.get(k & mask)
+                    if e is not None:
+                        return e
+                return None
+            return match_lpm
+        cell = self._tcell
+        sort = self._sort_ternary
+
+        def match_ternary(keys):
+            if n == 1:
                 k = keys[0]
             else:
                 k = 0
-                for v, s in zip(keys, self._shifts):
-                    k |= v << s
-            for _plen, mask in self._plens:
-                e = self._lpm[_plen].get(k & mask)
-                if e is not None:
+                for v, sh in zip(keys, shifts):
+                    k |= v << sh
+            entries = cell[0]
+            if entries is None:
+                entries = sort()
+            for mask, value, ranges, e in entries:
+                if k & mask == value:
+                    if ranges:
+                        for i, lo, hi in ranges:
+                            if not lo <= keys[i] <= hi:
+                                break
+                        else:
+                            return e
+                        continue
                     return e
             return None
-        k = 0
-        for v, s in zip(keys, self._shifts):
-            k |= v << s
-        entries = self._sorted if self._sorted is not None else self._sorted_entries()
-        for e in entries:
-            if k & e.mask == e.value:
-                if e.ranges:
-                    for i, lo, hi in e.ranges:
-                        if not lo <= keys[i] <= hi:
-                            break
-                    else:
-                        return e
-                    continue
-                return e
-        return None
+        return match_ternary
+
+    def _install_lookup(self) -> None:
+        match = self._make_match()
+        self._match = match
+        if self.profile is None and self._perm is None:
+            tbl = self
+
+            def lookup_direct(keys):
+                e = match(keys)
+                return tbl._default_result if e is None else e.result
+            self.lookup = lookup_direct
 
     def lookup(self, keys) -> tuple:
         """(action_name, args, entry_or_None) for these key values (match keys, then selector keys)."""
@@ -664,8 +717,7 @@ class Table:
         if member is not None:
             act, args = self.profile.members[member]
             return (act, args, entry)
-        sel = [(v, f.bitwidth) for v, f in zip(keys[self.n_keys:], self.selector_fields)]
-        chosen = self.profile.select(group, sel)
+        chosen = self.profile.select_packed(group, self._sel_pack(keys[self.n_keys:]))
         if chosen is None:  # empty group: behave as a miss on the program's default action
             return (self.default_action, self.default_args, None)
         return (chosen[0], chosen[1], entry)
