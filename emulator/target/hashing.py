@@ -23,6 +23,7 @@ import random as _random
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from emulator.errors import RuntimeApiError
 
