@@ -37,7 +37,7 @@ def static_pfc(**kw) -> PfcConfig:
 
 def test_xoff_sends_well_formed_pfc_from_the_ingress_port():
     tm, rec = make_tm(static_pfc())
-    for i in range(9):
+    for _i in range(9):
         assert tm.enqueue(job(2, 3), 1, 0)
         assert tm.pop_ctrl(1) is None
     assert tm.enqueue(job(2, 3), 1, 0)  # 10,000 bytes buffered from port 1: XOFF
@@ -85,7 +85,7 @@ def test_refresh_at_half_pause_time_then_xon_resume():
     assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}  # still above XON: refreshed
     assert tm.next_timer() == PAUSE_NS_100G // 2 * 2
     # drain to XON (5,000 bytes): 12,000 -> 5,000 after 7 dequeues
-    for i in range(6):
+    for _i in range(6):
         tm.dequeue(2, 200_000)
         assert tm.pop_ctrl(1) is None
     tm.dequeue(2, 200_000)

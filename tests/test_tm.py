@@ -41,7 +41,7 @@ def test_strict_priority_highest_first_fifo_within():
 def test_dwrr_shares_bytes_by_weight():
     weights = (1, 3, 1, 1, 1, 1, 1, 2)
     tm = make_tm(buffer_bytes=50_000_000, scheduler=SchedulerConfig("dwrr", weights, 1500))
-    for i in range(3000):
+    for _i in range(3000):
         for prio, size in ((0, 1000), (1, 700), (7, 1500)):
             assert tm.enqueue(job(2, prio, size), 0, 0)
     served = {0: 0, 1: 0, 7: 0}

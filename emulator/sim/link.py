@@ -7,8 +7,9 @@ arrives at the far end `serialization + propagation delay` after its first bit l
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 WIRE_OVERHEAD_BYTES = 4 + 8 + 12  # FCS + preamble/SFD + IFG
 

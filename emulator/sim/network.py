@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from emulator.errors import ConfigError
 from emulator.sim.engine import Engine

@@ -8,7 +8,8 @@ the TM, recirculated packets re-enter ingress) and serializes the frame.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from emulator.sim.engine import Engine
 from emulator.sim.link import Tx

@@ -6,8 +6,9 @@ hysteresis and 3 x rate x one-way delay + 2 MTU headroom (roce.md).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from emulator.errors import ConfigError
 
@@ -129,7 +130,7 @@ class TmConfig:
         self.pfc.validate(f"{path}.pfc")
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None, path: str = "tm") -> "TmConfig":
+    def from_dict(cls, data: Mapping[str, Any] | None, path: str = "tm") -> TmConfig:
         """Build from a scenario mapping (unknown keys and wrong types raise ConfigError naming the field)."""
         data = dict(data or {})
         kw: dict[str, Any] = {}

@@ -8,7 +8,8 @@ frame was queued or a pause ended). Without an engine, timers queue locally and 
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from emulator.tm.buffer import SharedBuffer
 from emulator.tm.config import NUM_PRIOS, TmConfig

@@ -1,0 +1,277 @@
+"""Virtual-time engine: event order, exact link timing, switch data path with the TM, PFC end to end,
+determinism, stop conditions and observation hooks."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from emulator.errors import ConfigError
+from emulator.sim import Engine, Network, serialization_ns
+from emulator.sim.fakes import FakeNic, FakeSwitch, fake_frame
+from emulator.tm import PfcConfig, TmConfig
+from traffic.pfc import parse_pfc
+
+G100 = 100_000_000_000
+
+
+def test_events_run_in_time_then_schedule_order():
+    eng = Engine()
+    seen = []
+    for t, tag in ((30, "c"), (10, "a"), (30, "d"), (10, "b"), (20, "x")):
+        eng.at(t, lambda arg, now: seen.append((now, arg)), tag)
+    out = eng.run()
+    assert seen == [(10, "a"), (10, "b"), (20, "x"), (30, "c"), (30, "d")]
+    assert out.reason == "idle" and out.events == 5 and out.end_ns == 30
+    with pytest.raises(ValueError):
+        eng.at(5, lambda a, n: None)
+
+
+def test_until_and_stop_when_and_stop():
+    eng = Engine()
+
+    def tick(_, now):
+        eng.at(now + 10, tick)
+    eng.at(0, tick)
+    out = eng.run(until_ns=95)
+    assert out.reason == "until" and eng.now == 95 and out.events == 10
+    out = eng.run(stop_when=lambda: eng.now >= 500, check_every=1)
+    assert out.reason == "stop_when" and eng.now == 500
+    eng.at(eng.now, lambda a, n: eng.stop())
+    assert eng.run().reason == "stopped"
+
+
+def test_keyboard_interrupt_stops_cleanly_and_marks_incomplete():
+    net, _, (h1, h2) = two_hosts_one_switch([(k * 1000, fake_frame(2, 0, 500)) for k in range(10)])
+
+    def boom(now):
+        raise KeyboardInterrupt
+    net.call_at(5_000, boom)
+    res = net.run()
+    assert res.complete is False and res.reason == "interrupted" and res.end_ns == 5_000
+    assert res.frames_tx > 0
+
+
+def test_serialization_time_exact_at_100g():
+    assert serialization_ns(1000, G100) == 82  # (1000 + 24) x 8 bits / 100 Gb/s = 81.92 ns, rounded up
+    assert serialization_ns(1476, G100) == 120  # 1500 x 8 / 100 = exactly 120 ns
+    assert serialization_ns(60, 10_000_000_000) == 68  # 84 bytes at 10G = 67.2 ns -> 68
+
+
+def two_hosts_one_switch(script1=(), script2=(), tm=None, seed=1, delay=1000, rate=G100, switch=None):
+    net = Network(seed=seed)
+    sw = switch or FakeSwitch(net.rng)
+    net.add_switch("s1", sw, tm)
+    h1, h2 = FakeNic(rate, list(script1)), FakeNic(rate, list(script2))
+    net.add_host("h1", h1)
+    net.add_host("h2", h2)
+    net.add_link("h1", 0, "s1", 1, rate, delay)
+    net.add_link("h2", 0, "s1", 2, rate, delay)
+    return net, sw, (h1, h2)
+
+
+def test_frame_timing_through_a_switch_is_exact():
+    frames = [fake_frame(2, 0, 1000, seq=i) for i in range(3)]
+    net, sw, (h1, h2) = two_hosts_one_switch([(0, f) for f in frames])
+    res = net.run()
+    # host -> switch: 82 ns serialization + 1000 ns; switch forwards at once: another 82 + 1000
+    assert [t for t, _ in h2.received] == [2164, 2246, 2328]
+    assert [f for _, f in h2.received] == frames
+    assert [t for t, _ in h1.sent] == [0, 82, 164]  # back to back, 82 ns apart
+    assert res.complete and res.reason == "idle"
+    assert res.frames_tx == 6 and res.bytes_tx == 6000
+    assert res.switches["s1"]["tm"]["ports"][2]["tx_pkts"][0] == 3
+
+
+def test_frames_taps_and_queueing_on_a_slower_egress():
+    net = Network()
+    net.add_switch("s1", FakeSwitch())
+    h1, h2 = FakeNic(G100, [(0, fake_frame(2, 0, 1000, seq=i)) for i in range(4)]), FakeNic(G100)
+    net.add_host("h1", h1)
+    net.add_host("h2", h2)
+    net.add_link("h1", 0, "s1", 1, G100, 0)
+    net.add_link("s1", 2, "h2", 0, 10_000_000_000, 0)  # 10G egress: 820 ns per frame
+    taps = []
+    net.tap("s1", 2, lambda t, f, d: taps.append((t, d, f[-1])))
+    net.run()
+    assert [t for t, d, _ in taps if d == "tx"] == [82, 902, 1722, 2542]
+    assert [t for t, _ in h2.received] == [902, 1722, 2542, 3362]
+
+
+def test_switch_queue_info_reaches_egress():
+    net = Network()
+    sw = FakeSwitch()
+    sw.record = True
+    net.add_switch("s1", sw)
+    burst = [(0, fake_frame(3, 0, 1000, src=s)) for s in range(1)]
+    nics = [FakeNic(G100, burst) for _ in range(3)]
+    for i, nic in enumerate(nics):
+        net.add_host(f"h{i}", nic)
+        net.add_link(f"h{i}", 0, "s1", i, G100, 0)
+    sink = FakeNic(G100)
+    net.add_host("sink", sink)
+    net.add_link("sink", 0, "s1", 3, G100, 0)
+    net.run()
+    # three frames arrive together at t=82: the first is sent at once, the others waited
+    depths = [(q.enq_qdepth, q.deq_qdepth) for q in sw.egress_infos]
+    assert depths == [(0, 0), (0, 1), (1, 0)]
+    assert [t for t, _ in sink.received] == [164, 246, 328]
+
+
+def incast(n_senders: int, frames_each: int, pfc: bool, seed: int = 1, buffer_bytes: int = 60_000,
+           headroom: int | None = None):
+    net = Network(seed=seed)
+    tm = TmConfig(buffer_bytes=buffer_bytes, reserved_bytes=0,
+                  pfc=PfcConfig(enabled=pfc, priorities=(3,), xoff_bytes=8_000, xon_bytes=4_000,
+                                headroom_bytes=headroom))
+    sw = FakeSwitch(net.rng)
+    net.add_switch("s1", sw, tm)
+    senders = []
+    for i in range(n_senders):
+        nic = FakeNic(G100, [(0, fake_frame(n_senders, 3, 1000, src=i, seq=k)) for k in range(frames_each)])
+        senders.append(nic)
+        net.add_host(f"h{i}", nic)
+        net.add_link(f"h{i}", 0, "s1", i, G100, 1000)
+    rx = FakeNic(G100)
+    net.add_host("rx", rx)
+    net.add_link("rx", 0, "s1", n_senders, G100, 1000)
+    return net, senders, rx
+
+
+def test_incast_without_pfc_drops_and_with_pfc_is_lossless():
+    net, senders, rx = incast(4, 100, pfc=False)
+    res = net.run()
+    drops = res.switches["s1"]["tm"]["ports"][4]["drops"][3]
+    assert drops > 0 and len(rx.received) == 400 - drops
+
+    # default headroom: 3 x 12.5 KB in flight per us + 2 MTU = 40.5 KB per port
+    net, senders, rx = incast(4, 100, pfc=True, buffer_bytes=300_000)
+    pauses = []
+    net.on_pause_change(lambda *a: pauses.append(a))
+    res = net.run()
+    ports = res.switches["s1"]["tm"]["ports"]
+    assert len(rx.received) == 400
+    assert all(ports[p]["drops"][3] == 0 and ports[p]["headroom_drops"][3] == 0 for p in ports)
+    assert all(ports[i]["pause_sent"][3] >= 1 and ports[i]["resume_sent"][3] >= 1 for i in range(4))
+    # the senders really received (and obeyed) PFC frames from their switch port
+    for nic in senders:
+        kinds = [q[3] for _, q in nic.pfc_received]
+        assert 0xFFFF in kinds and 0 in kinds
+    assert any(p[4] and p[5] == "tx" for p in pauses)
+    # per-sender order is preserved (FIFO, no loss)
+    for i in range(4):
+        seqs = [int.from_bytes(f[17:21], "big") for _, f in rx.received if int.from_bytes(f[15:17], "big") == i]
+        assert seqs == list(range(100))
+
+
+def test_pfc_frame_goes_ahead_of_queued_data_and_never_reaches_p4():
+    # h1 sends lossless data to h2 behind a slow link, so port 2 backs up and port 1 must send XOFF to h1;
+    # meanwhile h3 and h4 load port 1 (toward h1) with lossy data: the PFC frame jumps ahead of that queue.
+    net = Network()
+    tm = TmConfig(pfc=PfcConfig(enabled=True, priorities=(3,), xoff_bytes=3_000, xon_bytes=1_000,
+                                headroom_bytes=50_000))
+    sw = FakeSwitch()
+    node = net.add_switch("s1", sw, tm)
+    h1 = FakeNic(G100, [(0, fake_frame(2, 3, 1000, seq=k)) for k in range(40)])
+    h2 = FakeNic(G100)
+    h3 = FakeNic(G100, [(0, fake_frame(1, 0, 1500, seq=k)) for k in range(40)])
+    h4 = FakeNic(G100, [(0, fake_frame(1, 0, 1500, seq=k)) for k in range(40)])
+    for name, nic in (("h1", h1), ("h2", h2), ("h3", h3), ("h4", h4)):
+        net.add_host(name, nic)
+    net.add_link("h1", 0, "s1", 1, G100, 500)
+    net.add_link("h2", 0, "s1", 2, 25_000_000_000, 500)  # slow: port 2 backs up, XOFF toward h1
+    net.add_link("h3", 0, "s1", 3, G100, 500)
+    net.add_link("h4", 0, "s1", 4, G100, 500)
+    backlog_at_pfc = []
+
+    def on_tx(t, f, d):
+        if parse_pfc(f) is not None:
+            backlog_at_pfc.append(node.tm.ports[1].backlog)
+    net.tap("s1", 1, on_tx, directions="tx")
+    res = net.run()
+    assert backlog_at_pfc and backlog_at_pfc[0] > 0  # data was waiting on port 1, the XOFF went first
+    assert sw.ingress_calls == 120  # PFC frames are consumed by the MAC, never passed to the P4 pipeline
+    assert len(h2.received) == 40 and len(h1.received) == 80  # nothing lost
+    assert h1.pfc_received and h1.pfc_received[0][1] == {3: 0xFFFF}
+    assert res.switches["s1"]["tm"]["ports"][1]["pause_sent"][3] >= 1
+
+
+def test_received_pause_at_the_switch_delays_only_that_priority():
+    # h2 pauses priority 3 toward itself; priority 0 keeps flowing
+    from traffic.pfc import build_pfc
+
+    net = Network()
+    sw = FakeSwitch()
+    net.add_switch("s1", sw)
+    h1 = FakeNic(G100, [(2000, fake_frame(2, 3, 1000, seq=1)), (2000, fake_frame(2, 0, 1000, seq=2))])
+    h2 = FakeNic(G100, [(0, build_pfc([None, None, None, 1000], b"\x02" * 6))])
+    net.add_host("h1", h1)
+    net.add_host("h2", h2)
+    net.add_link("h1", 0, "s1", 1, G100, 0)
+    net.add_link("h2", 0, "s1", 2, G100, 0)
+    net.run()
+    # the PFC frame (60 bytes + 24 of wire overhead at 100G: 6.72 -> 7 ns) pauses priority 3 of port 2
+    t_pause = serialization_ns(60, G100)
+    assert t_pause == 7
+    pause_end = t_pause + 1000 * 512 // 100  # 1000 quanta = 5,120 ns
+    got = {int.from_bytes(f[17:21], "big"): t for t, f in h2.received}
+    # seq 1 (prio 3) reaches the switch at 2,082 and waits; seq 2 (prio 0) follows at 2,164 and goes at once
+    assert got[2] == 2164 + 82
+    assert got[1] == pause_end + 82  # priority 3 waits for the pause to end
+    assert sw.ingress_calls == 2
+
+
+def run_trace(seed: int) -> list[tuple]:
+    net = Network(seed=seed)
+    sw = FakeSwitch(net.rng, ecmp={9: [4, 5, 6, 7]})
+    net.add_switch("s1", sw, TmConfig(pfc=PfcConfig(enabled=True, xoff_bytes=5000, xon_bytes=2000,
+                                                     headroom_bytes=40_000)))
+    rng = random.Random(1234)
+    trace: list[tuple] = []
+    for i in range(4):
+        script = [(rng.randrange(0, 5000), fake_frame(9, rng.choice((0, 3)), rng.randrange(64, 1500), src=i, seq=k))
+                  for k in range(50)]
+        script.sort(key=lambda x: x[0])
+        net.add_host(f"h{i}", FakeNic(G100, script))
+        net.add_link(f"h{i}", 0, "s1", i, G100, 700)
+    for p in range(4, 8):
+        net.add_host(f"r{p}", FakeNic(25_000_000_000))
+        net.add_link(f"r{p}", 0, "s1", p, 25_000_000_000, 300)
+    for name in net.nodes:
+        for port in net.nodes[name].tx:
+            net.tap(name, port, lambda t, f, d, n=name, p=port: trace.append((t, n, p, d, f)))
+    net.run()
+    return trace
+
+
+def test_same_seed_gives_identical_traces_and_another_seed_differs():
+    a, b = run_trace(7), run_trace(7)
+    assert len(a) > 400 and a == b
+    c = run_trace(8)
+    assert c != a
+
+
+def test_queue_sampler_and_stats():
+    samples = []
+    net, senders, rx = incast(3, 30, pfc=True, buffer_bytes=300_000)
+    net.sample_queues(1000, lambda *a: samples.append(a))
+    res = net.run()
+    assert res.reason == "idle"
+    depths = [s for s in samples if s[2] == 3 and s[3] == 3]
+    assert max(s[5] for s in depths) > 0 and depths[-1][4:] == (0, 0)
+    assert res.links[0]["a_to_b"]["frames"] == 30
+
+
+def test_bad_links_raise_config_errors():
+    net = Network()
+    net.add_switch("s1", FakeSwitch())
+    net.add_host("h1", FakeNic(G100))
+    with pytest.raises(ConfigError, match="unknown node"):
+        net.add_link("h1", 0, "s9", 1, G100, 0)
+    with pytest.raises(ConfigError, match="rate"):
+        net.add_link("h1", 0, "s1", 1, 0, 0)
+    net.add_link("h1", 0, "s1", 1, G100, 0)
+    with pytest.raises(ConfigError, match="already linked"):
+        net.add_link("s1", 1, "h1", 0, G100, 0)
+    with pytest.raises(ConfigError, match="duplicate"):
+        net.add_host("h1", FakeNic(G100))
