@@ -76,7 +76,7 @@ class HostNode(Node):
 
     def stats(self, now: int) -> dict[str, Any]:
         out = super().stats(now)
-        nic_stats = getattr(self.nic, "stats", None)
-        if nic_stats is not None:
-            out["nic"] = nic_stats() if callable(nic_stats) else nic_stats
+        summary = getattr(self.nic, "summary", None)
+        if callable(summary):
+            out["nic"] = summary(now)
         return out
