@@ -66,3 +66,26 @@ def test_permutation_two_hosts_and_errors():
 def test_sorted_by_start():
     flows = sorted_by_start(incast(HOSTS[1:], "h0", 1, jitter_ns=1000, seed=3))
     assert [f.start_ns for f in flows] == sorted(f.start_ns for f in flows)
+
+
+def test_open_flows_run_back_to_back():
+    from traffic.dcqcn import DcqcnConfig
+    from traffic.flows import flow_report, open_flows
+    from traffic.loopback import Loopback
+    from traffic.nic import Nic, NicConfig
+
+    cfg = NicConfig(dcqcn=DcqcnConfig(enabled=False))
+    nics = {"a": Nic("a", "02:00:00:00:00:01", "10.0.0.1", 100e9, cfg),
+            "b": Nic("b", "02:00:00:00:00:02", "10.0.0.2", 100e9, cfg)}
+    flows = open_flows(nics, permutation(["a", "b"], 50_000, priority=2))
+    assert [f.qp.priority for f in flows] == [2, 2]
+    for f in flows:
+        f.start(0)
+    with pytest.raises(ConfigError):
+        flows[0].start(1)
+    Loopback(nics["a"], nics["b"]).run()
+    rows = flow_report(flows)
+    assert all(f.done for f in flows)
+    assert all(r["fct_ns"] > 0 and r["goodput_gbps"] < 100 and not r["failed"] for r in rows)
+    with pytest.raises(ConfigError):
+        open_flows(nics, [FlowSpec("a", "zz", 1, 0, None, "x")])
