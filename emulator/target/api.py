@@ -434,6 +434,22 @@ def _state_of(target: Any) -> RuntimeState:
     if isinstance(target, ProgramInfo):
         return RuntimeState.from_info(target)
     info = getattr(target, "info", None)
+    if info is None and isinstance(getattr(getattr(target, "program", None), "info", None), ProgramInfo):
+        info = target.program.info
+    objects = getattr(target, "objects", None)
+    if isinstance(info, ProgramInfo) and isinstance(objects, dict) and getattr(target, "tables", None) is None:
+        # a switch keeping one name -> runtime object map (tables, profiles, externs)
+        tables = {n: o for n, o in objects.items() if isinstance(o, Table)}
+        profiles = {n: o for n, o in objects.items() if isinstance(o, ActionProfile)}
+        for t in tables.values():
+            if t.profile is not None:
+                profiles.setdefault(t.profile.name, t.profile)
+        externs = {n: o for n, o in objects.items() if isinstance(o, Register | Counter | DirectCounter | Meter
+                                                                 | DirectMeter)}
+        pre = getattr(target, "pre", None)
+        queue = getattr(target, "digest_queue", None)
+        return RuntimeState(info, tables, profiles, externs, pre if isinstance(pre, Pre) else Pre(),
+                            queue if isinstance(queue, list) else [])
     if isinstance(info, ProgramInfo) and getattr(target, "tables", None) is None:
         return RuntimeState.from_info(info)
     # a switch keeping the pieces itself
