@@ -183,3 +183,14 @@ def test_on_complete_callback():
     m2 = a.post_write(qp, 1, 0, name="two")
     Loopback(a, b).run()
     assert seen == [m1, m2] and m1.end_ns < m2.end_ns and m1.name == "one"
+
+
+def test_vlan_tagged_frames_are_accepted():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    qp = a.connect(b)
+    a.post_write(qp, 100, 0)
+    f = a.poll(0)
+    tagged = f[:12] + b"\x81\x00\x60\x00" + f[12:]  # PCP 3, VLAN 0
+    b.receive(tagged, 10)
+    assert b.stats.data_frames_received == 1 and b.stats.icrc_errors == 0

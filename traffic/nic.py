@@ -276,6 +276,8 @@ class Nic:
                 st.pfc_received += 1
                 self._apply_pause(pause, now_ns)
             return
+        if len(frame) > 17 and frame[12] == 0x81 and frame[13] == 0x00:
+            frame = frame[:12] + frame[16:]  # an 802.1Q tag (L2-trust fabrics): the NIC strips it
         info = parse_roce(frame)
         if info is None or info.dst_ip != self.ip_b:
             st.dropped += 1
@@ -441,9 +443,15 @@ class Nic:
         return frame
 
     def _run_timers(self, now_ns: int) -> None:
-        for qp in list(self._senders):
+        expired = None
+        for qp in self._senders:
             d = qp.rto_deadline
             if d is not None and d <= now_ns:
+                if expired is None:
+                    expired = []
+                expired.append(qp)
+        if expired:
+            for qp in expired:
                 qp.on_timeout(now_ns)
                 self.stats.timeouts += 1
                 self._after_progress(qp, [])
