@@ -273,25 +273,42 @@ def test_sample_program_ids_names_and_aliases(tmp_path):
     assert p4i.to_text(p)
 
 
+def _compile(argv):
+    import argparse
+
+    from emulator.commands import compile as compile_cmd
+
+    parser = argparse.ArgumentParser(prog="rocelab compile")
+    compile_cmd.add_arguments(parser)
+    return compile_cmd.main(parser.parse_args(argv))
+
+
+def test_compile_defines_are_parsed():
+    from emulator.commands.compile import parse_defines
+
+    assert parse_defines(["A", "B=2", "C="]) == {"A": "1", "B": "2", "C": ""}
+    with pytest.raises(RocelabError, match="bad -D '1X'"):
+        parse_defines(["1X"])
+
+
 def test_compile_command_end_to_end(tmp_path, capsys):
-    frontend = _frontend()
-    from emulator.cli import main
+    _frontend()
     from emulator.p4.p4info import load_device_config
 
     src = tmp_path / "sample.p4"
     src.write_text(SAMPLE_P4)
     out, dev = tmp_path / "out.txtpb", tmp_path / "out.bin"
-    assert main(["compile", str(src), "--p4info", str(out), "--device-config", str(dev), "-D", "UNUSED=3"]) == 0
+    assert _compile([str(src), "--p4info", str(out), "--device-config", str(dev), "-D", "UNUSED=3"]) == 0
     p = read_text(out)
     assert {t.preamble.name for t in p.tables} == {"I.sub1.renamed", "I.sub2.renamed", "global_fwd"}
     checked = load_device_config(dev.read_bytes())
     assert build_p4info(checked.info) == p
-    assert frontend  # noqa
-    # a P4 error: file:line:col diagnostics, exit 2, nothing written
+    # a P4 error: file:line:col diagnostics, exit code 2, nothing written
     bad = tmp_path / "bad.p4"
     bad.write_text(SAMPLE_P4.replace("hits.count(0);", "hits.count(undefined_name);"))
     out2 = tmp_path / "bad.txtpb"
-    assert main(["compile", str(bad), "--p4info", str(out2)]) == 2
-    err = capsys.readouterr().err
-    assert f"{bad}:" in err and "error:" in err
+    with pytest.raises(P4Error) as info:
+        _compile([str(bad), "--p4info", str(out2)])
+    assert info.value.exit_code == 2
+    assert str(info.value).startswith(f"{bad}:") and "error:" in str(info.value)
     assert not out2.exists()
