@@ -348,8 +348,9 @@ def _parse_add(rest: str, lp: _LineParser) -> AddCmd:
     if m:
         handle = m.group(1)
         rest = rest[: m.start() + 1]
-    paren = rest.find("(")
-    if paren < 0 or not rest.rstrip().endswith(")"):
+    rest = rest.rstrip()
+    paren = _matching_open(rest) if rest.endswith(")") else -1
+    if paren < 0:
         raise lp.error("usage: add <table> [<priority>] <key>:<value> ... <action>(<param>:<value>, ...) [= <ID>]")
     head = rest[:paren].split()
     if len(head) < 2:
@@ -369,7 +370,9 @@ def _parse_add(rest: str, lp: _LineParser) -> AddCmd:
             kv = parse_key_value(v)
         except ValueError:
             raise lp.error(f"bad value '{v}' for key '{k}'") from None
-        keys.append((lp.name(k, "key field"), kv))
+        if not k:
+            raise lp.error(f"key '{w}' has no field name")
+        keys.append((k, kv))  # key names are key expressions' text: h.isValid(), s[1].f, ...
     ref = re.fullmatch(r"\$(member|group)\(\s*(\S+?)\s*\)", action_text.strip())
     if ref:
         n = lp.number(ref.group(2), f"{ref.group(1)} handle")
@@ -377,6 +380,19 @@ def _parse_add(rest: str, lp: _LineParser) -> AddCmd:
                       n if ref.group(1) == "member" else None, n if ref.group(1) == "group" else None)
     action, args = lp.action(action_text)
     return AddCmd(lp.line, table, priority, keys, action, args, handle)
+
+
+def _matching_open(text: str) -> int:
+    """Index of the `(` matching the final `)` (keys like `h.isValid():1` hold parentheses too)."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
 
 
 def _parse_check_counter(rest: str, lp: _LineParser) -> CheckCounterCmd:
@@ -849,11 +865,9 @@ class StfRunner:
         for fname, f in fields.items():
             match.setdefault(fname, default_match(f.match_kind, f.bitwidth))
         needs_prio = any(f.match_kind in ("ternary", "range", "optional") for f in table.match_fields)
-        prio = cmd.priority
-        if needs_prio and prio is None:
-            prio = 1  # p4c's runner sends no priority either; entries then tie and the earlier one wins
-        # STF priorities start at 0 (larger wins); the control API's, like P4Runtime's, at 1
-        prio = prio + 1 if needs_prio else None
+        # STF priorities start at 0 (larger wins); the control API's, like P4Runtime's, at 1. Without one (p4c's
+        # runner sends none either) entries get the lowest and tie: the earlier one wins.
+        prio = (1 if cmd.priority is None else cmd.priority + 1) if needs_prio else None
         member = group = None
         action, params = cmd.action, {}
         if cmd.member is not None or cmd.group is not None:

@@ -1,0 +1,28 @@
+"""Every tests/stf/<name>.p4 + <name>.stf pair must pass through the STF runner."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+STF_DIR = Path(__file__).parent / "stf"
+PAIRS = sorted(p.stem for p in STF_DIR.glob("*.stf") if (STF_DIR / f"{p.stem}.p4").exists())
+
+# Corpus cases that fail because of a known bug in the front end or the target (not in the test itself):
+# name -> reason. Kept visible here so their owners can find them.
+KNOWN_FAILURES: dict[str, str] = {}
+
+
+def test_corpus_is_large_enough():
+    assert len(PAIRS) >= 70
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_stf(name: str):
+    from emulator.target.stf import run_stf
+
+    if name in KNOWN_FAILURES:
+        pytest.xfail(KNOWN_FAILURES[name])
+    result = run_stf(STF_DIR / f"{name}.p4", STF_DIR / f"{name}.stf")
+    assert result.passed, "\n" + result.diff
+    assert result.packets_sent > 0
