@@ -8,7 +8,7 @@ type bit<8> Tag_t;
 header h_t {
     bit<16> port;
     bit<8> tag;
-    bit<8> out;
+    bit<8> res;
 }
 
 struct headers_t {
@@ -36,9 +36,9 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
         Tag_t t = (Tag_t)hdr.h.tag;
         Tag_t u = (Tag_t)8w3;
         if (t == u) {
-            hdr.h.out = 8w0xAA;
+            hdr.h.res = 8w0xAA;
         } else {
-            hdr.h.out = (bit<8>)t + 1;
+            hdr.h.res = (bit<8>)t + 1;
         }
         sm.egress_spec = (bit<9>)(p + 1);
     }
