@@ -185,3 +185,21 @@ def test_non_pfc_mac_control_is_not_consumed_as_pfc():
     tm, _ = make_tm(static_pfc())
     pause_8023x = bytes.fromhex("0180c2000001") + b"\x02" * 6 + bytes.fromhex("88080001ffff") + bytes(42)
     assert tm.receive_pfc(1, pause_8023x, 0) is False
+
+
+def test_headroom_drains_first_and_xon_waits_for_it():
+    tm, _ = make_tm(static_pfc(xoff_bytes=4_000, xon_bytes=3_000, headroom_bytes=10_000),
+                    buffer_bytes=10_000_000, reserved_bytes=0)
+    for _ in range(8):
+        assert tm.enqueue(job(2, 3), 1, 0)
+    ing = tm.ingress[1]
+    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}
+    assert (ing.shared[3], ing.hdrm[3], ing.occ[3]) == (4000, 4000, 8000)
+    for expected_hdrm in (3000, 2000, 1000, 0):
+        tm.dequeue(2, 0)
+        assert ing.hdrm[3] == expected_hdrm and ing.shared[3] == 4000
+        assert tm.pop_ctrl(1) is None  # occupancy still above XON
+    tm.dequeue(2, 0)
+    assert (ing.shared[3], ing.occ[3]) == (3000, 3000)
+    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
+    assert tm.buffer.shared_used == 3000

@@ -25,7 +25,7 @@ class Tx:
     """One direction of a link as seen by its sending node's port."""
 
     __slots__ = ("port", "rate", "delay", "busy", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
-                 "rx_taps", "rx_frames", "rx_bytes", "link")
+                 "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         self.port = port
@@ -42,6 +42,10 @@ class Tx:
         self.rx_frames = 0
         self.rx_bytes = 0
         self.link: Link | None = None
+        # bound once by Node.attach so the per-frame path allocates no method objects
+        self.done_cb: Any = None
+        self.peer_arrive: Any = None
+        self.peer_tx: Tx | None = None
 
 
 @dataclass

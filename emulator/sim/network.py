@@ -119,6 +119,8 @@ class Network:
         ta.link = tb.link = link
         na.attach(ta)
         nb.attach(tb)
+        na.wire()
+        nb.wire()
         self.links.append(link)
         return link
 

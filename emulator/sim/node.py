@@ -1,6 +1,7 @@
 """What switches and hosts share: named ports with a transmitter each, and putting a frame on the wire."""
 from __future__ import annotations
 
+from heapq import heappush
 from typing import Any
 
 from emulator.sim.engine import Engine
@@ -16,8 +17,15 @@ class Node:
         self.tx: dict[int, Tx] = {}
 
     def attach(self, tx: Tx) -> None:
-        """Called by Network.add_link for this node's side."""
+        """Called by Network.add_link for this node's side (after tx.peer/peer_port are set)."""
         self.tx[tx.port] = tx
+        tx.done_cb = self.tx_done
+
+    def wire(self) -> None:
+        """Bind each port's far-end callback (called once both ends are attached)."""
+        for tx in self.tx.values():
+            tx.peer_arrive = tx.peer.arrive
+            tx.peer_tx = tx.peer.tx[tx.peer_port]
 
     def transmit(self, tx: Tx, frame: bytes, now: int) -> None:
         """Start serializing `frame` on `tx` (which must be idle); schedules tx-done and the far-end arrival."""
@@ -32,9 +40,11 @@ class Node:
                 tap(now, frame, "tx")
         done = now + ser
         engine = self.engine
-        engine.at(done, self.tx_done, tx)
-        peer = tx.peer
-        engine.at(done + tx.delay, peer.arrive, (peer.tx[tx.peer_port], frame))
+        seq = engine.seq + 2
+        engine.seq = seq
+        heap = engine.heap
+        heappush(heap, (done, seq - 1, tx.done_cb, tx))
+        heappush(heap, (done + tx.delay, seq, tx.peer_arrive, (tx.peer_tx, frame)))
 
     # subclasses
     def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract

@@ -14,7 +14,7 @@ from typing import Any
 from emulator.tm.buffer import SharedBuffer
 from emulator.tm.config import NUM_PRIOS, TmConfig
 from emulator.tm.pfc import IngressState, PfcController
-from emulator.tm.queues import POOL_HEADROOM, POOL_RESERVED, POOL_SHARED, EgressPort, queue_info_class
+from emulator.tm.queues import POOL_LOSSLESS, POOL_RESERVED, POOL_SHARED, EgressPort, queue_info_class
 from emulator.tm.scheduler import make_scheduler
 
 PauseHook = Callable[[int, int, int, bool, str], None]  # (now, port, prio, paused, "tx"|"rx")
@@ -76,20 +76,21 @@ class TrafficManager:
             stats.drops[prio] += 1
             return False
         buf = self.buffer
+        to_headroom = False
         ing = self.ingress.get(in_port)
         lossless = ing is not None and ing.lossless[prio]
         if port.res_used[prio] + length <= buf.reserved:
             pool = POOL_RESERVED
             port.res_used[prio] += length
         elif lossless:
+            # PFC ingress admission: shared pool until XOFF, then headroom (never a tail drop)
             free = buf.shared_size - buf.shared_used
+            pool = POOL_LOSSLESS
             if not ing.xoff[prio] and length <= free:
-                pool = POOL_SHARED
                 buf.shared_used += length
-                port.shared_used[prio] += length
                 ing.shared[prio] += length
             elif ing.hdrm[prio] + length <= ing.hdrm_cap[prio]:
-                pool = POOL_HEADROOM
+                to_headroom = True
                 h = ing.hdrm[prio] + length
                 ing.hdrm[prio] = h
                 istats = self.ports[in_port].stats
@@ -107,11 +108,11 @@ class TrafficManager:
             else:
                 stats.drops[prio] += 1
                 return False
-        if pool == POOL_SHARED and buf.shared_used > buf.max_shared_used:
+        if buf.shared_used > buf.max_shared_used:
             buf.max_shared_used = buf.shared_used
         if lossless:
             ing.occ[prio] += length
-            if not ing.xoff[prio] and (pool == POOL_HEADROOM or self.pfc.over_xoff(ing, prio)):
+            if not ing.xoff[prio] and (to_headroom or self.pfc.over_xoff(ing, prio)):
                 self.pfc.assert_xoff(ing, prio, now)
         qbytes = port.qbytes[prio]
         q.append((job, length, now, pool, in_port, len(q), qbytes))
@@ -142,7 +143,6 @@ class TrafficManager:
         stats = port.stats
         stats.tx_pkts[prio] += 1
         stats.tx_bytes[prio] += length
-        ing = None
         if pool == POOL_RESERVED:
             port.res_used[prio] -= length
         elif pool == POOL_SHARED:
@@ -152,10 +152,16 @@ class TrafficManager:
             ing = self.ingress.get(in_port)
             if ing is not None and ing.lossless[prio]:
                 ing.occ[prio] -= length
-                if pool == POOL_SHARED:
-                    ing.shared[prio] -= length
-                elif pool == POOL_HEADROOM:
-                    ing.hdrm[prio] -= length
+                if pool == POOL_LOSSLESS:
+                    # headroom drains first (ingress accounting is by bytes, not by which packet used what)
+                    h = ing.hdrm[prio]
+                    if h >= length:
+                        ing.hdrm[prio] = h - length
+                    else:
+                        ing.hdrm[prio] = 0
+                        rest = length - h
+                        ing.shared[prio] -= rest
+                        self.buffer.shared_used -= rest
                 if ing.xoff[prio] and self.pfc.below_xon(ing, prio):
                     self.pfc.release_xoff(ing, prio, now)
         enq_us = enq_ns // 1000

@@ -65,11 +65,14 @@ class PfcController:
         return ing.shared[prio] >= self.alpha * (buf.shared_size - buf.shared_used)
 
     def below_xon(self, ing: IngressState, prio: int) -> bool:
+        """Resume once headroom has drained and occupancy is at/below XON (the ns-3 HPCC MMU rule)."""
+        if ing.hdrm[prio]:
+            return False
         if self.static:
             return ing.occ[prio] <= self.xon_bytes
         buf = self.tm.buffer
         limit = self.alpha * (buf.shared_size - buf.shared_used) - self.xon_offset
-        return ing.shared[prio] + ing.hdrm[prio] <= (limit if limit > 0 else 0)
+        return ing.shared[prio] <= (limit if limit > 0 else 0)
 
     def assert_xoff(self, ing: IngressState, prio: int, now: int) -> None:
         ing.xoff[prio] = True

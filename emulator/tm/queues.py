@@ -13,8 +13,9 @@ from emulator.tm.config import NUM_PRIOS
 
 # entry fields
 E_JOB, E_LEN, E_ENQ_NS, E_POOL, E_IN_PORT, E_ENQ_PKTS, E_ENQ_BYTES = range(7)
-# buffer pools an entry is charged to
-POOL_RESERVED, POOL_SHARED, POOL_HEADROOM = 0, 1, 2
+# buffer pools an entry is charged to: the (port, prio) reserve, the shared pool (lossy), or PFC ingress
+# accounting (lossless: shared pool or headroom, released headroom-first)
+POOL_RESERVED, POOL_SHARED, POOL_LOSSLESS = 0, 1, 2
 
 
 @dataclass(slots=True)
