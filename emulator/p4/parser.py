@@ -617,10 +617,15 @@ class Parser:
                     items.append(self.simple_keyset())
                 self.expect(")")
                 if not self.at(":"):
-                    raise _Backtrack()
+                    raise self.error(f"expected ':' after a keyset but found {self._describe(self.tok)}")
                 return items
 
             items = self.speculate(tuple_keyset)
+            if items is None and not self.speculating:
+                simple = self.speculate(self.simple_keyset)
+                if simple is not None:
+                    return simple
+                items = tuple_keyset()  # neither reading parses: report the tuple reading's error
             if items is not None:
                 if len(items) == 1:
                     return items[0]
