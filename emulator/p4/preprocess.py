@@ -139,13 +139,14 @@ class _Pre(pcpp.Preprocessor):
 
 
 def preprocess(
-    path: str | os.PathLike,
+    source: str | os.PathLike,
     include_dirs: Iterable[str | os.PathLike] = (),
     defines: Mapping[str, str | int | None] | None = None,
     *,
-    text: str | None = None,
+    filename: str | None = None,
 ) -> PreprocessedSource:
-    """Preprocess the P4 file at `path` (or `text`, named `path`, when given).
+    """Preprocess the P4 file at path `source`; or, when `filename` is given, `source` is the program text
+    itself and `filename` names it (quoted includes are then searched next to `filename`).
 
     `#include "x"` searches the including file's directory, then `include_dirs`; `#include <x>` searches our
     `include/` (core.p4, v1model.p4), then `include_dirs`. `ROCELAB` is predefined to 1.
@@ -156,7 +157,10 @@ def preprocess(
         pre.add_path(str(d))
     for name, value in {**PREDEFINED, **(defines or {})}.items():
         pre.define(name if value is None or value == "" else f"{name} {value}")
-    name = str(path)
+    if filename is not None:
+        name, text = filename, str(source)
+    else:
+        name, text = str(source), None
     if text is None:
         try:
             text = Path(name).read_text(encoding="utf-8", errors="replace")
@@ -220,3 +224,8 @@ def _assemble(pre: _Pre, rename: dict[str, str]) -> PreprocessedSource:
     elif line_map and len(line_map) > len(parts):
         line_map.pop()
     return PreprocessedSource("".join(parts), line_map)
+
+
+def preprocess_text(text: str, filename: str = "<string>", include_dirs=(), defines=None) -> PreprocessedSource:
+    """Preprocess in-memory program text named `filename`."""
+    return preprocess(text, include_dirs, defines, filename=filename)
