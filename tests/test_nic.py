@@ -194,3 +194,47 @@ def test_vlan_tagged_frames_are_accepted():
     tagged = f[:12] + b"\x81\x00\x60\x00" + f[12:]  # PCP 3, VLAN 0
     b.receive(tagged, 10)
     assert b.stats.data_frames_received == 1 and b.stats.icrc_errors == 0
+
+
+def test_backlogged_qp_keeps_sending_until_stopped():
+    a = _nic()
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2")
+    qp = a.connect(b)
+    a.post_backlogged(qp, 0, chunk_bytes=64_000)  # 2 x 64 KB queued > the ~27 KB bandwidth-delay product
+    lb = Loopback(a, b)
+    lb.run(until_ns=200_000)
+    done = len(a.completed)
+    assert done >= 10 and len(qp.msgs) == 2  # always two queued
+    # ~line rate: 200 us at 100 Gb/s is 2.5 MB on the wire, 1024 of each 1106 wire bytes are payload
+    assert done * 64_000 > 0.9 * 200_000 * 100 / 8 * 1024 / 1106 - 128_000
+    a.stop_backlog(qp)
+    lb.run()
+    assert a.idle and len(a.completed) == done + 2
+
+
+def test_message_size_limit():
+    a = _nic()
+    qp = a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 7))
+    with pytest.raises(ConfigError):
+        a.post_write(qp, (1 << 31) + 1, 0)
+    a.post_write(qp, 1 << 31, 0)  # the maximum is fine (2M packets)
+
+
+def test_config_from_scenario_spec():
+    from types import SimpleNamespace as NS
+    spec = NS(mtu=4096, ack_every=2, data_priority=5, data_dscp=30, cnp_dscp=46, rto=1_000_000, retry_count=3,
+              dcqcn=NS(enabled=True, g=1 / 16, alpha_timer=10_000, rate_increase_timer=20_000, byte_counter=1 << 20,
+                       fast_recovery_steps=3, rate_ai=5e9, rate_hai=50e9, min_rate=1e8, cnp_interval=4_000))
+    cfg = NicConfig.from_spec(spec, gateway_mac="02:00:00:00:00:ff")
+    assert (cfg.mtu, cfg.ack_every, cfg.data_priority, cfg.data_dscp, cfg.cnp_dscp) == (4096, 2, 5, 30, 46)
+    assert cfg.rto_ns == 1_000_000 and cfg.retry_cnt == 3 and cfg.gateway_mac == "02:00:00:00:00:ff"
+    d = cfg.dcqcn
+    assert (d.g, d.alpha_timer_ns, d.rate_timer_ns, d.byte_counter, d.fast_recovery_steps) == \
+        (1 / 16, 10_000, 20_000, 1 << 20, 3)
+    assert (d.rai_bps, d.rhai_bps, d.min_rate_bps, d.cnp_interval_ns) == (5e9, 50e9, 1e8, 4_000)
+    with pytest.raises(ConfigError) as e:
+        NicConfig.from_spec(NS(retry_count=9))
+    assert e.value.path == "nic.retry_count"
+    with pytest.raises(ConfigError) as e:
+        NicConfig.from_spec(NS(dcqcn=NS(g=0.0)))
+    assert e.value.path == "nic.dcqcn.g"

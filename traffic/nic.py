@@ -78,6 +78,32 @@ class NicConfig:
         if not 1 <= self.ttl <= 255:
             raise ConfigError(f"ttl must be 1..255, got {self.ttl}", "nic.ttl")
 
+    @classmethod
+    def from_spec(cls, spec: object, **overrides: object) -> NicConfig:
+        """NicConfig from a scenario `NicSpec` (emulator.scenario.schema), read by attribute name; fields the
+        spec lacks keep their defaults. Errors name the scenario field (`nic.<field>`)."""
+        kw: dict[str, object] = {}
+        for ours, theirs in _SPEC_FIELDS:
+            if hasattr(spec, theirs):
+                kw[ours] = getattr(spec, theirs)
+        d = getattr(spec, "dcqcn", None)
+        dkw: dict[str, object] = {}
+        if d is not None:
+            for ours, theirs in _DCQCN_SPEC_FIELDS:
+                if hasattr(d, theirs):
+                    dkw[ours] = getattr(d, theirs)
+        kw["dcqcn"] = DcqcnConfig(**dkw)
+        kw.update(overrides)
+        cfg = cls(**kw)
+        try:
+            cfg.validate()
+        except ConfigError as e:
+            leaf = e.path.rsplit(".", 1)[-1]
+            names = dict(_SPEC_FIELDS) | {f"dcqcn.{a}": f"dcqcn.{b}" for a, b in _DCQCN_SPEC_FIELDS}
+            key = leaf if not e.path.startswith("dcqcn.") else f"dcqcn.{leaf}"
+            raise ConfigError(e.message, f"nic.{names.get(key, key)}") from None
+        return cfg
+
     def qp_config(self) -> QpConfig:
         return QpConfig(mtu=self.mtu, ack_every=self.ack_every, timeout=self.timeout, retry_cnt=self.retry_cnt,
                         rto_ns=self.rto_ns, max_outstanding=self.max_outstanding)
@@ -85,6 +111,19 @@ class NicConfig:
     @property
     def ecn_enabled(self) -> bool:
         return self.dcqcn.enabled if self.ecn is None else self.ecn
+
+
+# (NicConfig field, scenario NicSpec field)
+_SPEC_FIELDS = (("mtu", "mtu"), ("ack_every", "ack_every"), ("data_priority", "data_priority"),
+                ("data_dscp", "data_dscp"), ("cnp_dscp", "cnp_dscp"), ("cnp_priority", "cnp_priority"),
+                ("ack_dscp", "ack_dscp"), ("ack_priority", "ack_priority"), ("rto_ns", "rto"),
+                ("retry_cnt", "retry_count"), ("timeout", "timeout"), ("max_outstanding", "max_outstanding"),
+                ("gateway_mac", "gateway_mac"), ("ttl", "ttl"), ("ecn", "ecn"), ("verify_icrc", "verify_icrc"))
+_DCQCN_SPEC_FIELDS = (("enabled", "enabled"), ("g", "g"), ("alpha_init", "alpha_init"),
+                      ("alpha_timer_ns", "alpha_timer"), ("rate_timer_ns", "rate_increase_timer"),
+                      ("byte_counter", "byte_counter"), ("fast_recovery_steps", "fast_recovery_steps"),
+                      ("rai_bps", "rate_ai"), ("rhai_bps", "rate_hai"), ("min_rate_bps", "min_rate"),
+                      ("cnp_interval_ns", "cnp_interval"))
 
 
 @dataclass(frozen=True)
@@ -136,6 +175,8 @@ class NicQp(QueuePair):
         self.np: NotificationPoint | None = None
         self.in_active = False
         self.ctrl_queued = False
+        self.backlog_chunk = 0  # > 0: re-post a WRITE of this size whenever one completes
+        self.backlog_name = ""
 
     @property
     def descriptor(self) -> RemoteQp:
@@ -246,6 +287,21 @@ class Nic:
         """Post a SEND of nbytes on qp (same transport behavior as a WRITE, SEND opcodes, no RETH)."""
         return self._post(qp, nbytes, now_ns, name, send=True)
 
+    def post_backlogged(self, qp: NicQp, now_ns: int, chunk_bytes: int = 1 << 20, name: str = "") -> Message:
+        """Keep qp always backlogged (steady-state scenarios): WRITEs of chunk_bytes, two queued at all times,
+        a new one posted whenever one completes. Returns the first message."""
+        if chunk_bytes <= 0:
+            raise ConfigError(f"backlog chunk must be positive, got {chunk_bytes}", "workload.backlogged")
+        qp.backlog_chunk = chunk_bytes
+        qp.backlog_name = name or f"{self.name}-qp{qp.qpn:#x}-backlog"
+        first = self._post(qp, chunk_bytes, now_ns, f"{qp.backlog_name}-0", send=False)
+        self._post(qp, chunk_bytes, now_ns, f"{qp.backlog_name}-1", send=False)
+        return first
+
+    def stop_backlog(self, qp: NicQp) -> None:
+        """Stop re-posting on a backlogged QP (what is queued still completes)."""
+        qp.backlog_chunk = 0
+
     def _post(self, qp: NicQp, nbytes: int, now_ns: int, name: str, send: bool) -> Message:
         if qp.nic is not self:
             raise ConfigError(f"QP {qp.qpn:#x} does not belong to NIC {self.name}", "flow")
@@ -310,7 +366,7 @@ class Nic:
                 done = qp.on_nak(info.psn, syn, now_ns)
             else:
                 return  # RNR NAK: our responders never send one (WRITEs need no receive WQE)
-            self._after_progress(qp, done)
+            self._after_progress(qp, done, now_ns)
         elif op == Op.CNP:
             st.cnps_received += 1
             qp.stats.cnps_received += 1
@@ -319,7 +375,11 @@ class Nic:
         else:
             st.dropped += 1
 
-    def _after_progress(self, qp: NicQp, done: list[Message]) -> None:
+    def _after_progress(self, qp: NicQp, done: list[Message], now_ns: int = 0) -> None:
+        if done and qp.backlog_chunk and not qp.error:
+            for _ in done:
+                self._post(qp, qp.backlog_chunk, now_ns, f"{qp.backlog_name}-{len(qp.completed) + len(qp.msgs)}",
+                           send=False)
         if done:
             self.completed.extend(done)
             self.stats.messages_completed += len(done)
@@ -454,7 +514,7 @@ class Nic:
             for qp in expired:
                 qp.on_timeout(now_ns)
                 self.stats.timeouts += 1
-                self._after_progress(qp, [])
+                self._after_progress(qp, [], now_ns)
 
     def next_wakeup(self, now_ns: int) -> int | None:
         """Earliest time poll may return a frame (now_ns if it would now); None when idle."""

@@ -23,6 +23,7 @@ PSN_BITS = 24
 PSN_MASK = (1 << PSN_BITS) - 1
 PSN_HALF = 1 << (PSN_BITS - 1)
 VALID_MTUS = (256, 512, 1024, 2048, 4096)
+MAX_MESSAGE = 1 << 31  # IBTA maximum message size; also keeps a message well inside half the PSN space
 MAX_OUTSTANDING = PSN_HALF - 1  # serial arithmetic is only unambiguous within half the PSN space
 
 
@@ -174,8 +175,8 @@ class QueuePair:
 
     def post(self, nbytes: int, now_ns: int, name: str = "", send: bool = False) -> Message:
         """Queue an RDMA WRITE (or SEND) of nbytes, segmented at the MTU (a 0-byte message is one packet)."""
-        if nbytes < 0:
-            raise ConfigError(f"message size must be >= 0, got {nbytes}", "flow.bytes")
+        if not 0 <= nbytes <= MAX_MESSAGE:
+            raise ConfigError(f"message size must be 0..2^31 bytes (the verbs limit), got {nbytes}", "flow.bytes")
         if self.error:
             raise ConfigError(f"QP {self.qpn:#x} is in the error state (retry count exceeded)", "flow")
         mtu = self.cfg.mtu
