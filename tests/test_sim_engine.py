@@ -301,3 +301,72 @@ def test_progress_callback_is_called():
     eng.at(0, tick)
     eng.run(progress=lambda now, n: calls.append((now, n)), progress_interval_s=0.0)
     assert calls and calls[0][1] == 4096
+
+
+class ActionSwitch(FakeSwitch):
+    """Byte 21 of the frame selects an egress behavior: 1 clone (E2E) to port 3, 2 recirculate once, 3 drop in
+    egress, 4 emit two copies on the same port. Every ingress yields a digest."""
+
+    def __init__(self):
+        super().__init__()
+        self.recirculated = 0
+
+    def ingress(self, port, data, now_ns):
+        res = super().ingress(port, data, now_ns)
+        res.digests.append((port, now_ns))
+        return res
+
+    def egress(self, job, now_ns, queue=None):
+        from emulator.sim.fakes import FakeEgressResult, FakeJob
+
+        action = job.data[21] if job.instance_type == 0 else 0
+        if action == 1:
+            return FakeEgressResult([(job.egress_port, job.data)],
+                                    clones=[FakeJob(3, job.priority, job.length, job.data, instance_type=2)])
+        if action == 2:
+            self.recirculated += 1
+            return FakeEgressResult([], recirculate=[job.data[:21] + b"\x00" + job.data[22:]])
+        if action == 3:
+            return FakeEgressResult([])
+        if action == 4:
+            return FakeEgressResult([(job.egress_port, job.data), (job.egress_port, job.data)])
+        return FakeEgressResult([(job.egress_port, job.data)])
+
+
+def with_action(frame: bytes, action: int) -> bytes:
+    return frame[:21] + bytes((action,)) + frame[22:]
+
+
+def test_clones_recirculation_egress_drop_multi_frame_and_digests():
+    net = Network()
+    sw = ActionSwitch()
+    node = net.add_switch("s1", sw)
+    script = [(0, with_action(fake_frame(2, 0, 500, seq=k), a)) for k, a in enumerate((1, 2, 3, 4, 0))]
+    h1, h2, h3 = FakeNic(G100, script), FakeNic(G100), FakeNic(G100)
+    for i, nic in enumerate((h1, h2, h3), start=1):
+        net.add_host(f"h{i}", nic)
+        net.add_link(f"h{i}", 0, "s1", i, G100, 100)
+    res = net.run()
+    seqs = [int.from_bytes(f[17:21], "big") for _, f in h2.received]
+    # seq 0 forwarded, seq 1 recirculated then forwarded, seq 2 dropped in egress, seq 3 twice, seq 4 once
+    assert sorted(seqs) == [0, 1, 3, 3, 4]
+    assert [int.from_bytes(f[17:21], "big") for _, f in h3.received] == [0]  # the E2E clone
+    assert sw.recirculated == 1
+    assert sw.ingress_calls == 6  # 5 frames + 1 recirculation pass
+    assert len(node.digests) == 6 and res.switches["s1"]["digests"] == 6
+
+
+def test_pcap_capture_has_frames_and_ns_timestamps(tmp_path):
+    from scapy.utils import rdpcap
+
+    frames = [fake_frame(2, 0, 1000, seq=i) for i in range(3)]
+    net, _, _ = two_hosts_one_switch([(0, f) for f in frames])
+    path = tmp_path / "s1-2.pcap"
+    w = net.pcap("s1", 2, str(path), directions="tx")
+    net.run()
+    net.close()
+    assert w.frames == 3
+    pkts = rdpcap(str(path))
+    assert [bytes(p) for p in pkts] == frames
+    # tx on port 2 at 1,082 / 1,164 / 1,246 ns (arrival at the switch after 82 + 1,000 ns)
+    assert [int(round(float(p.time) * 1e9)) for p in pkts] == [1082, 1164, 1246]

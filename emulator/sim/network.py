@@ -23,6 +23,7 @@ from emulator.sim.engine import Engine
 from emulator.sim.host_node import HostNode
 from emulator.sim.link import Link, Tap, Tx
 from emulator.sim.node import Node
+from emulator.sim.pcap import PcapWriter
 from emulator.sim.switch_node import PauseListener, SwitchNode
 from emulator.tm.config import NUM_PRIOS, TmConfig
 
@@ -58,6 +59,7 @@ class Network:
         self.links: list[Link] = []
         self._pause_listeners: list[PauseListener] = []
         self._started = False
+        self._pcaps: list[PcapWriter] = []
 
     @property
     def now(self) -> int:
@@ -144,6 +146,18 @@ class Network:
             if "rx" in directions:
                 tx.rx_taps.append(callback)
 
+    def pcap(self, node: str, port: int | None, path: str, directions: str = "rxtx") -> PcapWriter:
+        """Capture node's port (None = all its ports) into a nanosecond pcap; flushed after each run()."""
+        writer = PcapWriter(path)
+        self.tap(node, port, writer.tap, directions)
+        self._pcaps.append(writer)
+        return writer
+
+    def close(self) -> None:
+        """Close the pcap files."""
+        for w in self._pcaps:
+            w.close()
+
     def on_pause_change(self, callback: PauseListener) -> None:
         """callback(time_ns, switch, port, prio, paused, "tx"|"rx"): XOFF/XON sent (tx) or egress paused (rx)."""
         self._pause_listeners.append(callback)
@@ -197,6 +211,8 @@ class Network:
         frames0, bytes0 = self._tx_totals()
         out = self.engine.run(until_ns, stop_when, progress, check_every)
         frames1, bytes1 = self._tx_totals()
+        for w in self._pcaps:
+            w.flush()
         now = self.engine.now
         return RunResult(
             complete=out.complete, reason=out.reason, end_ns=out.end_ns, events=out.events, wall_s=out.wall_s,

@@ -85,42 +85,52 @@ class SwitchNode(Node):
         """Put the next frame of this port on the wire, if any: MAC control first, then the scheduler."""
         port = tx.port
         tm = self.tm
-        frame = tm.pop_ctrl(port)
-        if frame is None:
+        eport = tm.ports[port]
+        if eport.ctrl:
+            self.transmit(tx, eport.ctrl.popleft(), now)
+            return
+        if self.pending:
             pend = self.pending.get(port)
             if pend:
-                frame = pend.popleft()
-            else:
-                egress = self.sw.egress
-                while True:
-                    got = tm.dequeue(port, now)
-                    if got is None:
-                        return
-                    job, info, in_port = got
-                    res = egress(job, now, info)
-                    if res.clones or res.recirculate:
-                        self._egress_side_effects(res, in_port, port, now)
-                    frames = res.frames
-                    if frames:
-                        break
-                frame = frames[0][1]
-                if len(frames) > 1 or frames[0][0] != port:
-                    frame = self._spread(frames, port, now)
-                    if frame is None:
-                        return
-        self.transmit(tx, frame, now)
+                self.transmit(tx, pend.popleft(), now)
+                return
+        if not eport.backlog:
+            return
+        egress = self.sw.egress
+        dequeue = tm.dequeue
+        while True:
+            got = dequeue(port, now)
+            if got is None:
+                return
+            job, info, in_port = got
+            res = egress(job, now, info)
+            if res.clones or res.recirculate:
+                self._egress_side_effects(res, in_port, port, now)
+            frames = res.frames
+            if not frames:
+                continue  # dropped in egress: no wire time used, take the next one
+            if len(frames) == 1 and frames[0][0] == port:
+                self.transmit(tx, frames[0][1], now)
+                return
+            frame = self._spread(frames, port, now)
+            if frame is not None:
+                self.transmit(tx, frame, now)
+                return
 
     def _spread(self, frames: list[tuple[int, bytes]], port: int, now: int) -> bytes | None:
-        """Egress emitted several frames or for another port: queue the extras per port, return this port's."""
+        """Egress emitted several frames, or one for another port: keep the first for this port, queue the rest
+        per port (sent ahead of the scheduler's next pick) and wake the other ports."""
         mine = None
         for p, f in frames:
             if p == port and mine is None:
                 mine = f
                 continue
+            if p not in self.tx:
+                continue  # no link on that port: nowhere to send it
             self.pending.setdefault(p, deque()).append(f)
             if p != port:
                 self.engine.at(now, self._kick_event, p)
-        return mine if mine is not None else self.pending.get(port, deque()).popleft() if self.pending.get(port) else None
+        return mine
 
     def _egress_side_effects(self, res: Any, in_port: int | None, port: int, now: int) -> None:
         for clone in res.clones:
