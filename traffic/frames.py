@@ -243,7 +243,8 @@ class RoceInfo:
         return ("RoceInfo(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")")
 
 
-_PARSE_HDR = struct.Struct("!BBH4xBB2x4s4s2xH")  # vhl tos totlen | ttl proto | src dst | UDP dport
+# IPv4 (vhl tos totlen, ttl proto, src dst) | UDP (dport) | BTH (opcode, flags, pkey, becn+dqpn, ackreq+psn)
+_PARSE_HDR = struct.Struct("!BBH4xBB2x4s4s2xH4xBBHII")
 
 
 def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
@@ -251,30 +252,35 @@ def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
     n = len(frame)
     if n < EXT_OFF + ICRC_LEN or frame[12] != 0x08 or frame[13] != 0x00:
         return None
-    vhl, tos_b, totlen, _ttl, proto, src, dst, dport = _PARSE_HDR.unpack_from(frame, IP_OFF)
+    (vhl, tos_b, totlen, _ttl, proto, src, dst, dport, opcode, flags, _pkey, becn_dqpn,
+     ack_psn) = _PARSE_HDR.unpack_from(frame, IP_OFF)
     if vhl != 0x45 or proto != 17 or dport != ROCE_UDP_PORT or IP_OFF + totlen > n:
         return None  # IP options never appear in RoCEv2 NIC traffic; not supported
-    opcode = frame[BTH_OFF]
     info = RoceInfo()
     info.opcode = opcode
     info.tos = tos_b
     info.ecn = tos_b & 3
     info.src_ip = src
     info.dst_ip = dst
-    info.becn = (frame[BTH_OFF + 4] >> 6) & 1
-    info.dqpn = (frame[BTH_OFF + 5] << 16) | (frame[BTH_OFF + 6] << 8) | frame[BTH_OFF + 7]
-    info.ackreq = frame[BTH_OFF + 8] >> 7
-    info.psn = (frame[BTH_OFF + 9] << 16) | (frame[BTH_OFF + 10] << 8) | frame[BTH_OFF + 11]
-    info.syndrome = info.msn = info.dma_len = 0
+    info.becn = (becn_dqpn >> 30) & 1
+    info.dqpn = becn_dqpn & 0xFFFFFF
+    info.ackreq = ack_psn >> 31
+    info.psn = ack_psn & 0xFFFFFF
     body = totlen - 20 - 8 - BTH_LEN - ICRC_LEN
-    if opcode == Op.ACK:
-        info.syndrome = frame[EXT_OFF]
-        info.msn = (frame[EXT_OFF + 1] << 16) | (frame[EXT_OFF + 2] << 8) | frame[EXT_OFF + 3]
-        body -= AETH_LEN
-    elif HAS_RETH[opcode]:
+    if opcode == 0x11:  # ACK: AETH
+        aeth = _I.unpack_from(frame, EXT_OFF)[0]
+        info.syndrome = aeth >> 24
+        info.msn = aeth & 0xFFFFFF
+        info.dma_len = 0
+        info.payload_len = 0
+        return info
+    info.syndrome = info.msn = 0
+    if HAS_RETH[opcode]:
         info.dma_len = _I.unpack_from(frame, EXT_OFF + 12)[0]
         body -= RETH_LEN
-    info.payload_len = body - ((frame[BTH_OFF + 1] >> 4) & 3) if IS_DATA[opcode] else 0
+    else:
+        info.dma_len = 0
+    info.payload_len = body - ((flags >> 4) & 3) if IS_DATA[opcode] else 0
     return info
 
 

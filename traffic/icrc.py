@@ -15,11 +15,12 @@ _ICRC = struct.Struct("<I")
 _FF8 = b"\xff" * 8
 
 
-def _masked(frame: bytes | bytearray, l3_off: int, end: int) -> bytearray:
-    """The bytes the ICRC covers (pseudo-LRH included), with the variant fields set to ones."""
+def _masked_headers(frame: bytes | bytearray, l3_off: int) -> tuple[bytearray, int]:
+    """Pseudo-LRH + IP + UDP + BTH with the variant fields set to ones, and where the BTH ends in frame."""
     ihl = (frame[l3_off] & 0x0F) * 4
+    hdr_end = l3_off + ihl + 8 + 12
     buf = bytearray(_FF8)
-    buf += frame[l3_off:end]
+    buf += frame[l3_off:hdr_end]
     ip = 8
     buf[ip + 1] = 0xFF  # TOS (DSCP + ECN)
     buf[ip + 8] = 0xFF  # TTL
@@ -29,14 +30,16 @@ def _masked(frame: bytes | bytearray, l3_off: int, end: int) -> bytearray:
     buf[udp + 6] = 0xFF  # UDP checksum
     buf[udp + 7] = 0xFF
     buf[udp + 8 + 4] = 0xFF  # BTH byte 4: FECN, BECN, reserved
-    return buf
+    return buf, hdr_end
 
 
 def compute_icrc(frame: bytes | bytearray, l3_off: int = ETH_HLEN, end: int | None = None) -> int:
     """ICRC of a RoCEv2/IPv4 frame whose covered bytes end at `end` (default: frame end minus the 4 ICRC bytes)."""
     if end is None:
         end = len(frame) - 4
-    return zlib.crc32(_masked(frame, l3_off, end)) & 0xFFFFFFFF
+    hdr, hdr_end = _masked_headers(frame, l3_off)
+    # the payload is covered as is: CRC it in place instead of copying it
+    return zlib.crc32(memoryview(frame)[hdr_end:end], zlib.crc32(hdr)) & 0xFFFFFFFF
 
 
 def icrc_bytes(value: int) -> bytes:
