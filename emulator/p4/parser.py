@@ -143,6 +143,13 @@ class Parser:
         finally:
             self.speculating -= 1
 
+    def lookahead(self, fn) -> bool:
+        """Whether `fn` parses here; the position is restored either way."""
+        start = self.pos
+        ok = self.speculate(fn) is not None
+        self.reset(start)
+        return ok
+
     # ------------------------------------------------------------------------------------------ program
 
     def parse_program(self) -> ast.Program:
@@ -998,7 +1005,7 @@ class Parser:
                 return True  # `T x` even when T is not known to be a type
             if self.is_type_name(t.text) and nxt.kind in ("<", "["):
                 # `T<...> x` / `T[2] x` vs `a[0] = ...`: settle by trying the declaration reading
-                return self.speculate(lambda: (self.type_ref(), self.name())) is not None
+                return self.lookahead(lambda: (self.type_ref(), self.name()))
             if t.text == "list" and nxt.kind == "<":
                 return True
         if k == "." and self.peek().kind == "ID" and self.peek(2).kind == "ID":
@@ -1088,6 +1095,9 @@ class Parser:
                     continue
             bp = _BINARY_BP.get(k)
             if bp is not None:
+                nxt = self.peek()
+                if nxt.kind == "=" and nxt.line == t.line and nxt.col == t.col + len(t.text) and not self.speculating:
+                    raise self.error(f"unsupported construct: compound assignment '{k}='")
                 if bp <= min_bp:
                     break
                 self.advance()
