@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from emulator.errors import ConfigError
 from emulator.sim.fakes import FakeJob
 from emulator.tm import PfcConfig, SchedulerConfig, TmConfig, TrafficManager
+from traffic.pfc import build_pfc
 
 G100 = 100_000_000_000
 
@@ -195,3 +198,53 @@ def test_from_scenario_switch_spec():
     cfg = tm_config_from_spec(spec)
     assert cfg.pfc.enabled and cfg.pfc.xoff_bytes == 40000 and cfg.scheduler.kind == "dwrr"
     assert cfg.buffer_bytes == spec.buffer.size and cfg.alpha == spec.buffer.alpha
+
+
+ops = st.lists(st.tuples(st.sampled_from(["enq", "deq", "pfc"]), st.integers(0, 3), st.integers(0, 7),
+                         st.integers(64, 4000)), max_size=300)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=ops, static=st.booleans(), sched=st.sampled_from(["strict", "dwrr"]))
+def test_buffer_accounting_invariants(ops, static, sched):
+    pfc = PfcConfig(enabled=True, priorities=(3, 5), headroom_bytes=9000,
+                    xoff_bytes=12_000 if static else None, xon_bytes=6_000 if static else None)
+    tm = TrafficManager(TmConfig(buffer_bytes=300_000, reserved_bytes=1500, alpha=0.5, pfc=pfc,
+                                 scheduler=SchedulerConfig(sched)))
+    for p in range(4):
+        tm.add_port(p, G100, 500)
+    now = 0
+    for op, port, prio, size in ops:
+        now += 50
+        tm.advance(now)
+        if op == "enq":
+            tm.enqueue(job((port + 1) % 4, prio, size), port, now)
+        elif op == "deq":
+            tm.dequeue(port, now)
+        else:
+            tm.receive_pfc(port, build_pfc([None] * prio + [size % 3], b"\x02" * 6), now)
+        buf = tm.buffer
+        assert 0 <= buf.shared_used <= buf.shared_size
+        for ing in tm.ingress.values():
+            for p in range(8):
+                assert 0 <= ing.hdrm[p] <= ing.hdrm_cap[p]
+                assert ing.shared[p] >= 0 and ing.occ[p] >= ing.shared[p] + ing.hdrm[p]
+        for eport in tm.ports.values():
+            assert eport.backlog == sum(len(q) for q in eport.queues)
+            assert all(0 <= eport.res_used[p] <= 1500 for p in range(8))
+            # lossless classes are never tail-dropped
+            assert eport.stats.drops[3] == 0 and eport.stats.drops[5] == 0
+    # drain everything (pauses expire): all accounting returns to zero and every XOFF got its XON
+    now += 10**9
+    tm.advance(now)
+    for p in range(4):
+        while tm.dequeue(p, now) is not None:
+            pass
+    assert tm.buffer.shared_used == 0
+    for ing in tm.ingress.values():
+        assert ing.occ == [0] * 8 and ing.hdrm == [0] * 8 and ing.shared == [0] * 8
+        assert not any(ing.xoff)
+    for eport in tm.ports.values():
+        assert eport.res_used == [0] * 8 and eport.qbytes == [0] * 8
+        sent_xoff = [eport.stats.pause_sent[p] > 0 for p in range(8)]
+        assert all(eport.stats.resume_sent[p] > 0 for p in range(8) if sent_xoff[p])
