@@ -310,3 +310,11 @@ def test_engine_incast_with_dcqcn_sends_cnps_and_cuts_rates():
         n = nics[f"h{i}"]
         assert n.stats.cnps_received > 0 and n.stats.retransmitted == 0
         assert flows[i - 1].qp.rp.cnps == n.stats.cnps_received
+
+
+def test_priority_without_dscp_uses_class_selector():
+    a = _nic()
+    q = a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 7), priority=5)
+    assert q.dscp == 40
+    assert a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 8)).dscp == 26
+    assert a.create_qp(RemoteQp(PEER_MAC, "10.0.0.2", 9), priority=5, dscp=34).dscp == 34

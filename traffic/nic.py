@@ -227,10 +227,18 @@ class Nic:
 
     def create_qp(self, peer: RemoteQp | None = None, priority: int | None = None, dscp: int | None = None,
                   qpn: int | None = None) -> NicQp:
-        """A new RC QP (connected to `peer` if given; otherwise call `connect_qp` later)."""
+        """A new RC QP (connected to `peer` if given; otherwise call `connect_qp` later).
+
+        The priority is what PFC pauses for this QP; the switch classifies by DSCP, so the two must agree. Without
+        an explicit dscp, the default priority uses data_dscp (26) and any other priority p uses class selector
+        CSp (DSCP 8p), the usual DSCP -> priority default (`dscp >> 3`) of switches.
+        """
         cfg = self.config
         prio = cfg.data_priority if priority is None else priority
-        d = cfg.data_dscp if dscp is None else dscp
+        if dscp is not None:
+            d = dscp
+        else:
+            d = cfg.data_dscp if prio == cfg.data_priority else (prio << 3) & 0x3F
         if not 0 <= prio < NUM_PRIORITIES:
             raise ConfigError(f"priority must be 0..7, got {prio}", "flow.priority")
         if not 0 <= d <= 63:
