@@ -383,3 +383,29 @@ def test_real_nic_runs_are_deterministic():
         return out, [m.end_ns for m in messages]
     a, b = trace(), trace()
     assert len(a[0]) > 200 and a == b
+
+
+def test_pfc_spreads_hop_by_hop_between_switches_without_loss():
+    # h1, h3 -> s1 -> s2 -> h2, the last link at 10G: s2 pauses s1, whose queue grows until s1 pauses the hosts
+    net = Network()
+    tm = TmConfig(buffer_bytes=2_000_000, pfc=PfcConfig(enabled=True, priorities=(3,), xoff_bytes=20_000,
+                                                        xon_bytes=10_000))
+    s1 = net.add_switch("s1", FakeSwitch(ecmp={9: [3]}), tm)
+    s2 = net.add_switch("s2", FakeSwitch(ecmp={9: [2]}), tm)
+    senders = [FakeNic(G100, [(0, fake_frame(9, 3, 1000, src=s, seq=k)) for k in range(150)]) for s in range(2)]
+    h2 = FakeNic(10_000_000_000)
+    net.add_host("h1", senders[0])
+    net.add_host("h3", senders[1])
+    net.add_host("h2", h2)
+    net.add_link("h1", 0, "s1", 1, G100, 1000)
+    net.add_link("h3", 0, "s1", 2, G100, 1000)
+    net.add_link("s1", 3, "s2", 1, G100, 1000)
+    net.add_link("s2", 2, "h2", 0, 10_000_000_000, 1000)
+    res = net.run()
+    assert len(h2.received) == 300
+    st1, st2 = res.switches["s1"]["tm"]["ports"], res.switches["s2"]["tm"]["ports"]
+    assert st2[1]["pause_sent"][3] >= 1  # s2 paused s1's egress ...
+    assert st1[3]["pause_recv"][3] >= 1 and st1[3]["paused_ns"][3] > 0
+    assert st1[1]["pause_sent"][3] >= 1 and st1[2]["pause_sent"][3] >= 1  # ... and s1 paused both hosts
+    assert all(sum(p["drops"]) + sum(p["headroom_drops"]) == 0 for p in list(st1.values()) + list(st2.values()))
+    assert s1.tm.buffer.shared_used == 0 and s2.tm.buffer.shared_used == 0
