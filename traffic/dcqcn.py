@@ -75,7 +75,9 @@ class ReactionPoint:
     """Sender side of one QP: current rate RC, target rate RT, alpha, timer and byte-counter stages.
 
     While the rate is below line rate the rate-increase timer and byte counter run; an increase event applies
-    fast recovery (both stage counts <= F), hyper increase (both > F) or additive increase (otherwise).
+    fast recovery (both stage counts <= F), hyper increase (both > F: RT += i R_HAI with i = min(T, BC) - F, the
+    QCN hyper-active increase DCQCN inherits) or additive increase (otherwise: RT += R_AI); then
+    RC = (RT + RC) / 2. Back at line rate the limiter is released.
     """
 
     __slots__ = ("line_rate", "cfg", "rc", "rt", "alpha", "t_count", "bc_count", "bytes_acc",

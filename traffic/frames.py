@@ -149,6 +149,7 @@ _I = struct.Struct("!I")
 _ICRC = struct.Struct("<I")
 _RETH = struct.Struct("!QII")
 _FF8 = b"\xff" * 8
+_MAX_TEMPLATES = 64
 
 
 class _Template:
@@ -189,6 +190,8 @@ class FrameBuilder:
         key = (opcode, payload_len)
         t = self._templates.get(key)
         if t is None:
+            if len(self._templates) >= _MAX_TEMPLATES:
+                self._templates.clear()  # many distinct last-packet sizes: rebuild rather than grow without bound
             tb = self.cnp_tos if opcode == Op.CNP else self.ack_tos if opcode == Op.ACK else self.data_tos
             pkt = scapy_frame(self.addr, opcode, 0, payload_len, tos_byte=tb, ttl=self.ttl,
                               becn=opcode == Op.CNP)
