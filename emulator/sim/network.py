@@ -60,6 +60,7 @@ class Network:
         self._pause_listeners: list[PauseListener] = []
         self._started = False
         self._pcaps: list[PcapWriter] = []
+        self._periodic = 0  # pending sampler events (they alone do not keep a run going)
 
     @property
     def now(self) -> int:
@@ -183,9 +184,12 @@ class Network:
                         elif key in last:
                             callback(now, sname, pid, prio, 0, 0)
             last = seen
-            if self.engine.heap:  # keep sampling only while the network has work
+            self._periodic -= 1
+            if len(self.engine.heap) > self._periodic:  # keep sampling only while the network has other work
+                self._periodic += 1
                 self.engine.at(now + interval_ns, sample, None)
 
+        self._periodic += 1
         self.engine.at(self.engine.now, sample, None)
 
     def call_at(self, t_ns: int, fn: Callable[[int], Any]) -> None:
