@@ -1080,3 +1080,10 @@ def test_parsing_speed():
     elapsed = time.perf_counter() - t0
     assert sum(isinstance(d, ast.ControlDecl) for d in prog.declarations) == 40
     assert elapsed < 0.5, f"parsing {len(pre.text.splitlines())} lines took {elapsed:.3f}s"
+
+
+def test_raw_text_with_directives_is_preprocessed():
+    prog = parse_program("#include <core.p4>\n#define N 3\nconst bit<8> x = N;\n", "raw.p4")
+    const = prog.declarations[-1]
+    assert D(const.value) == I(3) and (const.loc.file, const.loc.line) == ("raw.p4", 3)
+    assert any(isinstance(d, ast.ExternDecl) and d.name == "packet_in" for d in prog.declarations)

@@ -10,6 +10,8 @@ Entry point: `parse_program(src, filename) -> ast.Program`.
 """
 from __future__ import annotations
 
+import re
+
 from emulator.errors import P4Error, SrcLoc
 from emulator.p4 import ast
 from emulator.p4.lexer import SourceText, Token, tokenize
@@ -1291,8 +1293,16 @@ class Parser:
         return targs
 
 
+_DIRECTIVE_RE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif|error)\b", re.M)
+
+
 def parse_program(src: PreprocessedSource | str, filename: str = "<string>") -> ast.Program:
-    """Parse a preprocessed program (or raw P4 text with no directives) into an `ast.Program`."""
+    """Parse a preprocessed program into an `ast.Program`. Raw text is preprocessed first when it holds
+    preprocessor directives (`#include <v1model.p4>`...); line markers (`# 12 "file"`) are honored."""
+    if isinstance(src, str) and _DIRECTIVE_RE.search(src):
+        from emulator.p4.preprocess import preprocess_text
+
+        src = preprocess_text(src, filename)
     return Parser(SourceText(src, filename)).parse_program()
 
 
