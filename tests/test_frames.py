@@ -198,3 +198,30 @@ def test_parse_rejects_non_roce():
     frame[36:38] = (4792).to_bytes(2, "big")  # UDP dport
     assert parse_roce(bytes(frame)) is None
     assert parse_roce(b"\x00" * 30) is None
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(op=st.sampled_from([Op.WRITE_FIRST, Op.WRITE_MIDDLE, Op.WRITE_LAST, Op.WRITE_ONLY, Op.SEND_FIRST,
+                           Op.SEND_ONLY, Op.SEND_LAST]),
+       psn=st.integers(0, 0xFFFFFF), plen=st.integers(0, 4096), ip_id=st.integers(0, 0xFFFF),
+       ackreq=st.booleans(), dma_len=st.integers(0, 1 << 31), lq=st.integers(1, 0xFFFFFF),
+       rq=st.integers(1, 0xFFFFFF), ecn=st.integers(0, 3), ttl=st.integers(1, 255))
+def test_builder_parser_and_scapy_agree(op, psn, plen, ip_id, ackreq, dma_len, lq, rq, ecn, ttl):
+    addr = FlowAddr.make("02:00:00:00:00:01", "02:00:00:00:00:02", "10.1.2.3", "10.4.5.6", rocev2_sport(lq, rq), rq)
+    b = FrameBuilder(addr, data_tos=tos(26, 2), ack_tos=0, cnp_tos=0)
+    frame = b.data(op, psn, plen, ip_id, ackreq, va=0, rkey=lq, dma_len=dma_len)
+    ref = bytes(scapy_frame(addr, op, psn, plen, tos_byte=tos(26, 2), ip_id=ip_id, ackreq=ackreq, rkey=lq,
+                            dma_len=dma_len))
+    assert frame == ref
+    rewritten = set_ttl(set_ecn(frame, ecn), ttl)
+    assert verify_icrc(rewritten)
+    info = parse_roce(rewritten)
+    assert (info.opcode, info.psn, info.ackreq, info.dqpn, info.ecn, info.payload_len) == \
+        (op, psn, int(ackreq), rq, ecn, plen)
+    if op in (Op.WRITE_FIRST, Op.WRITE_ONLY):
+        assert info.dma_len == dma_len == Ether(frame)[RETH].dlen
+    assert Ether(frame)[UDP].sport == rocev2_sport(lq, rq)
