@@ -92,6 +92,7 @@ def test_refresh_at_half_pause_time_then_xon_resume():
     assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
     assert tm.ports[1].stats.pause_sent[3] == 2 and tm.ports[1].stats.resume_sent[3] == 1
     assert rec.pauses[-1] == (200_000, 1, 3, False, "tx")
+    assert tm.snapshot(300_000)["ports"][1]["xoff_ns"][3] == 200_000
     tm.advance(10**9)  # the stale refresh timer does nothing
     assert tm.pop_ctrl(1) is None
 

@@ -195,7 +195,11 @@ class TrafficManager:
         ports = {}
         for pid, port in sorted(self.ports.items()):
             port.stats.paused_ns = [port.paused_ns(p, now) for p in range(NUM_PRIOS)]
-            ports[pid] = port.stats.as_dict()
+            d = port.stats.as_dict()
+            ing = self.ingress[pid]
+            d["xoff_ns"] = [x + (now - ing.xoff_since[p] if ing.xoff[p] else 0) for p, x in enumerate(d["xoff_ns"])]
+            d["xoff"] = [int(x) for x in ing.xoff]
+            ports[pid] = d
         buf = self.buffer
         return {"ports": ports, "buffer": {"total": buf.total, "shared_size": buf.shared_size,
                                            "shared_used": buf.shared_used, "max_shared_used": buf.max_shared_used,

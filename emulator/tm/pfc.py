@@ -29,7 +29,7 @@ def is_pfc_frame(frame: bytes) -> bool:
 class IngressState:
     """PFC accounting of one ingress port, per priority."""
 
-    __slots__ = ("port", "occ", "shared", "hdrm", "hdrm_cap", "xoff", "gen", "lossless")
+    __slots__ = ("port", "occ", "shared", "hdrm", "hdrm_cap", "xoff", "gen", "lossless", "xoff_since")
 
     def __init__(self, port: int, headroom: int, lossless: frozenset[int]):
         self.port = port
@@ -40,6 +40,7 @@ class IngressState:
         self.xoff = [False] * NUM_PRIOS
         self.gen = [0] * NUM_PRIOS  # invalidates stale refresh timers
         self.lossless = [p in lossless for p in range(NUM_PRIOS)]
+        self.xoff_since = [0] * NUM_PRIOS
 
 
 class PfcController:
@@ -76,6 +77,7 @@ class PfcController:
 
     def assert_xoff(self, ing: IngressState, prio: int, now: int) -> None:
         ing.xoff[prio] = True
+        ing.xoff_since[prio] = now
         ing.gen[prio] += 1
         self._send(ing.port, prio, self.quanta, now)
         tm = self.tm
@@ -86,6 +88,7 @@ class PfcController:
 
     def release_xoff(self, ing: IngressState, prio: int, now: int) -> None:
         ing.xoff[prio] = False
+        self.tm.ports[ing.port].stats.xoff_ns[prio] += now - ing.xoff_since[prio]
         ing.gen[prio] += 1
         self._send(ing.port, prio, 0, now)
         tm = self.tm

@@ -60,6 +60,7 @@ class PortStats:
     resume_sent: list[int] = field(default_factory=_zeros)  # PFC frames with pause time 0 (XON)
     pause_recv: list[int] = field(default_factory=_zeros)  # received PFC frames naming this class (incl. XON)
     paused_ns: list[int] = field(default_factory=_zeros)  # filled by snapshot(): egress time paused
+    xoff_ns: list[int] = field(default_factory=_zeros)  # ingress side: time this port held its peer in XOFF
 
     def as_dict(self) -> dict[str, list[int]]:
         return {k: list(v) for k, v in self.__dict__.items()}
