@@ -1087,3 +1087,8 @@ def test_raw_text_with_directives_is_preprocessed():
     const = prog.declarations[-1]
     assert D(const.value) == I(3) and (const.loc.file, const.loc.line) == ("raw.p4", 3)
     assert any(isinstance(d, ast.ExternDecl) and d.name == "packet_in" for d in prog.declarations)
+
+
+def test_bad_annotation_name():
+    e, where = _err("@5 struct S { }")
+    assert where == ("d.p4", 1, 2) and e.message == "expected an annotation name but found '5'"

@@ -14,7 +14,7 @@ import re
 
 from emulator.errors import P4Error, SrcLoc
 from emulator.p4 import ast
-from emulator.p4.lexer import SourceText, Token, tokenize
+from emulator.p4.lexer import KEYWORDS, SourceText, Token, tokenize
 from emulator.p4.preprocess import PreprocessedSource
 
 # binding powers of binary operators (p4c's precedence: || < && < ==,!= < <,>,<=,>= < | < ^ < & < <<,>> < ++
@@ -121,9 +121,6 @@ class Parser:
                 return True
         return False
 
-    def declare_type(self, name: str) -> None:
-        self.type_scopes[0].add(name) if len(self.type_scopes) == 1 else self.type_scopes[-1].add(name)
-
     def declare_global_type(self, name: str) -> None:
         self.type_scopes[0].add(name)
 
@@ -174,7 +171,7 @@ class Parser:
     def annotation(self) -> ast.Annotation:
         at = self.expect("@")
         tok = self.tok
-        if tok.kind == "EOF" or not (tok.kind == "ID" or tok.kind.isidentifier()):
+        if not (tok.kind == "ID" or tok.kind in KEYWORDS):
             raise self.error(f"expected an annotation name but found {self._describe(tok)}")
         self.advance()
         name = tok.text
@@ -186,7 +183,7 @@ class Parser:
                 body_toks.append(self.advance())
             body = self._raw(start, body_toks[-1]) if body_toks else ""
             return ast.Annotation("pragma", body, None, loc=at.loc)
-        if self.tok.kind in ("(", "[") and self.tok.pos == tok.pos + len(tok.text) or self.tok.kind in ("(", "["):
+        if self.tok.kind in ("(", "["):
             open_tok = self.advance()
             close = ")" if open_tok.kind == "(" else "]"
             body_toks = self._balanced(open_tok, close)
@@ -320,7 +317,7 @@ class Parser:
     def initializer(self) -> ast.Expression:
         return self.expression()
 
-    def typed_declaration(self, annos, top: bool = False, in_block: bool = False) -> ast.Declaration:
+    def typed_declaration(self, annos, top: bool = False) -> ast.Declaration:
         """`T(args) name [= {...}];` (instantiation), `R f<T>(params) {...}` (function), `T x [= e];`."""
         start = self.tok
         ty = self.type_ref()
@@ -332,7 +329,6 @@ class Parser:
                 init = self.object_initializer()
             self.expect(";")
             return ast.Instantiation(ty, args, name, init, annotations=annos, loc=start.loc)
-        name_tok = self.tok
         name = self.name()
         if top and (self.at("(") or self.at("<")):
             return self.function_rest(annos, ty, name, start)
@@ -340,7 +336,6 @@ class Parser:
         if self.accept("="):
             init = self.initializer()
         self.expect(";", "';'" if init is not None else "'=' or ';'")
-        del name_tok
         return ast.VarDecl(ty, name, init, annotations=annos, loc=start.loc)
 
     def object_initializer(self) -> list[ast.Declaration]:
@@ -991,7 +986,7 @@ class Parser:
         if k == "ID" and t.text in _UNSUPPORTED_STMT and self.peek().kind in ("(", ";"):
             raise self.error(f"unsupported construct: {_UNSUPPORTED_STMT[t.text]}")
         if self._declaration_follows():
-            return self.typed_declaration(annos, in_block=True)
+            return self.typed_declaration(annos)
         return self.expression_statement()
 
     def _declaration_follows(self) -> bool:
@@ -1239,7 +1234,7 @@ class Parser:
             if k == ".":
                 self.advance()
                 nt = self.tok
-                if nt.kind == "ID" or (nt.kind.isidentifier() and nt.kind not in ("EOF", "INT", "STRING")):
+                if nt.kind == "ID" or nt.kind in KEYWORDS:
                     self.advance()
                     e = ast.Member(e, nt.text, loc=nt.loc)
                 else:
