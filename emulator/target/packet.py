@@ -1,0 +1,468 @@
+"""Runtime values of the v1model target: headers, structs, unions and stacks as generated `__slots__` classes,
+plus the bit-level extract/emit helpers the generated parser and deparser call.
+
+Classes are produced from a small layout description by generating Python source once per type (so field
+access is a plain slot access and extract/emit are straight-line shift/mask code, no per-field loops).
+Values: `bit<W>` fields are ints in [0, 2^W), `int<W>` fields signed ints, `bool` fields bools, varbit fields
+an int plus its current width in the slot `<name>__w`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+# error codes of the core library, in p4c/BMv2 order; user errors follow in declaration order
+CORE_ERRORS = ("NoError", "PacketTooShort", "NoMatch", "StackOutOfBounds", "HeaderTooShort", "ParserTimeout",
+               "ParserInvalidArgument")
+ERR_PACKET_TOO_SHORT = 1
+ERR_NO_MATCH = 2
+ERR_STACK_OUT_OF_BOUNDS = 3
+ERR_HEADER_TOO_SHORT = 4
+
+
+class ParserError(Exception):
+    """Raised inside generated parser code; `code` is the error value stored in parser_error."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: int):
+        self.code = code
+
+
+class ParserReject(Exception):
+    """`transition reject` or a failed verify: the error code has already been chosen."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code: int):
+        self.code = code
+
+
+class ExitBlock(Exception):
+    """`exit`: leaves the whole top-level control (copy-out of by-reference params is implicit)."""
+
+
+# --------------------------------------------------------------------------------------------- layouts
+
+
+@dataclass
+class FieldLayout:
+    """One field of a header/struct/union: kind is 'bits', 'int', 'bool', 'varbit', 'error', 'enum' (scalars)
+    or 'header', 'struct', 'union', 'stack' (composites; `cls` is the element class, `size` the stack size)."""
+
+    name: str
+    kind: str
+    width: int = 0
+    cls: Any = None
+    size: int = 0
+    default: Any = 0
+
+
+@dataclass
+class TypeLayout:
+    name: str
+    kind: str  # header / struct / union
+    fields: list[FieldLayout] = field(default_factory=list)
+
+
+_SCALARS = ("bits", "int", "bool", "varbit", "error", "enum")
+
+
+def _zero(f: FieldLayout) -> str:
+    if f.kind == "bool":
+        return "False"
+    return repr(f.default)
+
+
+def make_class(layout: TypeLayout, namespace: dict | None = None) -> type:
+    """Generate the runtime class of a header, struct or union layout."""
+    src = _class_source(layout)
+    ns: dict[str, Any] = {"HeaderStack": HeaderStack, "ParserError": ParserError, "_vb_extract": _vb_extract,
+                          "_extract_bits": extract_bits}
+    for f in layout.fields:
+        if f.cls is not None:
+            ns[f"_C_{f.name}"] = f.cls
+    if namespace:
+        ns.update(namespace)
+    exec(compile(src, f"<p4 type {layout.name}>", "exec"), ns)
+    cls = ns[_pyname(layout.name)]
+    cls._source = src
+    cls._layout = layout
+    return cls
+
+
+def _pyname(name: str) -> str:
+    return "T_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
+def _class_source(layout: TypeLayout) -> str:
+    name = _pyname(layout.name)
+    fl = layout.fields
+    is_hdr = layout.kind == "header"
+    is_union = layout.kind == "union"
+    slots = [f.name for f in fl] + [f"{f.name}__w" for f in fl if f.kind == "varbit"]
+    if is_hdr:
+        slots.append("_valid")
+    L: list[str] = [f"class {name}:", f"    __slots__ = {tuple(slots)!r}", f"    _kind = {layout.kind!r}",
+                    f"    _names = {tuple(f.name for f in fl)!r}"]
+    # __init__
+    L.append("    def __init__(self):")
+    body = []
+    for f in fl:
+        if f.kind in _SCALARS:
+            body.append(f"self.{f.name} = {_zero(f)}")
+            if f.kind == "varbit":
+                body.append(f"self.{f.name}__w = 0")
+        elif f.kind == "stack":
+            body.append(f"self.{f.name} = HeaderStack(_C_{f.name}, {f.size})")
+        else:
+            body.append(f"self.{f.name} = _C_{f.name}()")
+    if is_hdr:
+        body.append("self._valid = False")
+    L += ["        " + b for b in body or ["pass"]]
+    # _copy
+    L.append("    def _copy(self):")
+    L.append(f"        n = {name}.__new__({name})")
+    for f in fl:
+        if f.kind in _SCALARS:
+            L.append(f"        n.{f.name} = self.{f.name}")
+            if f.kind == "varbit":
+                L.append(f"        n.{f.name}__w = self.{f.name}__w")
+        else:
+            L.append(f"        n.{f.name} = self.{f.name}._copy()")
+    if is_hdr:
+        L.append("        n._valid = self._valid")
+    L.append("        return n")
+    # _set: in-place assignment from another value of the same type
+    L.append("    def _set(self, o):")
+    sb = []
+    for f in fl:
+        if f.kind in _SCALARS:
+            sb.append(f"self.{f.name} = o.{f.name}")
+            if f.kind == "varbit":
+                sb.append(f"self.{f.name}__w = o.{f.name}__w")
+        else:
+            sb.append(f"self.{f.name}._set(o.{f.name})")
+    if is_hdr:
+        sb.append("self._valid = o._valid")
+    L += ["        " + b for b in sb or ["pass"]]
+    # _eq
+    L.append("    def _eq(self, o):")
+    if is_hdr:
+        L.append("        if self._valid != o._valid: return False")
+        L.append("        if not self._valid: return True")
+    conds = []
+    for f in fl:
+        if f.kind in _SCALARS:
+            conds.append(f"self.{f.name} == o.{f.name}")
+        else:
+            conds.append(f"self.{f.name}._eq(o.{f.name})")
+    L.append("        return " + (" and ".join(conds) if conds else "True"))
+    # _fields_list (used by digests / logging): scalar values in order, flattened
+    L.append("    def _values(self):")
+    vals = []
+    for f in fl:
+        if f.kind in _SCALARS:
+            vals.append(f"(self.{f.name},)")
+        else:
+            vals.append(f"self.{f.name}._values()")
+    L.append("        return " + (" + ".join(vals) if vals else "()"))
+    if is_hdr:
+        L += _header_methods(layout)
+    elif is_union:
+        L += _union_methods(layout)
+    else:
+        L.append("    def _reset_headers(self):")
+        rb = [f"self.{f.name}._reset_headers()" for f in fl if f.kind not in _SCALARS]
+        L += ["        " + b for b in rb or ["pass"]]
+    return "\n".join(L) + "\n"
+
+
+def _header_methods(layout: TypeLayout) -> list[str]:
+    fl = layout.fields
+    has_varbit = any(f.kind == "varbit" for f in fl)
+    fixed = sum(f.width for f in fl if f.kind != "varbit")
+    L = [f"    _width = {fixed}", f"    _has_varbit = {has_varbit}",
+         "    def isValid(self): return self._valid",
+         "    def setValid(self): self._valid = True",
+         "    def setInvalid(self): self._valid = False",
+         "    def _reset_headers(self): self._valid = False"]
+    widths = [(f.name, f.width, f.kind) for f in fl]
+    if not has_varbit:
+        nbytes = (fixed + 7) // 8
+        # extract from `data` at bit offset `cur`; returns the new cursor
+        L.append("    def _extract(self, data, cur):")
+        L.append(f"        end = cur + {fixed}")
+        L.append("        if end > len(data) << 3: raise ParserError(1)")
+        L.append("        if cur & 7 == 0:")
+        if fixed % 8 == 0:
+            L.append(f"            v = int.from_bytes(data[cur >> 3:(cur >> 3) + {nbytes}], 'big')")
+        else:
+            L.append(f"            v = int.from_bytes(data[cur >> 3:(end + 7) >> 3], 'big') >> (-end & 7)")
+        L.append("        else:")
+        L.append(f"            v = _extract_bits(data, cur, {fixed})")
+        L += ["        " + s for s in _unpack_lines(widths, fixed, "v")]
+        L.append("        self._valid = True")
+        L.append("        return end")
+        # value of the header as one integer (for emit / lookahead of headers)
+        L.append("    def _pack(self):")
+        L.append("        return " + (_pack_expr(widths, fixed) or "0"))
+        L.append("    def _unpack(self, v):")
+        L += ["        " + s for s in _unpack_lines(widths, fixed, "v")] or ["        pass"]
+        L.append("    def _emit(self, out):")
+        L.append("        if self._valid:")
+        if fixed % 8 == 0:
+            L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}).to_bytes({nbytes}, 'big'))")
+        else:
+            L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}, {fixed}))")
+    else:
+        # headers with a varbit field: extract field by field (rare, not hot)
+        L.append("    def _extract(self, data, cur, vlen=0):")
+        L.append(f"        end = cur + {fixed} + vlen")
+        L.append("        if end > len(data) << 3: raise ParserError(1)")
+        for name, w, kind in widths:
+            if kind == "varbit":
+                L.append(f"        if vlen > {w}: raise ParserError(4)")
+                L.append(f"        self.{name} = _extract_bits(data, cur, vlen) if vlen else 0")
+                L.append(f"        self.{name}__w = vlen")
+                L.append("        cur += vlen")
+            else:
+                L.append(f"        self.{name} = _extract_bits(data, cur, {w})")
+                if kind == "int":
+                    L.append(f"        self.{name} = (self.{name} ^ {1 << (w - 1)}) - {1 << (w - 1)}")
+                elif kind == "bool":
+                    L.append(f"        self.{name} = self.{name} != 0")
+                L.append(f"        cur += {w}")
+        L.append("        self._valid = True")
+        L.append("        return end")
+        L.append("    def _emit(self, out):")
+        L.append("        if self._valid:")
+        for name, w, kind in widths:
+            if kind == "varbit":
+                L.append(f"            if self.{name}__w: out.append((self.{name}, self.{name}__w))")
+            else:
+                L.append(f"            out.append(({_field_u(name, w, kind)}, {w}))")
+    return L
+
+
+def _field_u(name: str, w: int, kind: str, obj: str = "self") -> str:
+    """The unsigned bit pattern of a scalar field."""
+    if kind == "int":
+        return f"({obj}.{name} & {(1 << w) - 1})"
+    if kind == "bool":
+        return f"int({obj}.{name})"
+    return f"{obj}.{name}"
+
+
+def _pack_expr(widths, total: int) -> str:
+    parts = []
+    off = total
+    for name, w, kind in widths:
+        off -= w
+        u = _field_u(name, w, kind)
+        parts.append(f"({u} << {off})" if off else u)
+    return " | ".join(parts)
+
+
+def _unpack_lines(widths, total: int, v: str) -> list[str]:
+    lines = []
+    off = total
+    for name, w, kind in widths:
+        off -= w
+        m = (1 << w) - 1
+        e = f"({v} >> {off}) & {m}" if off else f"{v} & {m}"
+        if off + w == total:  # the top field needs no mask
+            e = f"{v} >> {off}" if off else v
+        if kind == "int":
+            e = f"(({e}) ^ {1 << (w - 1)}) - {1 << (w - 1)}"
+        elif kind == "bool":
+            e = f"({e}) != 0"
+        lines.append(f"self.{name} = {e}")
+    return lines
+
+
+def _union_methods(layout: TypeLayout) -> list[str]:
+    names = [f.name for f in layout.fields]
+    L = ["    def isValid(self):",
+         "        return " + (" or ".join(f"self.{n}._valid" for n in names) if names else "False"),
+         "    def _reset_headers(self):"]
+    L += [f"        self.{n}._valid = False" for n in names] or ["        pass"]
+    L.append("    def _only(self, keep):")
+    L.append("        for n in self._names:")
+    L.append("            if n != keep: getattr(self, n)._valid = False")
+    L.append("    def _emit(self, out):")
+    L += [f"        self.{n}._emit(out)" for n in names] or ["        pass"]
+    return L
+
+
+def _vb_extract(data: bytes, cur: int, width: int) -> int:
+    return extract_bits(data, cur, width)
+
+
+def extract_bits(data: bytes, cur: int, width: int) -> int:
+    """`width` bits of `data` starting at bit offset `cur` (MSB first), as an unsigned int."""
+    if width == 0:
+        return 0
+    end = cur + width
+    b0 = cur >> 3
+    b1 = (end + 7) >> 3
+    v = int.from_bytes(data[b0:b1], "big")
+    return (v >> (-end & 7)) & ((1 << width) - 1)
+
+
+def join_emitted(parts: list, payload: bytes = b"") -> bytes:
+    """Concatenate what the deparser emitted: byte strings, or (value, width) pairs for non-byte-aligned data."""
+    if all(type(p) is bytes for p in parts):
+        return b"".join(parts) + payload
+    acc = 0
+    nbits = 0
+    for p in parts:
+        if type(p) is bytes:
+            acc = (acc << (8 * len(p))) | int.from_bytes(p, "big")
+            nbits += 8 * len(p)
+        else:
+            v, w = p
+            acc = (acc << w) | (v & ((1 << w) - 1))
+            nbits += w
+    pad = -nbits % 8  # BMv2 rejects non-byte-aligned packets; we zero-pad the last byte
+    acc <<= pad
+    return acc.to_bytes((nbits + pad) // 8, "big") + payload
+
+
+# --------------------------------------------------------------------------------------------- stacks
+
+
+class HeaderStack:
+    """A header stack `H[size]`: `elems` plus the parser's `nextIndex`."""
+
+    __slots__ = ("elems", "nextIndex", "size", "_cls")
+    _kind = "stack"
+
+    def __init__(self, cls: type, size: int):
+        self._cls = cls
+        self.size = size
+        self.elems = [cls() for _ in range(size)]
+        self.nextIndex = 0
+
+    def _copy(self) -> "HeaderStack":
+        n = HeaderStack.__new__(HeaderStack)
+        n._cls = self._cls
+        n.size = self.size
+        n.elems = [e._copy() for e in self.elems]
+        n.nextIndex = self.nextIndex
+        return n
+
+    def _set(self, o: "HeaderStack") -> None:
+        for a, b in zip(self.elems, o.elems):
+            a._set(b)
+        self.nextIndex = o.nextIndex
+
+    def _eq(self, o: "HeaderStack") -> bool:
+        return all(a._eq(b) for a, b in zip(self.elems, o.elems))
+
+    def _values(self) -> tuple:
+        out: tuple = ()
+        for e in self.elems:
+            out += e._values()
+        return out
+
+    def _reset_headers(self) -> None:
+        for e in self.elems:
+            e._reset_headers()
+        self.nextIndex = 0
+
+    def _emit(self, out: list) -> None:
+        for e in self.elems:
+            e._emit(out)
+
+    # element access -------------------------------------------------------------------------------------
+    def at(self, i: int):
+        """Element `i` for reading/writing in a control: out of range gives a detached dummy (reads 0,
+        writes are lost), as BMv2 keeps the packet going."""
+        if 0 <= i < self.size:
+            return self.elems[i]
+        return self._cls()
+
+    def at_parser(self, i: int):
+        if 0 <= i < self.size:
+            return self.elems[i]
+        raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
+
+    @property
+    def next(self):
+        if self.nextIndex >= self.size:
+            raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
+        return self.elems[self.nextIndex]
+
+    @property
+    def last(self):
+        if self.nextIndex == 0 or self.nextIndex > self.size:
+            raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
+        return self.elems[self.nextIndex - 1]
+
+    @property
+    def lastIndex(self) -> int:
+        return (self.nextIndex - 1) & 0xFFFFFFFF
+
+    def last_ctl(self):
+        """`.last` in a control: out of range gives a dummy instead of an error."""
+        if 0 < self.nextIndex <= self.size:
+            return self.elems[self.nextIndex - 1]
+        return self._cls()
+
+    def next_ctl(self):
+        if self.nextIndex < self.size:
+            return self.elems[self.nextIndex]
+        return self._cls()
+
+    def extract_next(self, data: bytes, cur: int, vlen: int | None = None) -> int:
+        if self.nextIndex >= self.size:
+            raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
+        e = self.elems[self.nextIndex]
+        cur = e._extract(data, cur) if vlen is None else e._extract(data, cur, vlen)
+        self.nextIndex += 1
+        return cur
+
+    def push_front(self, n: int) -> None:
+        if n <= 0:
+            return
+        size = self.size
+        els = self.elems
+        for i in range(size - 1, -1, -1):
+            if i >= n:
+                els[i]._set(els[i - n])
+            else:
+                els[i]._reset_headers()
+        self.nextIndex = min(self.nextIndex + n, size)
+
+    def pop_front(self, n: int) -> None:
+        if n <= 0:
+            return
+        size = self.size
+        els = self.elems
+        for i in range(size):
+            if i + n < size:
+                els[i]._set(els[i + n])
+            else:
+                els[i]._reset_headers()
+        self.nextIndex = max(self.nextIndex - n, 0)
+
+    def isValid(self) -> bool:  # not P4, but handy for `emit` of stacks of unions
+        return any(e.isValid() for e in self.elems)
+
+
+def noop(*_args: Any, **_kw: Any) -> None:
+    return None
+
+
+Factory = Callable[[], Any]
+
+
+class PacketIn:
+    """The parser's `packet_in`: the received bytes and a bit cursor."""
+
+    __slots__ = ("data", "cur")
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.cur = 0

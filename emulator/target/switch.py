@@ -1,0 +1,327 @@
+"""V1Switch: the v1model packet path of BMv2 simple_switch around the generated program.
+
+    sw = V1Switch(load_program("p4src/fabric.p4"))
+    res = sw.ingress(port, frame, now_ns)            # parser -> verify checksum -> ingress -> after-ingress
+    for job in res.jobs: ... traffic manager ...
+    out = sw.egress(job, now_ns, QueueInfo(...))      # egress -> compute checksum -> deparser -> after-egress
+    frames = sw.process(port, frame)                  # both through an ideal zero-delay TM (STF, tests)
+
+After ingress, in BMv2's order: clone (I2E) -> digest -> resubmit -> multicast (mcast_grp != 0) -> drop
+(egress_spec == 511) -> unicast. After egress: clone (E2E) -> drop (egress_spec == 511, i.e. mark_to_drop in
+egress) -> recirculate -> transmit. Clones and recirculated packets are re-parsed (as BMv2 does) with fresh
+metadata, keeping only the preserved field list. A malformed packet never raises: parser errors only.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.errors import P4Error, RuntimeApiError
+from emulator.p4.program import ProgramInfo
+from emulator.target import externs as ext
+from emulator.target.codegen import CompiledProgram, PacketCtx, Runtime, ValueSetRuntime, compile_program
+from emulator.target.packet import PacketIn, join_emitted
+from emulator.target.pre import Pre
+from emulator.target.tables import build_tables
+
+DROP_PORT = 511
+MAX_LOOPS = 16  # resubmits / recirculations / E2E clone generations per packet
+
+# standard_metadata.instance_type values (BMv2 simple_switch)
+NORMAL, INGRESS_CLONE, EGRESS_CLONE, COALESCED, RECIRC, REPLICATION, RESUBMIT = range(7)
+I2E, E2E = 0, 1  # v1model CloneType members
+
+
+@dataclass(slots=True)
+class QueueInfo:
+    """What the traffic manager tells egress about the queue the packet went through (BMv2 units)."""
+
+    enq_timestamp_us: int = 0
+    enq_qdepth: int = 0  # packets in the queue just before the push
+    deq_timedelta_us: int = 0
+    deq_qdepth: int = 0  # packets left after the pop
+    enq_qdepth_bytes: int = 0
+    deq_qdepth_bytes: int = 0
+
+
+class EgressJob:
+    """A packet between ingress and egress: where it goes, its priority and its parsed state."""
+
+    __slots__ = ("egress_port", "priority", "instance_type", "length", "hdr", "meta", "sm", "payload",
+                 "truncate", "loops")
+
+    def __init__(self, egress_port: int, priority: int, instance_type: int, length: int, hdr, meta, sm,
+                 payload: bytes, truncate: int | None = None, loops: int = 0):
+        self.egress_port = egress_port
+        self.priority = priority
+        self.instance_type = instance_type
+        self.length = length
+        self.hdr = hdr
+        self.meta = meta
+        self.sm = sm
+        self.payload = payload
+        self.truncate = truncate
+        self.loops = loops
+
+    def __repr__(self) -> str:
+        return (f"EgressJob(port={self.egress_port}, prio={self.priority}, type={self.instance_type}, "
+                f"len={self.length})")
+
+
+@dataclass(slots=True)
+class IngressResult:
+    jobs: list = field(default_factory=list)
+    digests: list = field(default_factory=list)  # (digest struct name, field values tuple)
+    dropped: bool = False
+
+
+@dataclass(slots=True)
+class EgressResult:
+    frames: list = field(default_factory=list)  # (port, bytes)
+    clones: list = field(default_factory=list)  # E2E clone EgressJobs to enqueue
+    recirculate: list = field(default_factory=list)  # RecircPacket (bytes) to feed back to ingress
+
+
+class RecircPacket(bytes):
+    """A recirculated frame: plain bytes for anyone who only forwards it, plus what ingress needs to restore
+    (the original ingress port and the preserved metadata)."""
+
+    port: int = 0
+    meta: Any = None
+    sm: Any = None
+    copier: Any = None
+    loops: int = 0
+
+
+class V1Switch:
+    """One v1model switch: tables, externs and PRE from the program's ProgramInfo, plus the generated code."""
+
+    def __init__(self, program, *, max_loops: int = MAX_LOOPS):
+        self.program = program
+        info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
+        self.info = info
+        self.max_loops = max_loops
+        self.pre = Pre()
+        # externs by fully qualified name
+        self.externs: dict[str, Any] = {}
+        for group in (info.registers, info.counters, info.meters, info.direct_counters, info.direct_meters):
+            for x in group:
+                obj = ext.make_extern(x)
+                if obj is not None:
+                    self.externs[x.name] = obj
+        directs = {x.name: self.externs[x.name] for x in (*info.direct_counters, *info.direct_meters)
+                   if x.name in self.externs}
+        self.tables, self.action_profiles = build_tables(info.tables, info.actions, info.action_profiles, directs)
+        self.value_sets = {v.name: ValueSetRuntime(v.name) for v in info.value_sets}
+        objects: dict[str, Any] = {**self.externs, **self.value_sets, **self.tables, **self.action_profiles}
+        self.rt = Runtime()
+        self.compiled: CompiledProgram = compile_program(program, objects, self.rt)
+        cp = self.compiled
+        if cp.hdr_cls is None or cp.sm_cls is None:
+            raise P4Error("the program's ingress control must take (headers, metadata, standard_metadata_t)")
+        self._new_hdr = cp.hdr_cls
+        self._new_meta = cp.meta_cls or _Empty
+        self._new_sm = cp.sm_cls
+        self._run_parser = cp.run_parser
+        self._run_verify = cp.run_verify
+        self._run_ingress = cp.run_ingress
+        self._run_egress = cp.run_egress
+        self._run_compute = cp.run_compute
+        self._run_deparser = cp.run_deparser
+        sm_fields = set(self._new_sm._names)
+        self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
+        self._has_priority = "priority" in sm_fields
+        self.digest_names = [d.name for d in info.digests]
+
+    @property
+    def source(self) -> str:
+        """The generated Python source (for --dump and debugging)."""
+        return self.compiled.source
+
+    # -------------------------------------------------------------------------------------------- ingress
+    def ingress(self, port: int, data: bytes, now_ns: int) -> IngressResult:
+        """Parser, verify checksum, ingress control and the after-ingress decisions for a received frame."""
+        res = IngressResult()
+        if isinstance(data, RecircPacket):
+            self._ingress_pass(data.port, bytes(data), now_ns, RECIRC, (data.meta, data.sm, data.copier),
+                               res, data.loops)
+        else:
+            self._ingress_pass(port, data, now_ns, NORMAL, None, res, 0)
+        res.dropped = not res.jobs
+        return res
+
+    def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
+        """Re-inject a recirculated packet (its ingress port travels with it)."""
+        port = getattr(data, "port", 0)
+        return self.ingress(port, data, now_ns)
+
+    def _parse(self, port: int, data: bytes, now_ns: int, itype: int, preserved):
+        hdr = self._new_hdr()
+        meta = self._new_meta()
+        sm = self._new_sm()
+        sm.ingress_port = port
+        sm.packet_length = len(data)
+        sm.instance_type = itype
+        sm.ingress_global_timestamp = now_ns // 1000
+        if preserved is not None:
+            src_meta, src_sm, copier = preserved
+            if copier is not None:
+                copier(src_meta, src_sm, meta, sm)
+        ctx = PacketCtx(sm, len(data), now_ns // 1000)
+        self.rt.cur = ctx
+        pin = PacketIn(data)
+        code = self._run_parser(pin, hdr, meta, sm)
+        if code:
+            sm.parser_error = code
+        ctx.payload = data[(pin.cur + 7) >> 3:] if pin.cur else data
+        return hdr, meta, sm, ctx
+
+    def _ingress_pass(self, port: int, data: bytes, now_ns: int, itype: int, preserved, res: IngressResult,
+                      loops: int) -> None:
+        hdr, meta, sm, ctx = self._parse(port, data, now_ns, itype, preserved)
+        self._run_verify(hdr, meta)
+        self._run_ingress(hdr, meta, sm)
+        # I2E clone: the original packet, re-parsed, with fresh metadata (+ preserved fields)
+        if ctx.clone is not None:
+            self._clone(ctx.clone, data, port, now_ns, meta, sm, INGRESS_CLONE, res.jobs, loops)
+        if ctx.digests:
+            res.digests.extend(ctx.digests)
+        if ctx.resubmit is not None:
+            if loops < self.max_loops:
+                self._ingress_pass(port, data, now_ns, RESUBMIT, (meta, sm, ctx.resubmit), res, loops + 1)
+            return
+        prio = sm.priority if self._has_priority else 0
+        grp = sm.mcast_grp
+        if grp:
+            first = True
+            for rid, eport in self.pre.replicas(grp):
+                if first:
+                    h, m, s = hdr, meta, sm
+                    first = False
+                else:
+                    h, m, s = hdr._copy(), meta._copy(), sm._copy()
+                s.egress_port = eport
+                s.egress_rid = rid
+                s.instance_type = REPLICATION
+                res.jobs.append(EgressJob(eport, prio, REPLICATION, len(data), h, m, s, ctx.payload, ctx.truncate,
+                                          loops))
+            return
+        eport = sm.egress_spec
+        if eport == DROP_PORT:
+            return
+        sm.egress_port = eport
+        res.jobs.append(EgressJob(eport, prio, sm.instance_type, len(data), hdr, meta, sm, ctx.payload,
+                                  ctx.truncate, loops))
+
+    def _clone(self, clone, data: bytes, port: int, now_ns: int, meta, sm, itype: int, out: list,
+               loops: int) -> None:
+        _ctype, session, copier = clone
+        targets = self.pre.clone_targets(session)
+        if targets is None or loops >= self.max_loops:
+            return
+        copies, trunc = targets
+        for rid, eport in copies:
+            h, m, s, ctx = self._parse(port, data, now_ns, itype, (meta, sm, copier))
+            s.egress_port = eport
+            s.egress_rid = rid
+            prio = sm.priority if self._has_priority else 0
+            if self._has_priority:
+                s.priority = prio
+            out.append(EgressJob(eport, prio, itype, len(data), h, m, s, ctx.payload, trunc, loops + 1))
+
+    # -------------------------------------------------------------------------------------------- egress
+    def egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None = None) -> EgressResult:
+        """Egress control, compute checksum, deparser and the after-egress decisions for a dequeued job."""
+        res = EgressResult()
+        sm = job.sm
+        hdr = job.hdr
+        meta = job.meta
+        now_us = now_ns // 1000
+        sm.egress_port = job.egress_port
+        sm.egress_spec = 0  # BMv2 resets it so that mark_to_drop in egress is visible
+        sm.egress_global_timestamp = now_us
+        if queue is not None:
+            sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
+            sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF
+            sm.deq_timedelta = queue.deq_timedelta_us & 0xFFFFFFFF
+            sm.deq_qdepth = queue.deq_qdepth & 0x7FFFF
+            if self._has_bytes_depth:
+                sm.enq_qdepth_bytes = queue.enq_qdepth_bytes & 0xFFFFFFFF
+                sm.deq_qdepth_bytes = queue.deq_qdepth_bytes & 0xFFFFFFFF
+        else:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
+            sm.enq_timestamp = now_us & 0xFFFFFFFF
+            sm.enq_qdepth = 0
+            sm.deq_timedelta = 0
+            sm.deq_qdepth = 0
+        ctx = PacketCtx(sm, job.length, now_us, job.payload)
+        ctx.truncate = job.truncate
+        self.rt.cur = ctx
+        self._run_egress(hdr, meta, sm)
+        self._run_compute(hdr, meta)
+        parts: list = []
+        self._run_deparser(parts, hdr)
+        frame = join_emitted(parts, job.payload)
+        if ctx.clone is not None:  # E2E: the deparsed packet, re-parsed with fresh metadata
+            self._clone(ctx.clone, frame, sm.ingress_port, now_ns, meta, sm, EGRESS_CLONE, res.clones, job.loops)
+        if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
+            return res
+        if ctx.recirculate is not None:
+            if job.loops < self.max_loops:
+                r = RecircPacket(frame)
+                r.port = sm.ingress_port
+                r.meta, r.sm, r.copier = meta, sm, ctx.recirculate
+                r.loops = job.loops + 1
+                res.recirculate.append(r)
+            return res
+        if ctx.truncate is not None and ctx.truncate < len(frame):
+            frame = frame[:ctx.truncate]
+        res.frames.append((job.egress_port, frame))
+        return res
+
+    # -------------------------------------------------------------------------------------------- both
+    def process(self, port: int, data: bytes, now_ns: int = 0) -> list[tuple[int, bytes]]:
+        """Ingress and egress through an ideal zero-delay TM; recirculations and clones followed (bounded)."""
+        out: list[tuple[int, bytes]] = []
+        self.last_digests = []
+        res = self.ingress(port, data, now_ns)
+        self.last_digests.extend(res.digests)
+        jobs = deque(res.jobs)
+        while jobs:
+            job = jobs.popleft()
+            er = self.egress(job, now_ns, None)
+            out.extend(er.frames)
+            jobs.extend(er.clones)
+            for r in er.recirculate:
+                rr = self.ingress(r.port, r, now_ns)
+                self.last_digests.extend(rr.digests)
+                jobs.extend(rr.jobs)
+        return out
+
+    # -------------------------------------------------------------------------------------------- control plane
+    def table(self, name: str):
+        try:
+            return self.tables[self.info.table(name).name]
+        except KeyError:
+            raise RuntimeApiError(f"unknown table '{name}'") from None
+
+    def extern(self, name: str):
+        if name in self.externs:
+            return self.externs[name]
+        matches = [v for k, v in self.externs.items() if k.endswith("." + name)]
+        if len(matches) == 1:
+            return matches[0]
+        raise RuntimeApiError(f"unknown extern instance '{name}'")
+
+
+class _Empty:
+    """Stand-in metadata for programs whose ingress has no user metadata struct."""
+
+    __slots__ = ()
+    _names = ()
+
+    def _copy(self):
+        return self
+
+    def _set(self, o):
+        pass
