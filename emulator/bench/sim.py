@@ -61,9 +61,9 @@ def build_fabric_switch(n_ports: int, rng: Any) -> Any:
         from emulator.target.switch import V1Switch  # noqa: F401 - a clear error if the target is missing
     except ImportError as exc:
         raise RocelabError(f"the P4 target is not available yet ({exc}); try --switch fake") from exc
-    from emulator.sim.network import Network
+    from emulator.sim.network import make_v1switch
 
-    switch = Network._make_v1switch(type("N", (), {"rng": rng})(), program)
+    switch = make_v1switch(program, rng)
     fab = FabricControl(switch)
     for port in range(n_ports):
         fab.add_nexthop(port + 1, port=port, dmac=host_mac(port), smac=f"02:00:00:00:00:{port:02x}")

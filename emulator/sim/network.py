@@ -30,6 +30,38 @@ from emulator.tm.config import NUM_PRIOS, TmConfig
 QueueSampler = Callable[[int, str, int, int, int, int], None]  # (time_ns, node, port, prio, pkts, bytes)
 
 
+def make_v1switch(program: Any, rng: random.Random) -> Any:
+    """V1Switch(program) whose P4 `random` extern draws from `rng` (the run's seeded generator)."""
+    from emulator.target.switch import V1Switch  # noqa: PLC0415 - the target is heavy; only when needed
+
+    try:
+        params = inspect.signature(V1Switch).parameters
+    except (TypeError, ValueError):
+        params = {}
+    if "rng" in params:
+        return V1Switch(program, rng=rng)
+    switch = V1Switch(program)
+    seed_switch_rng(switch, rng)
+    return switch
+
+
+def seed_switch_rng(switch: Any, rng: random.Random) -> None:
+    """Point a V1Switch's P4 `random` extern at `rng` when the switch has no rng parameter of its own.
+
+    Adapter over the target's generated namespace (`compiled.namespace["_randint"]`); without it every switch
+    would share one process-wide generator and two runs in one process would differ."""
+    if hasattr(switch, "rng"):
+        try:
+            switch.rng = rng
+        except AttributeError:
+            pass
+        return
+    ns = getattr(getattr(switch, "compiled", None), "namespace", None)
+    if isinstance(ns, dict) and "_randint" in ns:
+        randint = rng.randint
+        ns["_randint"] = lambda lo, hi: lo if hi < lo else randint(lo, hi)
+
+
 @dataclass
 class RunResult:
     complete: bool  # False when interrupted (Ctrl-C)
@@ -70,25 +102,16 @@ class Network:
     def add_switch(self, name: str, program: Any, tm_config: TmConfig | None = None) -> SwitchNode:
         """A switch running `program` (a V1Switch-like object with ingress/egress, or a checked program)."""
         self._check_new(name)
-        switch = program if hasattr(program, "ingress") and hasattr(program, "egress") else self._make_v1switch(program)
+        if hasattr(program, "ingress") and hasattr(program, "egress"):
+            switch = program
+            seed_switch_rng(switch, self.rng)
+        else:
+            switch = make_v1switch(program, self.rng)
         node = SwitchNode(self.engine, name, switch, tm_config, index=len(self.switches) + 1)
         node.pause_listeners = self._pause_listeners
         self.switches[name] = node
         self.nodes[name] = node
         return node
-
-    def _make_v1switch(self, program: Any) -> Any:
-        from emulator.target.switch import V1Switch  # noqa: PLC0415 - the target is heavy; only when needed
-
-        try:
-            params = inspect.signature(V1Switch).parameters
-        except (TypeError, ValueError):
-            params = {}
-        if "rng" in params:
-            return V1Switch(program, rng=self.rng)
-        if "seed" in params:
-            return V1Switch(program, seed=self.rng.getrandbits(32))
-        return V1Switch(program)
 
     def add_host(self, name: str, nic: Any) -> HostNode:
         """A host driven by `nic` (receive/poll/next_wakeup)."""
