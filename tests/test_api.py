@@ -222,3 +222,23 @@ def test_api_accepts_a_switch_like_object():
     a = RuntimeApi(sw)
     assert a.state is sw.state
     assert RuntimeApi(program()).table("acl").name == "MyIngress.acl"
+
+
+def test_api_on_a_switch_keeping_its_own_pieces():
+    class SwitchLike:  # the shape of V1Switch: info, tables, action_profiles, externs, pre, last_digests
+        def __init__(self):
+            s = RuntimeState.from_info(program())
+            self.info, self.tables, self.action_profiles = s.info, s.tables, s.profiles
+            self.externs, self.pre = s.externs, s.pre
+            self.last_digests = [("learn_t", (7,))]
+
+    sw = SwitchLike()
+    a = RuntimeApi(sw)
+    assert a.table("acl") is sw.tables["MyIngress.acl"]
+    assert a.profile("ecmp_sel") is sw.action_profiles["MyIngress.ecmp_sel"]
+    a.mc_mgrp_create(1)
+    assert 1 in sw.pre.groups
+    a.register_write("seen", 1, 5)
+    assert sw.externs["MyIngress.seen"].values[1] == 5
+    assert a.digests() == [("learn_t", (7,))]
+    assert a.digests() == []

@@ -416,6 +416,11 @@ class RuntimeApi:
         q = self.state.digest_queue
         out = list(q)
         q.clear()
+        # a V1Switch keeps the digests of its last process() call in `last_digests`
+        last = getattr(self.target, "last_digests", None)
+        if isinstance(last, list) and last is not q:
+            out.extend(last)
+            last.clear()
         return out
 
 
@@ -454,7 +459,8 @@ def _state_of(target: Any) -> RuntimeState:
         return RuntimeState.from_info(info)
     # a switch keeping the pieces itself
     if info is not None and getattr(target, "tables", None) is not None:
-        return RuntimeState(info, target.tables, getattr(target, "profiles", None) or {},
+        profiles = getattr(target, "profiles", None) or getattr(target, "action_profiles", None) or {}
+        return RuntimeState(info, target.tables, profiles,
                             getattr(target, "externs", None) or {}, getattr(target, "pre", None) or Pre(),
                             getattr(target, "digest_queue", None) if getattr(target, "digest_queue", None)
                             is not None else [])
