@@ -105,3 +105,22 @@ def test_make_packer_matches_pack():
         for _ in range(50):
             values = [rng.getrandbits(w + 2) for w in widths]  # extra bits are masked off
             assert packer(values) == pack(list(zip(values, widths)))
+
+
+def test_crc16_two_byte_path_matches_bitwise_definition():
+    import random
+
+    def crc16_arc_bitwise(data: bytes) -> int:
+        c = 0
+        for b in data:
+            c ^= b
+            for _ in range(8):
+                c = (c >> 1) ^ 0xA001 if c & 1 else c >> 1
+        return c
+
+    rng = random.Random(5)
+    for n in range(0, 40):
+        data = bytes(rng.getrandbits(8) for _ in range(n))
+        assert hashing.get("crc16")(data) == crc16_arc_bitwise(data)
+    kermit = make_crc(CrcParams(16, 0x1021, 0, 0, True, True))
+    assert kermit(CHECK) == 0x2189

@@ -105,6 +105,8 @@ def make_crc(p: CrcParams) -> HashFunc:
                 c = (c >> 1) ^ rpoly if c & 1 else c >> 1
             table.append(c)
         init = _reflect(p.init, p.width)
+        if p.width == 16 and p.refout:
+            return _crc16_reflected_2byte(table, init, p.xorout)
 
         def crc_reflected(data: bytes) -> int:
             c = init
@@ -137,6 +139,24 @@ def make_crc(p: CrcParams) -> HashFunc:
         return (c ^ p.xorout) & mask
 
     return crc_normal
+
+
+def _crc16_reflected_2byte(t8: list[int], init: int, xorout: int) -> HashFunc:
+    """Reflected 16-bit CRC two bytes per step (a 64 Ki-entry table, built on first use): ECMP hashes are hot."""
+    t16: list[int] = []
+
+    def crc16(data: bytes) -> int:
+        if not t16:
+            t16.extend(t8[(t8[x & 0xFF] ^ (x >> 8)) & 0xFF] ^ (t8[x & 0xFF] >> 8) for x in range(65536))
+        c = init
+        n = len(data)
+        for i in range(0, n - 1, 2):
+            c = t16[c ^ data[i] ^ (data[i + 1] << 8)]
+        if n & 1:
+            c = t8[(c ^ data[-1]) & 0xFF] ^ (c >> 8)
+        return c ^ xorout
+
+    return crc16
 
 
 def _crc32(data: bytes) -> int:
