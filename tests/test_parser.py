@@ -1092,3 +1092,83 @@ def test_raw_text_with_directives_is_preprocessed():
 def test_bad_annotation_name():
     e, where = _err("@5 struct S { }")
     assert where == ("d.p4", 1, 2) and e.message == "expected an annotation name but found '5'"
+
+
+# ---------------------------------------------------------------------------------------------- property: precedence
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PREC = {"||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, ">": 4, "<=": 4, ">=": 4, "|": 5, "^": 6, "&": 7, "<<": 8,
+         ">>": 8, "++": 9, "+": 10, "-": 10, "|+|": 10, "|-|": 10, "*": 11, "/": 11, "%": 11}
+_MUX, _UNARY, _POSTFIX, _ATOM = 0, 12, 13, 14
+
+_atoms = st.one_of(
+    st.builds(lambda v: ("IntLiteral", v, None, False, 10), st.integers(0, 999)),
+    st.builds(lambda n: ("PathExpression", n, False), st.sampled_from(["a", "b", "c", "hdr", "x1"])),
+)
+
+
+def _extend(children):
+    return st.one_of(
+        st.builds(lambda op, l, r: ("Binary", op, l, r), st.sampled_from(sorted(_PREC)), children, children),
+        st.builds(lambda op, e: ("Unary", op, e), st.sampled_from(["!", "~", "-", "+"]), children),
+        st.builds(lambda c, a, b: ("Mux", c, a, b), children, children, children),
+        st.builds(lambda e, n: ("Member", e, n), children, st.sampled_from(["f", "g", "next"])),
+        st.builds(lambda e, i: ("ArrayIndex", e, i), children, children),
+        st.builds(lambda e, h, lo: ("Slice", e, h, lo), children, children, children),
+        st.builds(lambda e: ("Cast", ("BitType", ("IntLiteral", 8, None, False, 10), False), e), children),
+        st.builds(lambda f, args: ("MethodCall", ("PathExpression", f, False), [],
+                                   [("Argument", None, x) for x in args]),
+                  st.sampled_from(["f", "g"]), st.lists(children, max_size=2)),
+    )
+
+
+_exprs = st.recursive(_atoms, _extend, max_leaves=12)
+
+
+def _prec(e) -> int:
+    k = e[0]
+    if k == "Binary":
+        return _PREC[e[1]]
+    if k == "Mux":
+        return _MUX
+    if k in ("Unary", "Cast"):
+        return _UNARY
+    if k in ("Member", "ArrayIndex", "Slice", "MethodCall"):
+        return _POSTFIX
+    return _ATOM
+
+
+def _show(e, need: int = _MUX) -> str:
+    """Print with the fewest parentheses P4's precedence allows."""
+    k = e[0]
+    if k == "IntLiteral":
+        s = str(e[1])
+    elif k == "PathExpression":
+        s = e[1]
+    elif k == "Binary":
+        p = _PREC[e[1]]
+        s = f"{_show(e[2], p)} {e[1]} {_show(e[3], p + 1)}"
+    elif k == "Unary":
+        s = f"{e[1]} {_show(e[2], _UNARY)}"
+    elif k == "Cast":
+        s = f"(bit<8>) {_show(e[2], _UNARY)}"
+    elif k == "Mux":
+        s = f"{_show(e[1], 1)} ? {_show(e[2])} : {_show(e[3], _MUX)}"
+    elif k == "Member":
+        s = f"{_show(e[1], _POSTFIX)}.{e[2]}"
+    elif k == "ArrayIndex":
+        s = f"{_show(e[1], _POSTFIX)}[{_show(e[2])}]"
+    elif k == "Slice":
+        s = f"{_show(e[1], _POSTFIX)}[{_show(e[2])}:{_show(e[3])}]"
+    else:  # MethodCall
+        s = f"{e[1][1]}(" + ", ".join(_show(a[2]) for a in e[3]) + ")"
+    return f"({s})" if _prec(e) < need else s
+
+
+@settings(max_examples=300, deadline=None)
+@given(_exprs)
+def test_printed_expressions_parse_back_to_the_same_tree(tree):
+    text = _show(tree)
+    assert D(parse_expression(text)) == tree, text
