@@ -1111,7 +1111,7 @@ _atoms = st.one_of(
 
 def _extend(children):
     return st.one_of(
-        st.builds(lambda op, l, r: ("Binary", op, l, r), st.sampled_from(sorted(_PREC)), children, children),
+        st.builds(lambda op, lhs, rhs: ("Binary", op, lhs, rhs), st.sampled_from(sorted(_PREC)), children, children),
         st.builds(lambda op, e: ("Unary", op, e), st.sampled_from(["!", "~", "-", "+"]), children),
         st.builds(lambda c, a, b: ("Mux", c, a, b), children, children, children),
         st.builds(lambda e, n: ("Member", e, n), children, st.sampled_from(["f", "g", "next"])),
