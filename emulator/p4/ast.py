@@ -8,7 +8,8 @@ Conventions the checker and the code generator rely on:
   (`PathExpression`, `Member`, `TypeName`) have `decl` (filled by the checker); every `Type` node has
   `resolved` (the checker's semantic type);
 - a node's own written type is never called `type` (that name is the checker's slot): `Cast.dest_type`,
-  `ConstructorCall.ctor_type`, `TypeExpression.type_ref`; declarations use `decl_type` ... see each class;
+  `ConstructorCall.ctor_type`, `TypeExpression.type_ref`, `ConstDecl/VarDecl.decl_type`, `Parameter.param_type`,
+  `StructField.field_type`, `TypedefDecl/NewTypeDecl.aliased`, `Instantiation.inst_type`, `ValueSetDecl.elem_type`;
 - names of declarations are plain `str`; references to names are `PathExpression` (expressions) or `TypeName`
   (types); `absolute=True` for a leading dot (`.NoAction`);
 - identifiers in expression position are always `PathExpression`, even when they name a type (`MyEnum.A` is
@@ -207,6 +208,9 @@ class PathExpression(Expression):
     decl: Any = _slot()
 
 
+Name = PathExpression  # the other name the front-end docs use for a name reference
+
+
 @dataclass(eq=False)
 class Member(Expression):
     """`expr.name` (fields, methods `.apply`/`.isValid`/`.extract`, enum/error members, `.next`, `.last`...)."""
@@ -316,7 +320,8 @@ class ListExpression(Expression):
 
 @dataclass(eq=False)
 class StructExpression(Expression):
-    """`{a = 1, b = 2}` (optionally `{a = 1, ...}`); `type_name` set for `(T){...}`-less typed forms if any."""
+    """`{a = 1, b = 2}` (optionally `{a = 1, ...}`). `type_name` is reserved for a typed form; the parser leaves
+    it None (a cast `(T) {...}` is a `Cast` around the struct expression)."""
 
     components: list[NamedExpression] = field(default_factory=list)
     dots: bool = False
