@@ -1057,7 +1057,7 @@ class CodeGen:
             return None
         if name == "hash":
             res, algo, base, data, mx = (args + [None] * 5)[:5]
-            h = f"_hash_get({self.algo_name(algo)!r})(_pack({self.field_list(data)}))"
+            h = f"{self.hash_fn(algo)}(_pack({self.field_list(data)}))"
             b, m = self.expr(base), self.expr(mx)
             val = f"({b} + {h} % {m})"
             mc = getattr(mx, "const_value", None)
@@ -1076,7 +1076,7 @@ class CodeGen:
             cond, data, ck, algo = args
             payload = " + _rt.cur.payload" if name.endswith("payload") else ""
             ckw = (_bits(ck.type) or (16, False))[0]
-            val = f"(_hash_get({self.algo_name(algo)!r})(_pack({self.field_list(data)}){payload}) & {_mask(ckw)})"
+            val = f"({self.hash_fn(algo)}(_pack({self.field_list(data)}){payload}) & {_mask(ckw)})"
             cv = getattr(cond, "const_value", None)
             if name.startswith("verify"):
                 cnd = "" if cv is True else f"{self.expr(cond)} and "
@@ -1116,6 +1116,17 @@ class CodeGen:
         if name == "log_msg":
             return None
         raise Unsupported(f"extern function {name} is not supported by the v1model target", c.loc)
+
+    def hash_fn(self, algo) -> str:
+        """Source calling a v1model hash algorithm; custom CRCs are looked up per use (the control plane may
+        change their parameters), the others bound once."""
+        name = self.algo_name(algo)
+        if name.endswith("_custom"):
+            return f"_hash_get({name!r})"
+        try:
+            return self.bind("H_" + name, hashing.get(name))
+        except Exception as exc:
+            raise Unsupported(str(exc), algo.loc) from None
 
     def algo_name(self, e) -> str:
         if isinstance(e, (A.Member, A.PathExpression)):
