@@ -1172,3 +1172,9 @@ def _show(e, need: int = _MUX) -> str:
 def test_printed_expressions_parse_back_to_the_same_tree(tree):
     text = _show(tree)
     assert D(parse_expression(text)) == tree, text
+
+
+def test_program_keeps_its_source_for_carets():
+    prog = parse_program("const bit<8> x = 1;\n", "mem.p4")
+    assert prog.source.source_line("mem.p4", 1) == "const bit<8> x = 1;"
+    assert ast.dump(prog) == ("Program", [("ConstDecl", ("BitType", I(8), False), "x", I(1), [])], ["mem.p4"])

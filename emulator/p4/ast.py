@@ -835,12 +835,15 @@ class Program(Node):
 
     declarations: list[Declaration] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    # the PreprocessedSource it was parsed from: `source.source_line(file, line)` gives caret lines for
+    # diagnostics on programs that are not files on disk
+    source: Any = field(default=None, kw_only=True, repr=False, compare=False)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
 
 # fields that are back-references or checker results, not children
-_NON_CHILD = frozenset({"loc", "type", "const_value", "decl", "resolved", "match_kind_decl"})
+_NON_CHILD = frozenset({"loc", "type", "const_value", "decl", "resolved", "match_kind_decl", "source"})
 
 
 def iter_children(node: Node) -> Iterator[Node]:

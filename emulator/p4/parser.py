@@ -160,7 +160,7 @@ class Parser:
             d = self.declaration()
             if d is not None:
                 decls.append(d)
-        return ast.Program(decls, list(self.src.pre.files), loc=loc)
+        return ast.Program(decls, list(self.src.pre.files), source=self.src.pre, loc=loc)
 
     def annotations(self) -> list[ast.Annotation]:
         out = []
