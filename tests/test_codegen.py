@@ -327,3 +327,161 @@ def test_generated_source_is_inspectable():
 def test_add_matches_reference(a, b):
     r = run_ingress("h.data.a = h.data.a + h.data.b;", data=(a, b, 0, 0))
     assert r["a"] == (a + b) & 0xFF
+
+
+# ----------------------------------------------------------------------------------------------- parsers
+
+PARSER_PROG = PRELUDE + """
+header len_t { bit<8> n; }
+header item_t { bit<8> v; }
+header opt_t { bit<8> kind; bit<8> len; varbit<32> data; }
+struct headers2 { data_t data; len_t l; item_t[3] items; opt_t opt; extra_t tail; }
+struct meta_t { bit<8> seen; bit<8> la; }
+error { MyError }
+$TOP
+parser P(packet_in pkt, out headers2 h, inout meta_t meta, inout standard_metadata_t sm) {
+    $PLOCALS
+    state start {
+        $START
+    }
+    $STATES
+}
+control VC(inout headers2 h, inout meta_t meta) { apply {} }
+control I(inout headers2 h, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        sm.egress_spec = 1;
+        h.tail.setValid();
+        if (sm.parser_error == error.PacketTooShort) { h.tail.x = 1; }
+        else if (sm.parser_error == error.NoMatch) { h.tail.x = 2; }
+        else if (sm.parser_error == error.StackOutOfBounds) { h.tail.x = 3; }
+        else if (sm.parser_error == error.HeaderTooShort) { h.tail.x = 4; }
+        else if (sm.parser_error == error.MyError) { h.tail.x = 0x77; }
+        else if (sm.parser_error != error.NoError) { h.tail.x = 0xFF; }
+        $IBODY
+    }
+}
+control E(inout headers2 h, inout meta_t meta, inout standard_metadata_t sm) { apply {} }
+control CC(inout headers2 h, inout meta_t meta) { apply {} }
+control D(packet_out pkt, in headers2 h) {
+    apply { pkt.emit(h.data); pkt.emit(h.l); pkt.emit(h.items); pkt.emit(h.opt); pkt.emit(h.tail); }
+}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def run_parser(start: str, states: str, pkt: bytes, plocals: str = "", ibody: str = "", top: str = ""):
+    src = (PARSER_PROG.replace("$START", start).replace("$STATES", states).replace("$PLOCALS", plocals)
+           .replace("$IBODY", ibody).replace("$TOP", top))
+    sw = V1Switch(load(src))
+    out = sw.process(0, pkt)
+    assert len(out) == 1
+    frame = out[0][1]
+    return frame, sw
+
+
+def test_parser_error_codes_and_payload_kept():
+    # too short: PacketTooShort = 1, the packet still goes through ingress; nothing was extracted
+    frame, _ = run_parser("pkt.extract(h.data); transition accept;", "", b"\x01\x02\x03")
+    assert frame == bytes([1]) + b"\x01\x02\x03"  # tail (parser_error) emitted first, payload after
+    frame, _ = run_parser("pkt.extract(h.data); transition accept;", "", bytes(8) + b"PAY")
+    assert frame == bytes(8) + b"\x00" + b"PAY"
+
+
+def test_select_masks_ranges_default_and_no_match():
+    states = """
+    state s2 {
+        transition select(h.data.a, h.data.b) {
+            (8w0x10 &&& 8w0xF0, _): one;
+            (8w0x20 .. 8w0x2F, 8w1): two;
+            (8w0x30, default): three;
+        }
+    }
+    state one { h.l.setValid(); h.l.n = 1; transition accept; }
+    state two { h.l.setValid(); h.l.n = 2; transition accept; }
+    state three { h.l.setValid(); h.l.n = 3; transition accept; }
+    """
+    start = "pkt.extract(h.data); transition s2;"
+    def n_of(a, b):
+        frame, _ = run_parser(start, states, bytes([a, b]) + bytes(6))
+        return frame[8:]
+    assert n_of(0x17, 9) == bytes([1, 0])
+    assert n_of(0x25, 1) == bytes([2, 0])
+    assert n_of(0x25, 2) == bytes([2])  # no match: error.NoMatch (2) in tail, l invalid
+    assert n_of(0x30, 7) == bytes([3, 0])
+
+
+def test_transition_reject_and_verify_errors():
+    frame, _ = run_parser("pkt.extract(h.data); transition reject;", "", bytes(8))
+    assert frame[8:] == bytes([2])  # `transition reject` without verify: error.NoMatch
+    frame, sw = run_parser("pkt.extract(h.data); verify(h.data.a == 1, error.MyError); transition accept;", "",
+                           bytes(8))
+    assert frame[8] == 0x77 and sw.compiled.errors["MyError"] == 7
+
+
+def test_header_stack_extract_next_last_and_overflow():
+    states = """
+    state items {
+        pkt.extract(h.items.next);
+        meta.seen = meta.seen + 1;
+        transition select(h.items.last.v) { 0: accept; default: items; }
+    }
+    """
+    start = "pkt.extract(h.data); transition items;"
+    frame, _ = run_parser(start, states, bytes(8) + bytes([5, 6, 0]) + b"P")
+    assert frame == bytes(8) + bytes([5, 6, 0]) + bytes([0]) + b"P"
+    # four non-zero items overflow the 3-element stack: StackOutOfBounds (3), 3 items kept
+    frame, _ = run_parser(start, states, bytes(8) + bytes([5, 6, 7, 8]) + b"P")
+    assert frame == bytes(8) + bytes([5, 6, 7]) + bytes([3]) + bytes([8]) + b"P"
+
+
+def test_stack_ops_in_control_out_of_range_is_ignored():
+    states = "state items { pkt.extract(h.items.next); pkt.extract(h.items.next); transition accept; }"
+    ibody = """
+        h.items.push_front(1);
+        h.items[0].setValid();
+        h.items[0].v = 9;
+        bit<32> i = 7;
+        h.items[i].v = 1;      // out of range: ignored
+        h.l.setValid();
+        h.l.n = h.items[i].v;  // reads 0
+    """
+    frame, _ = run_parser("pkt.extract(h.data); transition items;", states, bytes(8) + bytes([1, 2]), ibody=ibody)
+    assert frame == bytes(8) + bytes([0]) + bytes([9, 1, 2]) + bytes([0])
+    ibody2 = "h.items.pop_front(1);"
+    frame, _ = run_parser("pkt.extract(h.data); transition items;", states, bytes(8) + bytes([1, 2]), ibody=ibody2)
+    assert frame == bytes(8) + bytes([2]) + bytes([0])
+
+
+def test_lookahead_advance_and_varbit():
+    states = """
+    state opt {
+        meta.la = pkt.lookahead<bit<8>>();
+        pkt.advance(8);
+        pkt.extract(h.l);
+        pkt.extract(h.opt, (bit<32>)h.l.n * 8);
+        transition accept;
+    }
+    """
+    # data(8) | skipped byte | l.n=2 | opt.kind, opt.len, 2 data bytes ... wait: opt has kind/len then varbit
+    pkt = bytes(8) + b"\xEE" + b"\x02" + b"\x0A\x0B" + b"\xCC\xDD" + b"P"
+    frame, _ = run_parser("pkt.extract(h.data); transition opt;", states, pkt,
+                          ibody="h.data.a = meta.la;")
+    assert frame == bytes([0xEE]) + bytes(7) + b"\x02" + b"\x0A\x0B\xCC\xDD" + b"\x00" + b"P"
+
+
+def test_value_set_in_select():
+    states = """
+    state s2 { transition select(h.data.a) { vs: one; default: accept; } }
+    state one { h.l.setValid(); h.l.n = 1; transition accept; }
+    """
+    src = (PARSER_PROG.replace("$START", "pkt.extract(h.data); transition s2;").replace("$STATES", states)
+           .replace("$PLOCALS", "value_set<bit<8>>(4) vs;").replace("$IBODY", "").replace("$TOP", ""))
+    sw = V1Switch(load(src))
+    vs = next(iter(sw.value_sets.values())) if sw.value_sets else None
+    if vs is None:
+        from emulator.target.codegen import ValueSetRuntime
+
+        vs = next(o for o in sw.compiled.namespace.values() if isinstance(o, ValueSetRuntime))
+    assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x00"
+    vs.add(7)
+    assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x01\x00"
