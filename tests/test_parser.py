@@ -1178,3 +1178,15 @@ def test_program_keeps_its_source_for_carets():
     prog = parse_program("const bit<8> x = 1;\n", "mem.p4")
     assert prog.source.source_line("mem.p4", 1) == "const bit<8> x = 1;"
     assert ast.dump(prog) == ("Program", [("ConstDecl", ("BitType", I(8), False), "x", I(1), [])], ["mem.p4"])
+
+
+def test_to_source_of_key_expressions():
+    cases = ["hdr.ipv4.dstAddr", "meta.x[7:0]", "hdr.ipv4.isValid()", "hdr.vlan[1].vid", ".NoAction",
+             "8w0xff", "4s3", "(a + b) * c", "f<bit<8>>(x, n = 1)", "(bit<16>)meta.y", "{a, b}", "{f = 1}",
+             "!(a && b)", "error.NoError", "c ? a : (b | d)", "{#}", "true"]
+    for text in cases:
+        assert ast.to_source(parse_expression(text)) == text, text
+    assert ast.to_source(parse_expression("a+b*c")) == "a + (b * c)"
+    t = one("struct S { bit<(W + 1)> a; H[4] b; register<bit<32>, _> c; tuple<bool, int> d; }")
+    assert [ast.type_to_source(f.field_type) for f in t.fields] == [
+        "bit<(W + 1)>", "H[4]", "register<bit<32>, _>", "tuple<bool, int>"]
