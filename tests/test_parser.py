@@ -1190,3 +1190,14 @@ def test_to_source_of_key_expressions():
     t = one("struct S { bit<(W + 1)> a; H[4] b; register<bit<32>, _> c; tuple<bool, int> d; }")
     assert [ast.type_to_source(f.field_type) for f in t.fields] == [
         "bit<(W + 1)>", "H[4]", "register<bit<32>, _>", "tuple<bool, int>"]
+
+
+def test_deep_nesting():
+    chain = " else ".join(f"if (x == {i}) {{ x = {i}; }}" for i in range(600))
+    stmts = body(chain)
+    depth, node = 0, stmts[0]
+    while isinstance(node, ast.IfStatement):
+        depth, node = depth + 1, node.else_
+    assert depth == 600
+    prog = parse_program("const bit<8> x = " + "(" * 400 + "1" + ")" * 400 + ";")
+    assert D(prog.declarations[0].value) == I(1)

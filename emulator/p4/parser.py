@@ -11,6 +11,7 @@ Entry point: `parse_program(src, filename) -> ast.Program`.
 from __future__ import annotations
 
 import re
+import sys
 
 from emulator.errors import P4Error, SrcLoc
 from emulator.p4 import ast
@@ -1298,7 +1299,16 @@ def parse_program(src: PreprocessedSource | str, filename: str = "<string>") -> 
         from emulator.p4.preprocess import preprocess_text
 
         src = preprocess_text(src, filename)
-    return Parser(SourceText(src, filename)).parse_program()
+    parser = Parser(SourceText(src, filename))
+    # long `else if` chains and deep expressions recurse; give them room, and never leak a RecursionError
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20000))
+    try:
+        return parser.parse_program()
+    except RecursionError:
+        raise parser.src.error("program nests too deeply to parse", parser.tok.loc) from None
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def parse_expression(text: str, filename: str = "<string>", type_names=()) -> ast.Expression:
