@@ -1,0 +1,232 @@
+"""V1Switch packet path: BMv2's after-ingress / after-egress order, clones, multicast, resubmit, recirculate,
+instance_type, timestamps and queue metadata, truncation, digests, malformed packets."""
+from __future__ import annotations
+
+import random
+
+from emulator.target.switch import (EGRESS_CLONE, INGRESS_CLONE, NORMAL, RECIRC, REPLICATION, RESUBMIT, EgressJob,
+                                    QueueInfo, V1Switch)
+from tests.test_codegen import load
+
+# The packet carries a 1-byte `op` telling ingress what to do; egress writes what it saw into `out_t`.
+PROG = """
+#include <core.p4>
+#include <v1model.p4>
+header op_t { bit<8> op; bit<8> arg; }
+header out_t {
+    bit<32> instance_type; bit<16> ingress_port; bit<16> egress_port; bit<16> rid; bit<8> m_kept; bit<8> m_lost;
+    bit<48> in_ts; bit<48> eg_ts; bit<32> enq_ts; bit<32> enq_depth; bit<32> deq_delta; bit<32> deq_depth;
+    bit<32> enq_bytes; bit<32> pkt_len; bit<8> prio; bit<8> passes;
+}
+struct headers { op_t op; out_t rep; }
+struct meta_t { @field_list(1) bit<8> kept; bit<8> lost; @field_list(1) bit<8> passes; }
+struct dig_t { bit<8> op; bit<8> arg; }
+parser P(packet_in pkt, out headers h, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.op); transition select(h.op.op) { 0xEE: with_out; default: accept; } }
+    state with_out { pkt.extract(h.rep); transition accept; }
+}
+control VC(inout headers h, inout meta_t meta) { apply {} }
+control I(inout headers h, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        meta.passes = meta.passes + 1;
+        sm.egress_spec = 2;
+        sm.priority = 3;
+        if (h.op.op == 1) { mark_to_drop(sm); }
+        else if (h.op.op == 2) { sm.mcast_grp = 5; }
+        else if (h.op.op == 3) { meta.kept = 7; meta.lost = 9; clone_preserving_field_list(CloneType.I2E, 4, 1); }
+        else if (h.op.op == 4) { clone(CloneType.I2E, 4); mark_to_drop(sm); }
+        else if (h.op.op == 5) {
+            if (sm.instance_type == 0) { meta.kept = 11; meta.lost = 12; resubmit_preserving_field_list(1); }
+        }
+        else if (h.op.op == 6 && sm.instance_type == 0) { meta.kept = 21; meta.lost = 22; }
+        else if (h.op.op == 7) { digest<dig_t>(1, { h.op.op, h.op.arg }); }
+        else if (h.op.op == 8) { sm.mcast_grp = 5; clone(CloneType.I2E, 4); }
+        else if (h.op.op == 9) { sm.egress_spec = 511; }
+        else if (h.op.op == 10) { truncate(1); }
+    }
+}
+control E(inout headers h, inout meta_t meta, inout standard_metadata_t sm) {
+    apply {
+        if (h.op.op == 6 && sm.instance_type == 0) {
+            recirculate_preserving_field_list(1);
+        }
+        if (h.op.op == 11 && sm.instance_type == 0) { clone(CloneType.E2E, 4); h.op.arg = 0x55; }
+        if (h.op.op == 12) { mark_to_drop(sm); }
+        h.rep.setValid();
+        h.rep.instance_type = sm.instance_type;
+        h.rep.ingress_port = (bit<16>)sm.ingress_port;
+        h.rep.egress_port = (bit<16>)sm.egress_port;
+        h.rep.rid = sm.egress_rid;
+        h.rep.m_kept = meta.kept;
+        h.rep.m_lost = meta.lost;
+        h.rep.in_ts = sm.ingress_global_timestamp;
+        h.rep.eg_ts = sm.egress_global_timestamp;
+        h.rep.enq_ts = sm.enq_timestamp;
+        h.rep.enq_depth = (bit<32>)sm.enq_qdepth;
+        h.rep.deq_delta = sm.deq_timedelta;
+        h.rep.deq_depth = (bit<32>)sm.deq_qdepth;
+        h.rep.enq_bytes = sm.enq_qdepth_bytes;
+        h.rep.pkt_len = sm.packet_length;
+        h.rep.prio = (bit<8>)sm.priority;
+        h.rep.passes = meta.passes;
+    }
+}
+control CC(inout headers h, inout meta_t meta) { apply {} }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.op); pkt.emit(h.rep); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+OUT_FIELDS = [("instance_type", 32), ("ingress_port", 16), ("egress_port", 16), ("rid", 16), ("m_kept", 8),
+              ("m_lost", 8), ("in_ts", 48), ("eg_ts", 48), ("enq_ts", 32), ("enq_depth", 32), ("deq_delta", 32),
+              ("deq_depth", 32), ("enq_bytes", 32), ("pkt_len", 32), ("prio", 8), ("passes", 8)]
+OUT_LEN = sum(w for _, w in OUT_FIELDS) // 8
+
+
+def decode(frame: bytes) -> dict:
+    v = int.from_bytes(frame[2:2 + OUT_LEN], "big")
+    out = {"op": frame[0], "arg": frame[1], "rest": frame[2 + OUT_LEN:]}
+    off = OUT_LEN * 8
+    for name, w in OUT_FIELDS:
+        off -= w
+        out[name] = (v >> off) & ((1 << w) - 1)
+    return out
+
+
+_SW = None
+
+
+def switch() -> V1Switch:
+    sw = V1Switch(load(PROG))
+    sw.pre.mc_node_create(0, [])  # handle 0 unused: rids below start at 1
+    n1 = sw.pre.mc_node_create(1, [3, 4])
+    n2 = sw.pre.mc_node_create(2, [6])
+    sw.pre.mc_mgrp_create(5)
+    sw.pre.mc_node_associate(5, n1)
+    sw.pre.mc_node_associate(5, n2)
+    sw.pre.mirroring_add(4, 9)
+    return sw
+
+
+def pkt(op: int, arg: int = 0, payload: bytes = b"PAYLOAD") -> bytes:
+    return bytes([op, arg]) + payload
+
+
+def test_unicast_normal_packet_and_metadata():
+    sw = switch()
+    out = sw.process(1, pkt(0), now_ns=5_000_000)
+    assert [p for p, _ in out] == [2]
+    d = decode(out[0][1])
+    assert d["instance_type"] == NORMAL and d["ingress_port"] == 1 and d["egress_port"] == 2
+    assert d["in_ts"] == 5000 and d["eg_ts"] == 5000 and d["pkt_len"] == 9 and d["prio"] == 3
+    assert d["rest"] == b"PAYLOAD"
+
+
+def test_mark_to_drop_and_egress_spec_511_drop():
+    sw = switch()
+    assert sw.process(1, pkt(1)) == []
+    assert sw.process(1, pkt(9)) == []
+    res = sw.ingress(1, pkt(1), 0)
+    assert res.dropped and res.jobs == []
+
+
+def test_multicast_replicas_have_rid_and_replication_type():
+    sw = switch()
+    out = sw.process(1, pkt(2))
+    assert sorted(p for p, _ in out) == [3, 4, 6]
+    for port, frame in out:
+        d = decode(frame)
+        assert d["instance_type"] == REPLICATION and d["egress_port"] == port
+        assert d["rid"] == (1 if port in (3, 4) else 2)
+
+
+def test_i2e_clone_preserves_field_list_only():
+    sw = switch()
+    out = sw.process(1, pkt(3))
+    by_port = {p: decode(f) for p, f in out}
+    assert set(by_port) == {2, 9}
+    c = by_port[9]
+    assert c["instance_type"] == INGRESS_CLONE and c["m_kept"] == 7 and c["m_lost"] == 0
+    assert by_port[2]["instance_type"] == NORMAL and by_port[2]["m_lost"] == 9
+
+
+def test_clone_happens_before_drop_and_multicast():
+    sw = switch()
+    out = sw.process(1, pkt(4))  # clone then mark_to_drop: only the clone leaves
+    assert [p for p, _ in out] == [9]
+    out = sw.process(1, pkt(8))  # clone + multicast
+    assert sorted(p for p, _ in out) == [3, 4, 6, 9]
+
+
+def test_resubmit_reenters_ingress_with_preserved_fields():
+    sw = switch()
+    out = sw.process(1, pkt(5))
+    assert len(out) == 1
+    d = decode(out[0][1])
+    assert d["instance_type"] == RESUBMIT and d["m_kept"] == 11 and d["m_lost"] == 0 and d["passes"] == 2
+
+
+def test_recirculate_reenters_ingress_after_deparse():
+    sw = switch()
+    out = sw.process(1, pkt(6))
+    assert len(out) == 1
+    d = decode(out[0][1])
+    assert d["instance_type"] == RECIRC and d["ingress_port"] == 1
+    assert d["m_kept"] == 21 and d["m_lost"] == 0 and d["passes"] == 2
+    # the recirculated packet was the deparsed one: it already carried out_t (op 6 re-parsed without it here)
+    res = sw.egress(sw.ingress(1, pkt(6), 0).jobs[0], 0)
+    assert res.frames == [] and len(res.recirculate) == 1
+    assert bytes(res.recirculate[0])[:2] == bytes([6, 0])
+
+
+def test_e2e_clone_is_the_deparsed_packet():
+    sw = switch()
+    out = sw.process(1, pkt(11))
+    by_port = {p: f for p, f in out}
+    assert set(by_port) == {2, 9}
+    assert by_port[2][1] == 0x55
+    c = decode(by_port[9])
+    # the clone starts from the deparsed frame (arg already 0x55, the first out_t now payload) and goes
+    # through egress again as EGRESS_CLONE to the session's port
+    assert c["arg"] == 0x55 and c["instance_type"] == EGRESS_CLONE and c["egress_port"] == 9
+    assert len(c["rest"]) == OUT_LEN + len(b"PAYLOAD")
+    assert decode(bytes(2) + c["rest"])["instance_type"] == NORMAL
+
+
+def test_egress_mark_to_drop():
+    sw = switch()
+    assert sw.process(1, pkt(12)) == []
+
+
+def test_digest_collected():
+    sw = switch()
+    res = sw.ingress(1, pkt(7, 0x42), 0)
+    assert res.digests and res.digests[0][1] == (7, 0x42)
+
+
+def test_truncate():
+    sw = switch()
+    out = sw.process(1, pkt(10))
+    assert out[0][1] == bytes([10])
+
+
+def test_queue_info_and_timestamps_reach_egress():
+    sw = switch()
+    res = sw.ingress(3, pkt(0), 2_000_999)
+    job = res.jobs[0]
+    assert isinstance(job, EgressJob) and job.priority == 3 and job.length == 9 and job.egress_port == 2
+    q = QueueInfo(enq_timestamp_us=2000, enq_qdepth=4, deq_timedelta_us=17, deq_qdepth=3, enq_qdepth_bytes=4096,
+                  deq_qdepth_bytes=3000)
+    er = sw.egress(job, 2_017_500, q)
+    d = decode(er.frames[0][1])
+    assert d["in_ts"] == 2000 and d["eg_ts"] == 2017
+    assert (d["enq_ts"], d["enq_depth"], d["deq_delta"], d["deq_depth"], d["enq_bytes"]) == (2000, 4, 17, 3, 4096)
+
+
+def test_malformed_and_random_packets_never_raise():
+    sw = switch()
+    rng = random.Random(1)
+    for n in range(200):
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 40)))
+        sw.process(rng.randrange(8), data)
+    assert sw.process(0, b"") is not None
+    assert sw.process(0, b"\xee") is not None  # op says out_t follows but the packet ends: PacketTooShort
