@@ -143,3 +143,15 @@ def test_unterminated_conditional(tmp_path):
 def test_strings_and_comments_are_not_expanded():
     out = preprocess_text('#define X 5\n@name("X /* no */") x = X; // X\n', "s.p4")
     assert '@name("X /* no */") x = 5;' in out.text
+
+
+@pytest.mark.parametrize("text,line,message", [
+    ("#if\n", 1, "malformed #if directive"),
+    ("x\n#define\n", 2, "malformed #define directive"),
+    ("#if 1 +\n#endif\n", 1, "could not evaluate expression"),
+    ("#define F(\n", 1, "missing ')'"),
+])
+def test_malformed_directives_are_p4_errors(text, line, message):
+    with pytest.raises(P4Error) as ei:
+        preprocess_text(text, "m.p4")
+    assert ei.value.loc.line == line and message in ei.value.message

@@ -58,6 +58,7 @@ class _Pre(pcpp.Preprocessor):
         self.sources: dict[str, str] = {}
         self.files: list[str] = []
         self._directive_loc: SrcLoc | None = None
+        self._directive_name: str | None = None
         self.line_directive = None
         self.auto_pragma_once_enabled = True
         # no __DATE__/__TIME__: output must not depend on the clock
@@ -115,6 +116,7 @@ class _Pre(pcpp.Preprocessor):
         self.lastdirective = directive
         first = precedingtoks[0] if precedingtoks else directive
         self._directive_loc = self._loc(first)
+        self._directive_name = directive.value
         return True
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
@@ -175,7 +177,13 @@ def preprocess(
     main_shown = _rewrite(pre, name)
     if main_shown != name:
         pre.sources[main_shown] = text
-    out = _assemble(pre, {main_shown: name})
+    try:
+        out = _assemble(pre, {main_shown: name})
+    except P4Error:
+        raise
+    except Exception:  # pcpp trips over some malformed directives (`#if` alone...)
+        loc = pre._directive_loc or SrcLoc(name, 1, 1)
+        pre._fail(f"malformed #{pre._directive_name or 'directive'} directive", loc)
     out.files = list(dict.fromkeys(pre.files))
     out.sources = {k: v for k, v in pre.sources.items()}
     return out
