@@ -153,6 +153,9 @@ def test_incast_without_pfc_drops_and_with_pfc_is_lossless():
     assert len(rx.received) == 400
     assert all(ports[p]["drops"][3] == 0 and ports[p]["headroom_drops"][3] == 0 for p in ports)
     assert all(ports[i]["pause_sent"][3] >= 1 and ports[i]["resume_sent"][3] >= 1 for i in range(4))
+    # headroom absorbed what was in flight after each XOFF: at most a round trip at line rate (2 x 1 us x
+    # 100 Gb/s = 25 KB) plus the frames being serialized at both ends
+    assert all(0 < ports[i]["max_headroom_bytes"][3] <= 25_000 + 2 * 1000 for i in range(4))
     # the senders really received (and obeyed) PFC frames from their switch port
     for nic in senders:
         kinds = [q[3] for _, q in nic.pfc_received]
