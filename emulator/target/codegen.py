@@ -82,25 +82,33 @@ def _is_out(direction) -> bool:
     return direction in ("out", "inout")
 
 
-@dataclass
 class PacketCtx:
-    """Per-packet state the generated code reaches through `_rt.cur` (set by the switch)."""
+    """Per-packet state the generated code reaches through `_rt.cur` (set by the switch before each block)."""
 
-    sm: Any = None
-    length: int = 0
-    now_us: int = 0
-    payload: bytes = b""
-    clone: Any = None  # (type, session, copier|None)
-    resubmit: Any = None  # copier (or _nocopy)
-    recirculate: Any = None
-    truncate: int | None = None
-    digests: list = field(default_factory=list)
-    assert_failed: bool = False
+    __slots__ = ("sm", "length", "now_us", "payload", "clone", "resubmit", "recirculate", "truncate", "digests",
+                 "assert_failed")
+
+    def __init__(self, sm: Any = None, length: int = 0, now_us: int = 0, payload: bytes = b""):
+        self.sm = sm
+        self.length = length
+        self.now_us = now_us
+        self.payload = payload
+        self.clone = None  # (type, session, copier|None)
+        self.resubmit = None  # field-list copier (or _nocopy)
+        self.recirculate = None
+        self.truncate: int | None = None
+        self.digests: list | None = None  # (digest name, values) in call order
+        self.assert_failed = False
+
+    def digest(self, item) -> None:
+        if self.digests is None:
+            self.digests = []
+        self.digests.append(item)
 
 
 @dataclass
 class Runtime:
-    cur: PacketCtx = field(default_factory=PacketCtx)
+    cur: Any = None
 
 
 @dataclass
@@ -1057,7 +1065,7 @@ class CodeGen:
             return None
         if name == "hash":
             res, algo, base, data, mx = (args + [None] * 5)[:5]
-            h = f"{self.hash_fn(algo)}(_pack({self.field_list(data)}))"
+            h = f"{self.hash_fn(algo)}({self.packed(data)})"
             b, m = self.expr(base), self.expr(mx)
             val = f"({b} + {h} % {m})"
             mc = getattr(mx, "const_value", None)
@@ -1076,7 +1084,7 @@ class CodeGen:
             cond, data, ck, algo = args
             payload = " + _rt.cur.payload" if name.endswith("payload") else ""
             ckw = (_bits(ck.type) or (16, False))[0]
-            val = f"({self.hash_fn(algo)}(_pack({self.field_list(data)}){payload}) & {_mask(ckw)})"
+            val = f"({self.hash_fn(algo)}({self.packed(data)}{payload}) & {_mask(ckw)})"
             cv = getattr(cond, "const_value", None)
             if name.startswith("verify"):
                 cnd = "" if cv is True else f"{self.expr(cond)} and "
@@ -1092,7 +1100,7 @@ class CodeGen:
         if name == "digest":
             data = args[1]
             dname = getattr(strip(data.type), "name", None) or "digest"
-            o(f"_rt.cur.digests.append(({dname!r}, {self.values_of(data)}))")
+            o(f"_rt.cur.digest(({dname!r}, {self.values_of(data)}))")
             return None
         if name == "clone":
             o(f"_rt.cur.clone = ({self.expr(args[0])}, {self.expr(args[1])}, None)")
@@ -1149,9 +1157,9 @@ class CodeGen:
             return out
         return [data]
 
-    def field_list(self, data) -> str:
-        """(value, width) pairs for hash/checksum input; fields of invalid headers are skipped (BMv2)."""
-        groups: list[tuple[str | None, list[str]]] = []
+    def _field_groups(self, data) -> list[tuple[str | None, list[tuple[str, int]]]]:
+        """Runs of (value source, width) sharing one validity guard (fields of invalid headers are skipped)."""
+        groups: list[tuple[str | None, list[tuple[str, int]]]] = []
         for e in self._leaves(data):
             t = strip(e.type)
             b = _bits(t)
@@ -1167,16 +1175,39 @@ class CodeGen:
             guard = None
             if isinstance(e, A.Member) and isinstance(strip(e.expr.type), T.Header):
                 guard = f"{self.expr(e.expr)}._valid"
-            item = f"({v}, {w})"
             if groups and groups[-1][0] == guard:
-                groups[-1][1].append(item)
+                groups[-1][1].append((v, w))
             else:
-                groups.append((guard, [item]))
+                groups.append((guard, [(v, w)]))
+        return groups
+
+    def field_list(self, data) -> str:
+        """Source of a tuple of (value, width) pairs for hashing.pack."""
         parts = []
-        for guard, items in groups:
-            tup = "(" + "".join(i + ", " for i in items) + ")"
+        for guard, items in self._field_groups(data):
+            tup = "(" + "".join(f"({v}, {w}), " for v, w in items) + ")"
             parts.append(f"({tup} if {guard} else ())" if guard else tup)
         return " + ".join(parts) if parts else "()"
+
+    def packed(self, data) -> str:
+        """Source of the packed bytes of a field list (BMv2 packing): straight-line shifts when every run of
+        fields is byte-aligned, else hashing.pack."""
+        groups = self._field_groups(data)
+        if not groups:
+            return "b''"
+        if any(sum(w for _, w in items) % 8 for _, items in groups):
+            return f"_pack({self.field_list(data)})"
+        parts = []
+        for guard, items in groups:
+            total = sum(w for _, w in items)
+            terms = []
+            off = total
+            for v, w in items:
+                off -= w
+                terms.append(f"({v} << {off})" if off else v)
+            b = f"({' | '.join(terms)}).to_bytes({total // 8}, 'big')"
+            parts.append(f"({b} if {guard} else b'')" if guard else b)
+        return " + ".join(parts)
 
     def values_of(self, data) -> str:
         return "(" + "".join(self.expr(x) + ", " for x in self._leaves(data)) + ")"
