@@ -485,3 +485,110 @@ def test_value_set_in_select():
     assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x00"
     vs.add(7)
     assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x01\x00"
+
+
+# ----------------------------------------------------------------------------------------------- sub-blocks, unions
+
+def test_sub_control_with_constructor_args_and_copy_out():
+    top = """
+    control Add(inout bit<8> v, in bit<8> extra)(bit<8> k) {
+        action bump() { v = v + k; }
+        apply { bump(); v = v + extra; }
+    }
+    control Leave(inout bit<8> v) {
+        apply { v = 42; exit; }
+    }
+    """
+    decls = "Add(8w10) add10; Add(8w100) add100; Leave() leave;"
+    body = "add10.apply(h.data.a, 1); add100.apply(h.data.b, 2); leave.apply(h.data.c[7:0]); h.data.d = 1;"
+    # the second instance has its own constructor constant; exit inside a sub-control still copies out
+    # (`v = 42` reaches h.data.c) and ends the whole ingress (h.data.d unchanged)
+    r = run_ingress(body, decls=decls, toplevel=top, data=(1, 2, 0xFF00, 7))
+    assert (r["a"], r["b"], r["c"], r["d"]) == (12, 104, 0xFF2A, 7)
+
+
+def test_header_union_setvalid_invalidates_other_member():
+    src = PRELUDE + """
+    header a_t { bit<8> x; }
+    header b_t { bit<16> y; }
+    header_union u_t { a_t a; b_t b; }
+    struct hs { data_t data; u_t u; }
+    struct meta_t { bit<8> m; }
+    parser P(packet_in pkt, out hs h, inout meta_t meta, inout standard_metadata_t sm) {
+        state start { pkt.extract(h.data); transition select(h.data.a) { 1: pa; default: pb; } }
+        state pa { pkt.extract(h.u.a); transition accept; }
+        state pb { pkt.extract(h.u.b); transition accept; }
+    }
+    control VC(inout hs h, inout meta_t meta) { apply {} }
+    control I(inout hs h, inout meta_t meta, inout standard_metadata_t sm) {
+        apply {
+            sm.egress_spec = 1;
+            if (h.data.b == 1) { h.u.b.setValid(); h.u.b.y = 0xBBBB; }
+            if (h.u.isValid()) { h.data.c = 1; }
+        }
+    }
+    control E(inout hs h, inout meta_t meta, inout standard_metadata_t sm) { apply {} }
+    control CC(inout hs h, inout meta_t meta) { apply {} }
+    control D(packet_out pkt, in hs h) { apply { pkt.emit(h.data); pkt.emit(h.u); } }
+    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+    """
+    sw = V1Switch(load(src))
+    base = bytes([1, 0, 0, 0]) + bytes(4)
+    assert sw.process(0, base + b"\x11P")[0][1] == bytes([1, 0, 0, 1]) + bytes(4) + b"\x11P"
+    # a was extracted, then b made valid: a is invalidated and only b is emitted
+    out = sw.process(0, bytes([1, 1, 0, 0]) + bytes(4) + b"\x11P")[0][1]
+    assert out == bytes([1, 1, 0, 1]) + bytes(4) + b"\xbb\xbbP"
+
+
+def test_sub_parser_apply():
+    src = PRELUDE + """
+    struct meta_t { bit<8> m; }
+    parser Sub(packet_in pkt, inout headers h, inout bit<8> seen) {
+        state start { pkt.extract(h.extra); seen = h.extra.x + 1; transition accept; }
+    }
+    parser P(packet_in pkt, out headers h, inout meta_t meta, inout standard_metadata_t sm) {
+        Sub() sub;
+        state start { pkt.extract(h.data); sub.apply(pkt, h, meta.m); transition accept; }
+    }
+    control VC(inout headers h, inout meta_t meta) { apply {} }
+    control I(inout headers h, inout meta_t meta, inout standard_metadata_t sm) {
+        apply { sm.egress_spec = 1; h.data.a = meta.m; }
+    }
+    control E(inout headers h, inout meta_t meta, inout standard_metadata_t sm) { apply {} }
+    control CC(inout headers h, inout meta_t meta) { apply {} }
+    control D(packet_out pkt, in headers h) { apply { pkt.emit(h); } }
+    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+    """
+    sw = V1Switch(load(src))
+    out = sw.process(0, bytes(8) + b"\x05rest")[0][1]
+    assert out == bytes([6]) + bytes(7) + b"\x05rest"  # emit of a struct emits its headers in order
+
+
+def test_update_checksum_with_payload_and_verify():
+    src = PRELUDE + """
+    struct meta_t { bit<8> m; }
+    parser P(packet_in pkt, out headers h, inout meta_t meta, inout standard_metadata_t sm) {
+        state start { pkt.extract(h.data); transition accept; }
+    }
+    control VC(inout headers h, inout meta_t meta) {
+        apply { verify_checksum(true, { h.data.a, h.data.b }, h.data.c, HashAlgorithm.csum16); }
+    }
+    control I(inout headers h, inout meta_t meta, inout standard_metadata_t sm) {
+        apply { sm.egress_spec = 1; h.data.d = (bit<32>)sm.checksum_error; }
+    }
+    control E(inout headers h, inout meta_t meta, inout standard_metadata_t sm) { apply {} }
+    control CC(inout headers h, inout meta_t meta) {
+        apply { update_checksum_with_payload(h.data.a == 1, { h.data.a, h.data.b }, h.data.c, HashAlgorithm.csum16); }
+    }
+    control D(packet_out pkt, in headers h) { apply { pkt.emit(h.data); } }
+    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+    """
+    from emulator.target import hashing
+
+    sw = V1Switch(load(src))
+    good = hashing.csum16(bytes([1, 2]))
+    out = sw.process(0, bytes([1, 2]) + good.to_bytes(2, "big") + bytes(4) + b"\x10\x20")[0][1]
+    assert out[4:8] == bytes(4)  # checksum ok
+    assert int.from_bytes(out[2:4], "big") == hashing.csum16(bytes([1, 2]) + b"\x10\x20")
+    out = sw.process(0, bytes([2, 2]) + b"\x00\x00" + bytes(4))[0][1]
+    assert out[4:8] == bytes([0, 0, 0, 1]) and out[2:4] == b"\x00\x00"  # bad checksum flagged, not updated

@@ -19,6 +19,7 @@ by reference behaves like copy-in/copy-out; scalar out/inout arguments are retur
 from __future__ import annotations
 
 import itertools
+import re
 import random as _random_mod
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -210,7 +211,7 @@ class CodeGen:
         try:
             yield self.out
         finally:
-            self.chunks.append(self.out.text())
+            self.chunks.append(_fill_globals(self.out.text()))
             self.out, self.fn_kind, self.ret_outs, self.ret_type, self.kind, self.inst = saved
 
     def _error_codes(self) -> dict[str, int]:
@@ -448,9 +449,10 @@ class CodeGen:
             obj = UnmodelledExtern(qn, getattr(d.inst_type, "path", "?"))
         self.env[id(d)] = self.bind("X_" + qn, obj)
 
-    def _global_line(self, o: Emitter, inst: Instance | None) -> None:
-        if inst is not None and inst.frame:
-            o("global " + ", ".join(inst.frame))
+    def _global_line(self, o: Emitter, inst: Instance | None = None) -> None:
+        """A placeholder filled in at the end with every frame global the function mentions (a function may
+        assign another instance's frame, e.g. when applying a sub-control)."""
+        o(_GLOBALS_MARK)
 
     # ------------------------------------------------------------------------------------------ parser
     def gen_parser(self, inst: Instance) -> None:
@@ -1669,6 +1671,18 @@ class CodeGen:
         with self.new_def() as o:
             o("def _reject():")
             o(f"    raise ParserReject({self.err('NoMatch', 2)})")
+
+
+_GLOBALS_MARK = "#<globals>"
+_FRAME_RE = re.compile(r"\bF\d+_\w+")
+
+
+def _fill_globals(text: str) -> str:
+    if _GLOBALS_MARK not in text:
+        return text
+    names = sorted(set(_FRAME_RE.findall(text)))
+    repl = ("global " + ", ".join(names)) if names else "pass"
+    return text.replace(_GLOBALS_MARK, repl, 1)
 
 
 def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None) -> CompiledProgram:
