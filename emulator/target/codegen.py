@@ -84,22 +84,21 @@ def _is_out(direction) -> bool:
 
 
 class PacketCtx:
-    """Per-packet state the generated code reaches through `_rt.cur` (set by the switch before each block)."""
+    """Per-packet state the generated code reaches through `_rt.cur` (set by the switch before each block).
+    Rarely-set fields are class-level defaults so that creating one per packet stays cheap."""
 
-    __slots__ = ("sm", "length", "now_us", "payload", "clone", "resubmit", "recirculate", "truncate", "digests",
-                 "assert_failed")
+    clone: Any = None  # (type, session, copier|None)
+    resubmit: Any = None  # field-list copier (or _nocopy)
+    recirculate: Any = None
+    truncate: int | None = None
+    digests: list | None = None  # (digest name, values) in call order
+    assert_failed: bool = False
 
     def __init__(self, sm: Any = None, length: int = 0, now_us: int = 0, payload: bytes = b""):
         self.sm = sm
         self.length = length
         self.now_us = now_us
         self.payload = payload
-        self.clone = None  # (type, session, copier|None)
-        self.resubmit = None  # field-list copier (or _nocopy)
-        self.recirculate = None
-        self.truncate: int | None = None
-        self.digests: list | None = None  # (digest name, values) in call order
-        self.assert_failed = False
 
     def digest(self, item) -> None:
         if self.digests is None:

@@ -69,18 +69,32 @@ class EgressJob:
                 f"len={self.length})")
 
 
-@dataclass(slots=True)
 class IngressResult:
-    jobs: list = field(default_factory=list)
-    digests: list = field(default_factory=list)  # (digest struct name, field values tuple)
-    dropped: bool = False
+    """What ingress produced: jobs for the traffic manager, digests, and whether the packet was dropped."""
+
+    __slots__ = ("jobs", "digests", "dropped")
+
+    def __init__(self, jobs: list | None = None, digests: list | None = None, dropped: bool = False):
+        self.jobs = [] if jobs is None else jobs
+        self.digests = [] if digests is None else digests  # (digest struct name, field values tuple)
+        self.dropped = dropped
+
+    def __repr__(self) -> str:
+        return f"IngressResult(jobs={self.jobs}, digests={self.digests}, dropped={self.dropped})"
 
 
-@dataclass(slots=True)
 class EgressResult:
-    frames: list = field(default_factory=list)  # (port, bytes)
-    clones: list = field(default_factory=list)  # E2E clone EgressJobs to enqueue
-    recirculate: list = field(default_factory=list)  # RecircPacket (bytes) to feed back to ingress
+    """Frames to transmit as (port, bytes), E2E clone jobs to enqueue, packets to recirculate."""
+
+    __slots__ = ("frames", "clones", "recirculate")
+
+    def __init__(self, frames: list | None = None, clones: list | None = None, recirculate: list | None = None):
+        self.frames = [] if frames is None else frames
+        self.clones = [] if clones is None else clones
+        self.recirculate = [] if recirculate is None else recirculate  # RecircPacket (bytes)
+
+    def __repr__(self) -> str:
+        return f"EgressResult(frames={self.frames}, clones={self.clones}, recirculate={self.recirculate})"
 
 
 class RecircPacket(bytes):
@@ -133,6 +147,9 @@ class V1Switch:
         self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
         self._has_priority = "priority" in sm_fields
         self.digest_names = [d.name for d in info.digests]
+        # every header byte-aligned and fixed-size: the deparser emits only byte strings
+        self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
+                            for c in cp.classes.values())
 
     @property
     def source(self) -> str:
@@ -160,21 +177,25 @@ class V1Switch:
         hdr = self._new_hdr()
         meta = self._new_meta()
         sm = self._new_sm()
+        n = len(data)
+        now_us = now_ns // 1000
         sm.ingress_port = port
-        sm.packet_length = len(data)
+        sm.packet_length = n
         sm.instance_type = itype
-        sm.ingress_global_timestamp = now_ns // 1000
+        sm.ingress_global_timestamp = now_us
         if preserved is not None:
             src_meta, src_sm, copier = preserved
             if copier is not None:
                 copier(src_meta, src_sm, meta, sm)
-        ctx = PacketCtx(sm, len(data), now_ns // 1000)
+        ctx = PacketCtx(sm, n, now_us, data)
         self.rt.cur = ctx
         pin = PacketIn(data)
         code = self._run_parser(pin, hdr, meta, sm)
         if code:
             sm.parser_error = code
-        ctx.payload = data[(pin.cur + 7) >> 3:] if pin.cur else data
+        cur = pin.cur
+        if cur:
+            ctx.payload = data[(cur + 7) >> 3:]
         return hdr, meta, sm, ctx
 
     def _ingress_pass(self, port: int, data: bytes, now_ns: int, itype: int, preserved, res: IngressResult,
@@ -261,7 +282,7 @@ class V1Switch:
         self._run_compute(hdr, meta)
         parts: list = []
         self._run_deparser(parts, hdr)
-        frame = join_emitted(parts, job.payload)
+        frame = b"".join(parts) + job.payload if self._aligned else join_emitted(parts, job.payload)
         if ctx.clone is not None:  # E2E: the deparsed packet, re-parsed with fresh metadata
             self._clone(ctx.clone, frame, sm.ingress_port, now_ns, meta, sm, EGRESS_CLONE, res.clones, job.loops)
         if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
@@ -282,21 +303,31 @@ class V1Switch:
     # -------------------------------------------------------------------------------------------- both
     def process(self, port: int, data: bytes, now_ns: int = 0) -> list[tuple[int, bytes]]:
         """Ingress and egress through an ideal zero-delay TM; recirculations and clones followed (bounded)."""
-        out: list[tuple[int, bytes]] = []
-        self.last_digests = []
         res = self.ingress(port, data, now_ns)
-        self.last_digests.extend(res.digests)
-        jobs = deque(res.jobs)
+        self.last_digests = res.digests
+        if len(res.jobs) == 1:  # the common case: one unicast copy
+            er = self.egress(res.jobs[0], now_ns, None)
+            if not er.clones and not er.recirculate:
+                return er.frames
+            out = list(er.frames)
+            jobs = deque(er.clones)
+            self._follow(er, jobs, now_ns)
+        else:
+            out = []
+            jobs = deque(res.jobs)
         while jobs:
             job = jobs.popleft()
             er = self.egress(job, now_ns, None)
             out.extend(er.frames)
             jobs.extend(er.clones)
-            for r in er.recirculate:
-                rr = self.ingress(r.port, r, now_ns)
-                self.last_digests.extend(rr.digests)
-                jobs.extend(rr.jobs)
+            self._follow(er, jobs, now_ns)
         return out
+
+    def _follow(self, er: EgressResult, jobs: deque, now_ns: int) -> None:
+        for r in er.recirculate:
+            rr = self.ingress(r.port, r, now_ns)
+            self.last_digests.extend(rr.digests)
+            jobs.extend(rr.jobs)
 
     # -------------------------------------------------------------------------------------------- control plane
     def table(self, name: str):
