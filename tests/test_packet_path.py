@@ -3,8 +3,16 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.target.packet import (FieldLayout, HeaderStack, ParserError, PacketIn, TypeLayout, extract_bits,
-                                    join_emitted, make_class)
+from emulator.target.packet import (
+    FieldLayout,
+    HeaderStack,
+    PacketIn,
+    ParserError,
+    TypeLayout,
+    extract_bits,
+    join_emitted,
+    make_class,
+)
 
 
 def hdr(name, *fields):

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import random
 
-from emulator.target.switch import (EGRESS_CLONE, INGRESS_CLONE, NORMAL, RECIRC, REPLICATION, RESUBMIT, EgressJob,
-                                    QueueInfo, V1Switch)
+from emulator.target.switch import (
+    EGRESS_CLONE,
+    INGRESS_CLONE,
+    NORMAL,
+    RECIRC,
+    REPLICATION,
+    RESUBMIT,
+    EgressJob,
+    QueueInfo,
+    V1Switch,
+)
 from tests.test_codegen import load
 
 # The packet carries a 1-byte `op` telling ingress what to do; egress writes what it saw into `out_t`.
@@ -225,7 +234,7 @@ def test_queue_info_and_timestamps_reach_egress():
 def test_malformed_and_random_packets_never_raise():
     sw = switch()
     rng = random.Random(1)
-    for n in range(200):
+    for _n in range(200):
         data = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 40)))
         sw.process(rng.randrange(8), data)
     assert sw.process(0, b"") is not None

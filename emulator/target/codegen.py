@@ -19,8 +19,8 @@ by reference behaves like copy-in/copy-out; scalar out/inout arguments are retur
 from __future__ import annotations
 
 import itertools
-import re
 import random as _random_mod
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +30,16 @@ from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.p4.constfold import wrap as _cf_wrap
 from emulator.target import hashing, packet
-from emulator.target.packet import (CORE_ERRORS, ExitBlock, FieldLayout, HeaderStack, ParserError, ParserReject,
-                                    TypeLayout, make_class)
+from emulator.target.packet import (
+    CORE_ERRORS,
+    ExitBlock,
+    FieldLayout,
+    HeaderStack,
+    ParserError,
+    ParserReject,
+    TypeLayout,
+    make_class,
+)
 
 PARSER_STATE_LIMIT = 10000  # state transitions per parse before error.ParserTimeout
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")

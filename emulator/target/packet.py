@@ -8,8 +8,9 @@ an int plus its current width in the slot `<name>__w`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 # error codes of the core library, in p4c/BMv2 order; user errors follow in declaration order
 CORE_ERRORS = ("NoError", "PacketTooShort", "NoMatch", "StackOutOfBounds", "HeaderTooShort", "ParserTimeout",
@@ -198,7 +199,7 @@ def _header_methods(layout: TypeLayout) -> list[str]:
         if fixed % 8 == 0:
             L.append(f"            v = int.from_bytes(data[cur >> 3:(cur >> 3) + {nbytes}], 'big')")
         else:
-            L.append(f"            v = int.from_bytes(data[cur >> 3:(end + 7) >> 3], 'big') >> (-end & 7)")
+            L.append("            v = int.from_bytes(data[cur >> 3:(end + 7) >> 3], 'big') >> (-end & 7)")
         L.append("        else:")
         L.append(f"            v = _extract_bits(data, cur, {fixed})")
         L += ["        " + s for s in _unpack_lines(widths, fixed, "v")]
@@ -344,7 +345,7 @@ class HeaderStack:
         self.elems = [cls() for _ in range(size)]
         self.nextIndex = 0
 
-    def _copy(self) -> "HeaderStack":
+    def _copy(self) -> HeaderStack:
         n = HeaderStack.__new__(HeaderStack)
         n._cls = self._cls
         n.size = self.size
@@ -352,12 +353,12 @@ class HeaderStack:
         n.nextIndex = self.nextIndex
         return n
 
-    def _set(self, o: "HeaderStack") -> None:
+    def _set(self, o: HeaderStack) -> None:
         for a, b in zip(self.elems, o.elems):
             a._set(b)
         self.nextIndex = o.nextIndex
 
-    def _eq(self, o: "HeaderStack") -> bool:
+    def _eq(self, o: HeaderStack) -> bool:
         return all(a._eq(b) for a, b in zip(self.elems, o.elems))
 
     def _values(self) -> tuple:

@@ -606,7 +606,7 @@ def _resolve(names: list[str], wanted: str, what: str, where: str) -> str:
 
 
 def _key_alias(name: str) -> str:
-    """p4c's spellings of key names: `h.$valid$` / `h.$valid` / `h.valid` for `h.isValid()`, `s$2` for `s[2]`."""
+    """p4c's spellings of key names: `h.$valid$` / `h.$valid` for `h.isValid()`, `s$2` for `s[2]`."""
     name = re.sub(r"\$([0-9]+)", r"[\1]", name)
     for suffix in (".$valid$", ".$valid", "$valid$"):
         if name.endswith(suffix):

@@ -14,16 +14,14 @@ metadata, keeping only the preserved field list. A malformed packet never raises
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from emulator.errors import P4Error, RuntimeApiError
 from emulator.p4.program import ProgramInfo
-from emulator.target import externs as ext
 from emulator.target.codegen import CompiledProgram, PacketCtx, Runtime, ValueSetRuntime, compile_program
 from emulator.target.packet import PacketIn, join_emitted
 from emulator.target.pre import Pre
-from emulator.target.tables import build_tables
 
 DROP_PORT = 511
 MAX_LOOPS = 16  # resubmits / recirculations / E2E clone generations per packet
@@ -116,17 +114,15 @@ class V1Switch:
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
         self.info = info
         self.max_loops = max_loops
-        self.pre = Pre()
-        # externs by fully qualified name
-        self.externs: dict[str, Any] = {}
-        for group in (info.registers, info.counters, info.meters, info.direct_counters, info.direct_meters):
-            for x in group:
-                obj = ext.make_extern(x)
-                if obj is not None:
-                    self.externs[x.name] = obj
-        directs = {x.name: self.externs[x.name] for x in (*info.direct_counters, *info.direct_meters)
-                   if x.name in self.externs}
-        self.tables, self.action_profiles = build_tables(info.tables, info.actions, info.action_profiles, directs)
+        # tables, action profiles, externs and the PRE live in the control-plane state (api.RuntimeState), so
+        # RuntimeApi(switch) and the generated code share the very same objects
+        from emulator.target.api import RuntimeState
+
+        self.state = RuntimeState.from_info(info)
+        self.pre: Pre = self.state.pre
+        self.externs: dict[str, Any] = self.state.externs
+        self.tables = self.state.tables
+        self.action_profiles = self.state.profiles
         self.value_sets = {v.name: ValueSetRuntime(v.name) for v in info.value_sets}
         objects: dict[str, Any] = {**self.externs, **self.value_sets, **self.tables, **self.action_profiles}
         self.rt = Runtime()
