@@ -334,6 +334,7 @@ class ApplyResult(P4Type):
 
     table: str
     actions: tuple[str, ...] = ()
+    decl: Any = field(default=None, compare=False, hash=False, repr=False)  # the TableDecl
 
     def __str__(self) -> str:
         return f"apply_result({self.table})"
@@ -345,6 +346,7 @@ class ActionEnum(P4Type):
 
     table: str
     actions: tuple[str, ...] = ()
+    decl: Any = field(default=None, compare=False, hash=False, repr=False)  # the TableDecl
 
     def __str__(self) -> str:
         return f"action_list({self.table})"
