@@ -171,6 +171,7 @@ class CodeGen:
         self.program = program
         self.info = program.info
         self.objects = objects if objects is not None else {}
+        self.created: dict[str, Any] = {}  # externs built here because the summary did not list them
         self.rt = runtime or Runtime()
         self.ns: dict[str, Any] = {
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
@@ -330,6 +331,7 @@ class CodeGen:
         cp = CompiledProgram(src, self.ns, self.classes, hdr_cls, meta_cls, sm_cls, self.errors,
                              self.field_list_copiers, self.instances)
         cp.roles = roles
+        cp.created = self.created
         return cp
 
     def _find_main(self):
@@ -453,8 +455,34 @@ class CodeGen:
             return
         obj = self._object(qn, d)
         if obj is None:
-            obj = UnmodelledExtern(qn, getattr(d.inst_type, "path", "?"))
+            obj = self._extern_from_decl(d, qn)
         self.env[id(d)] = self.bind("X_" + qn, obj)
+
+    def _extern_from_decl(self, d, qn: str):
+        """An extern the control plane did not list (no ProgramInfo entry): build it from its constructor."""
+        from emulator.target import externs as X
+
+        tname = getattr(d.inst_type, "path", "?")
+        callee = getattr(d, "callee", None)
+        args = list(callee.args) if callee is not None and callee.args else [a.expr for a in d.args]
+        vals = [getattr(a, "const_value", None) for a in args]
+        kinds = [getattr(a, "name", None) for a in args]  # CounterType.packets -> "packets"
+        obj: Any = None
+        try:
+            if tname == "register":
+                targ = d.inst_type.type_args[0].resolved if d.inst_type.type_args else None
+                obj = X.Register(int(vals[0]), T.width_of(targ) if targ is not None else 32, qn)
+            elif tname == "counter":
+                obj = X.Counter(int(vals[0]), kinds[1] or "packets_and_bytes", qn)
+            elif tname == "meter":
+                obj = X.Meter(int(vals[0]), kinds[1] or "bytes", qn)
+        except (TypeError, ValueError, IndexError):
+            obj = None
+        if obj is None:
+            return UnmodelledExtern(qn, tname)
+        self.objects[qn] = obj
+        self.created[qn] = obj
+        return obj
 
     def _global_line(self, o: Emitter, inst: Instance | None = None) -> None:
         """A placeholder filled in at the end with every frame global the function mentions (a function may

@@ -112,6 +112,8 @@ class V1Switch:
     def __init__(self, program, *, max_loops: int = MAX_LOOPS):
         self.program = program
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
+        if not info.blocks:
+            info.blocks = _blocks_from_main(program)
         self.info = info
         self.max_loops = max_loops
         # tables, action profiles, externs and the PRE live in the control-plane state (api.RuntimeState), so
@@ -128,6 +130,8 @@ class V1Switch:
         self.rt = Runtime()
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt)
         cp = self.compiled
+        for name, obj in getattr(cp, "created", {}).items():
+            self.externs.setdefault(name, obj)
         if cp.hdr_cls is None or cp.sm_cls is None:
             raise P4Error("the program's ingress control must take (headers, metadata, standard_metadata_t)")
         self._new_hdr = cp.hdr_cls
@@ -339,6 +343,30 @@ class V1Switch:
         if len(matches) == 1:
             return matches[0]
         raise RuntimeApiError(f"unknown extern instance '{name}'")
+
+
+def _blocks_from_main(program) -> dict:
+    """The six v1model blocks from `main`'s arguments (when the summary did not provide them)."""
+    from emulator.p4 import ast as A
+
+    main = getattr(program, "main", None)
+    if main is None:
+        main = next((d for d in program.ast.declarations if isinstance(d, A.Instantiation) and d.name == "main"),
+                    None)
+    if main is None:
+        raise P4Error("the program has no `main` instantiation")
+    roles = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
+    out = {}
+    for role, arg in zip(roles, main.args):
+        e = arg.expr
+        decl = None
+        if isinstance(e, A.ConstructorCall):
+            decl = getattr(e.ctor_type, "decl", None)
+        elif isinstance(e, A.PathExpression) and isinstance(e.decl, A.Instantiation):
+            decl = getattr(e.decl.inst_type, "decl", None)
+        if decl is not None:
+            out[role] = decl
+    return out
 
 
 class _Empty:
