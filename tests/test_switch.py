@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from test_codegen import load  # noqa: I001 - pytest puts tests/ on sys.path
+
 from emulator.target.switch import (
     EGRESS_CLONE,
     INGRESS_CLONE,
@@ -15,7 +17,6 @@ from emulator.target.switch import (
     QueueInfo,
     V1Switch,
 )
-from tests.test_codegen import load
 
 # The packet carries a 1-byte `op` telling ingress what to do; egress writes what it saw into `out_t`.
 PROG = """
