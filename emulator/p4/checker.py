@@ -1343,6 +1343,10 @@ class Checker:
             return True
         if isinstance(a, T.Error) and isinstance(b, T.Error):
             return True
+        if isinstance(a, (T.ParserT, T.ControlT)) and type(a) is type(b):
+            # parser/control types match structurally (MyParser against Parser<H, M>)
+            return len(a.params) == len(b.params) and all(
+                x.direction == y.direction and self.same_type(x.type, y.type) for x, y in zip(a.params, b.params))
         return False
 
     def unify(self, pt: T.P4Type, at: T.P4Type, env: dict[str, T.P4Type], node) -> None:

@@ -1,0 +1,490 @@
+"""The mid-end summary: ProgramInfo (tables, actions, extern instances, digests...) from a checked program.
+
+Starting at `main`, the block arguments are instantiated and walked recursively (sub-parsers and sub-controls
+instantiated inside blocks, or passed as constructor arguments). Control-plane names follow p4c: the dotted
+path of instance names from the top-level block's *declaration* name (`MyIngress.ipv4_lpm`,
+`MyIngress.c1.t`), `@name("x")` replacing the local name (dots inside are a local path), `@name(".x")` being
+absolute. Top-level actions keep their bare name. `@hidden` objects are left out. An anonymous
+`implementation = action_selector(...)` takes the property's `@name`, else the table's name.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.errors import P4Error
+from emulator.p4 import ast
+from emulator.p4 import types as T
+from emulator.p4.checker import CheckedProgram
+from emulator.p4.program import (
+    ActionInfo,
+    ActionProfileInfo,
+    ActionRefInfo,
+    ConstEntryInfo,
+    ControllerHeaderInfo,
+    DigestInfo,
+    ExternInstanceInfo,
+    MatchFieldInfo,
+    ParamInfo,
+    ProgramInfo,
+    StructFieldInfo,
+    TableInfo,
+    ValueSetInfo,
+)
+
+V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+def annotations_of(annos: list[ast.Annotation]) -> dict[str, list[str]]:
+    """{name: [raw body]} as ProgramInfo keeps them (`@name("x")` -> {"name": ['"x"']})."""
+    out: dict[str, list[str]] = {}
+    for a in annos or []:
+        out[a.name] = [a.body] if a.body else []
+    return out
+
+
+def name_annotation(annos) -> str | None:
+    a = ast.find_annotation(annos or [], "name")
+    if a is None:
+        return None
+    if a.string_value is not None:
+        return a.string_value
+    return a.body.strip().strip('"')
+
+
+def is_hidden(annos) -> bool:
+    return ast.find_annotation(annos or [], "hidden") is not None
+
+
+def id_override(annos) -> int | None:
+    a = ast.find_annotation(annos or [], "id")
+    if a is None:
+        return None
+    if a.args and len(a.args) == 1 and isinstance(a.args[0], ast.IntLiteral):
+        return a.args[0].value
+    try:
+        return int(a.body.strip(), 0)
+    except ValueError:
+        raise P4Error(f"@id needs an integer, not '{a.body}'", a.loc) from None
+
+
+def qualify(d, prefix: str) -> str:
+    """p4c's control-plane name of declaration `d` inside the instance at `prefix`."""
+    name = name_annotation(getattr(d, "annotations", None))
+    if name is not None:
+        if name.startswith("."):
+            return name[1:]
+        return f"{prefix}.{name}" if prefix else name
+    return f"{prefix}.{d.name}" if prefix else d.name
+
+
+def expr_text(e: ast.Expression) -> str:
+    """Source text of a key expression as p4c prints it (`hdr.ipv4.dstAddr`, `hdr.h.f[7:0]`)."""
+    if isinstance(e, ast.PathExpression):
+        return ("." if e.absolute else "") + e.name
+    if isinstance(e, ast.Member):
+        return f"{expr_text(e.expr)}.{e.name}"
+    if isinstance(e, ast.ArrayIndex):
+        return f"{expr_text(e.expr)}[{expr_text(e.index)}]"
+    if isinstance(e, ast.Slice):
+        return f"{expr_text(e.expr)}[{expr_text(e.hi)}:{expr_text(e.lo)}]"
+    if isinstance(e, ast.MethodCall):
+        args = ", ".join(expr_text(a.expr) for a in e.args)
+        return f"{expr_text(e.target)}({args})"
+    if isinstance(e, ast.IntLiteral):
+        if e.width is None:
+            return str(e.value)
+        return f"{e.width}{'s' if e.signed else 'w'}{e.value}"
+    if isinstance(e, ast.BoolLiteral):
+        return "true" if e.value else "false"
+    if isinstance(e, ast.Binary):
+        return f"{expr_text(e.left)} {e.op} {expr_text(e.right)}"
+    if isinstance(e, ast.Unary):
+        return f"{e.op}{expr_text(e.expr)}"
+    if isinstance(e, ast.Cast):
+        return f"({e.dest_type.resolved}){expr_text(e.expr)}"
+    if isinstance(e, ast.TypeExpression):
+        return str(e.type_ref.resolved)
+    return type(e).__name__
+
+
+def key_width(t: T.P4Type) -> int:
+    t = T.strip_newtype(t)
+    if isinstance(t, (T.Enum, T.Error)):
+        return 32
+    try:
+        return T.width_of(t)
+    except TypeError:
+        return 0
+
+
+def _arg(callee, name: str, index: int):
+    """The argument expression for constructor parameter `name` (or position `index`)."""
+    if callee is None:
+        return None
+    for p, a in zip(callee.params, callee.args):
+        if p.name == name:
+            return a
+    return callee.args[index] if index < len(callee.args) else None
+
+
+def _member_name(e) -> str | None:
+    if isinstance(e, ast.Member):
+        return e.name
+    if e is not None and isinstance(getattr(e, "decl", None), ast.ConstDecl):
+        return _member_name(e.decl.value)
+    return None
+
+
+def _int(e, default: int = 0) -> int:
+    v = getattr(e, "const_value", None) if e is not None else None
+    if isinstance(v, bool):
+        return int(v)
+    return v if isinstance(v, int) else default
+
+
+# ------------------------------------------------------------------------------------------------ walker
+
+class Summarizer:
+    def __init__(self, checked: CheckedProgram):
+        self.checked = checked
+        self.info = ProgramInfo()
+        self.actions: dict[str, ActionInfo] = {}
+        self.extern_by_decl: dict[tuple[str, int], Any] = {}  # (path, id(decl)) -> info
+        self.profiles: dict[str, ActionProfileInfo] = {}
+        self.digests: dict[str, DigestInfo] = {}
+        self.instance_names: dict[tuple[str, int], str] = {}
+
+    def run(self) -> ProgramInfo:
+        self.controller_headers()
+        main = self.checked.main
+        if main is None:
+            return self.info
+        callee = getattr(main, "callee", None)
+        exprs = list(callee.args) if callee is not None else [a.expr for a in main.args]
+        for i, e in enumerate(exprs):
+            decl, path, ctor = self.block_of(e, "")
+            if decl is None:
+                continue
+            if i < len(V1MODEL_BLOCKS):
+                self.info.blocks[V1MODEL_BLOCKS[i]] = decl
+            self.walk_block(decl, path, ctor)
+        self.info.actions = list(self.actions.values())
+        self.info.action_profiles = list(self.profiles.values())
+        self.info.digests = list(self.digests.values())
+        return self.info
+
+    def block_of(self, e, prefix: str, pname: str | None = None):
+        """(block declaration, instance path, constructor callee) of a block argument."""
+        if isinstance(e, ast.ConstructorCall):
+            d = getattr(e.ctor_type, "decl", None)
+            if isinstance(d, (ast.ParserDecl, ast.ControlDecl)):
+                path = d.name if not prefix else f"{prefix}.{pname}"
+                return d, path, getattr(e, "callee", None)
+        if isinstance(e, ast.PathExpression) and isinstance(e.decl, ast.Instantiation):
+            inst = e.decl
+            d = getattr(inst.inst_type, "decl", None)
+            if isinstance(d, (ast.ParserDecl, ast.ControlDecl)):
+                return d, qualify(inst, ""), getattr(inst, "callee", None)
+        return None, "", None
+
+    def walk_block(self, decl, path: str, ctor) -> None:
+        # constructor arguments that are blocks are instances too (named after the parameter)
+        if ctor is not None:
+            for p, a in zip(ctor.params, ctor.args):
+                if isinstance(a, ast.ConstructorCall):
+                    sub, spath, sctor = self.block_of(a, path, p.name)
+                    if sub is not None:
+                        self.walk_block(sub, spath, sctor)
+                    else:
+                        self.extern_instance(a, f"{path}.{p.name}", a.callee, [])
+        for loc in decl.locals:
+            if isinstance(loc, ast.Instantiation):
+                tdecl = getattr(loc.inst_type, "decl", None)
+                qn = qualify(loc, path)
+                self.instance_names[(path, id(loc))] = qn
+                if isinstance(tdecl, (ast.ParserDecl, ast.ControlDecl)):
+                    self.walk_block(tdecl, qn, getattr(loc, "callee", None))
+                elif not is_hidden(loc.annotations):
+                    self.extern_instance(loc, qn, getattr(loc, "callee", None), loc.annotations)
+            elif isinstance(loc, ast.ValueSetDecl) and not is_hidden(loc.annotations):
+                self.value_set(loc, qualify(loc, path))
+        for loc in decl.locals:
+            if isinstance(loc, ast.TableDecl):
+                self.table(loc, decl, path)
+        # actions called directly, digests
+        for node in self.body_nodes(decl):
+            callee = getattr(node, "callee", None)
+            if callee is None or not isinstance(node, ast.MethodCall):
+                continue
+            if callee.kind == "action":
+                self.action(callee.decl, decl, path)
+            elif callee.kind == "extern_function" and callee.name == "digest":
+                self.digest(callee, node)
+
+    @staticmethod
+    def body_nodes(decl):
+        if isinstance(decl, ast.ControlDecl):
+            roots = [decl.body] + [d for d in decl.locals if isinstance(d, ast.ActionDecl)]
+        else:
+            roots = list(decl.states)
+        for r in roots:
+            if r is not None:
+                yield from ast.walk(r)
+
+    # ---------------------------------------------------------------------------------------- actions
+
+    def action(self, ad: ast.ActionDecl, block, path: str) -> str:
+        inside = isinstance(block, ast.ControlDecl) and any(x is ad for x in block.locals)
+        qn = qualify(ad, path if inside else "")
+        if qn in self.actions:
+            return qn
+        params = []
+        for p in ad.params:
+            if p.direction is not None:
+                continue
+            params.append(ParamInfo(p.name, key_width(p.param_type.resolved), len(params) + 1,
+                                    annotations=annotations_of(p.annotations), decl=p,
+                                    id_override=id_override(p.annotations)))
+        self.actions[qn] = ActionInfo(qn, params, annotations=annotations_of(ad.annotations), decl=ad,
+                                      id_override=id_override(ad.annotations))
+        if is_hidden(ad.annotations):
+            self.actions[qn].annotations.setdefault("hidden", [])
+        return qn
+
+    # ---------------------------------------------------------------------------------------- tables
+
+    def table(self, t: ast.TableDecl, block, path: str) -> None:
+        qn = qualify(t, path)
+        info = TableInfo(qn, annotations=annotations_of(t.annotations), decl=t, id_override=id_override(t.annotations))
+        kinds = []
+        if t.key is not None:
+            for k in t.key.elements:
+                name = name_annotation(k.annotations) or expr_text(k.expr)
+                w = key_width(k.expr.type)
+                if k.match_kind == "selector":
+                    info.selector_fields.append(MatchFieldInfo(name, "selector", w, len(info.selector_fields) + 1,
+                                                               annotations=annotations_of(k.annotations), decl=k))
+                else:
+                    kinds.append((k.match_kind, w))
+                    info.match_fields.append(MatchFieldInfo(name, k.match_kind, w, len(info.match_fields) + 1,
+                                                            annotations=annotations_of(k.annotations), decl=k,
+                                                            id_override=id_override(k.annotations)))
+        names_by_decl = {}
+        for ref in t.actions.actions:
+            ad = ref.name.decl
+            aqn = self.action(ad, block, path)
+            names_by_decl[ad] = aqn
+            scope = "TABLE_AND_DEFAULT"
+            if ast.find_annotation(ref.annotations, "tableonly"):
+                scope = "TABLE_ONLY"
+            elif ast.find_annotation(ref.annotations, "defaultonly"):
+                scope = "DEFAULT_ONLY"
+            info.actions.append(ActionRefInfo(aqn, scope, annotations=annotations_of(ref.annotations), decl=ref))
+        for p in t.properties:
+            if isinstance(p, ast.EntriesProperty):
+                info.entries_const = p.const or all(e.const for e in p.entries)
+                info.const_entries = self.entries(p.entries, kinds, names_by_decl, t)
+            elif not isinstance(p, ast.ValueProperty):
+                continue
+            elif p.name == "default_action":
+                ad, args = self.action_call(p.value)
+                info.default_action = names_by_decl[ad]
+                info.default_action_args = args
+                info.const_default_action = p.const
+            elif p.name == "size":
+                info.size = _int(p.value, 1024)
+            elif p.name == "support_timeout":
+                info.idle_timeout = bool(p.value.const_value)
+            elif p.name == "implementation":
+                info.implementation = self.attached(p, qn, path, kind="implementation")
+                prof = self.profiles.get(info.implementation)
+                if prof is not None and qn not in prof.table_names:
+                    prof.table_names.append(qn)
+            elif p.name in ("counters", "meters"):
+                name = self.attached(p, qn, path, kind=p.name)
+                group = self.info.direct_counters if p.name == "counters" else self.info.direct_meters
+                for x in group:
+                    if x.name == name:
+                        x.table = qn
+                        break
+                else:
+                    raise P4Error(f"table property {p.name} must name a direct_"
+                                  f"{'counter' if p.name == 'counters' else 'meter'} instance", p.value.loc)
+                if p.name == "counters":
+                    info.direct_counter = name
+                else:
+                    info.direct_meter = name
+        if not is_hidden(t.annotations):
+            self.info.tables.append(info)
+
+    def attached(self, p: ast.ValueProperty, table_qn: str, path: str, kind: str) -> str:
+        v = p.value
+        if isinstance(v, ast.PathExpression) and isinstance(v.decl, ast.Instantiation):
+            name = self.instance_names.get((path, id(v.decl)))
+            return name or qualify(v.decl, "")
+        if isinstance(v, ast.ConstructorCall):
+            local = name_annotation(p.annotations)
+            if local is not None:
+                name = local[1:] if local.startswith(".") else f"{path}.{local}"
+            else:
+                name = table_qn
+            self.extern_instance(v, name, v.callee, p.annotations)
+            return name
+        raise P4Error(f"table property {kind} must be an extern instance", v.loc)
+
+    def action_call(self, e) -> tuple[ast.ActionDecl, list[int]]:
+        callee = getattr(e, "callee", None)
+        ad = callee.decl
+        args = []
+        for prm, a in zip(ad.params, callee.args):
+            if prm.direction is None:
+                args.append(_int(a))
+        return ad, args
+
+    def entries(self, entries, kinds, names_by_decl, t) -> list[ConstEntryInfo]:
+        needs_prio = any(k in ("ternary", "range", "optional") for k, _ in kinds)
+        delta_p = t.get_property("priority_delta")
+        delta = _int(delta_p.value, 1) if isinstance(delta_p, ast.ValueProperty) else 1
+        lpw = t.get_property("largest_priority_wins")
+        largest_wins = not (isinstance(lpw, ast.ValueProperty) and lpw.value.const_value is False)
+        explicit_any = any(e.priority is not None or ast.find_annotation(e.annotations, "priority") for e in entries)
+        out = []
+        prev: int | None = None
+        n = len(entries)
+        for i, e in enumerate(entries):
+            ks = e.keyset
+            comps = ks.components if isinstance(ks, ast.ListExpression) and len(kinds) != 1 else [ks]
+            if isinstance(ks, (ast.Default, ast.DontCare)):
+                comps = [ks] * len(kinds)
+            keys = [self.key_value(c, kind, w) for c, (kind, w) in zip(comps, kinds)]
+            ad, args = self.action_call(e.action)
+            prio = None
+            if e.priority is not None:
+                prio = _int(e.priority)
+            else:
+                a = ast.find_annotation(e.annotations, "priority")
+                if a is not None:
+                    prio = int(a.body.strip(), 0)
+            if prio is None and needs_prio:
+                if not explicit_any:
+                    prio = n - i  # the first entry gets the highest priority
+                elif prev is None:
+                    prio = 1
+                else:
+                    prio = prev - delta if largest_wins else prev + delta
+                    prio = max(prio, 1)
+            if prio is not None:
+                prev = prio
+            out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None))
+        return out
+
+    @staticmethod
+    def key_value(c, kind: str, w: int):
+        if isinstance(c, (ast.Default, ast.DontCare)):
+            return None
+        full = (1 << w) - 1
+        if isinstance(c, ast.Mask):
+            v, m = _int(c.value), _int(c.mask)
+            if kind == "lpm":
+                bits = bin(m & full)[2:].zfill(w)
+                if "01" in bits:
+                    raise P4Error("lpm mask must be a prefix", c.mask.loc)
+                plen = bits.count("1")
+                return ("lpm", v & m, plen)
+            return ("ternary", v & m, m & full)
+        if isinstance(c, ast.Range):
+            return ("range", _int(c.lo), _int(c.hi))
+        v = _int(c) & full
+        if kind == "lpm":
+            return ("lpm", v, w)
+        if kind == "ternary":
+            return ("ternary", v, full)
+        if kind == "range":
+            return ("range", v, v)
+        if kind == "optional":
+            return ("optional", v)
+        return v
+
+    # ---------------------------------------------------------------------------------------- externs
+
+    def extern_instance(self, node, name: str, callee, annos) -> None:
+        ext = getattr(callee, "extern", None) if callee is not None else None
+        if ext is None:
+            return
+        tn = ext.name
+        kw = dict(annotations=annotations_of(annos), decl=node, id_override=id_override(annos))
+        if tn in ("counter", "meter"):
+            size = _int(_arg(callee, "size", 0))
+            kind = _member_name(_arg(callee, "type", 1))
+            info = ExternInstanceInfo(name, tn, size=size, kind=kind, type_args=list(ext.type_args), **kw)
+            (self.info.counters if tn == "counter" else self.info.meters).append(info)
+        elif tn in ("direct_counter", "direct_meter"):
+            kind = _member_name(_arg(callee, "type", 0))
+            info = ExternInstanceInfo(name, tn, kind=kind, type_args=list(ext.type_args), **kw)
+            (self.info.direct_counters if tn == "direct_counter" else self.info.direct_meters).append(info)
+        elif tn == "register":
+            size = _int(_arg(callee, "size", 0))
+            width = key_width(ext.type_args[0]) if ext.type_args else 0
+            self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,
+                                                          type_args=list(ext.type_args), **kw))
+        elif tn == "action_profile":
+            self.profiles[name] = ActionProfileInfo(name, size=_int(_arg(callee, "size", 0)), **kw)
+        elif tn == "action_selector":
+            self.profiles[name] = ActionProfileInfo(
+                name, with_selector=True, size=_int(_arg(callee, "size", 1)),
+                algorithm=_member_name(_arg(callee, "algorithm", 0)),
+                selector_width=_int(_arg(callee, "outputWidth", 2)), **kw)
+
+    def value_set(self, d: ast.ValueSetDecl, name: str) -> None:
+        et = T.strip_newtype(d.elem_type.resolved)
+        fields = []
+        if isinstance(et, T.Struct):
+            for i, f in enumerate(et.fields):
+                fd = et.decl.fields[i] if et.decl is not None else None
+                mk = "exact"
+                if fd is not None:
+                    a = ast.find_annotation(fd.annotations, "match")
+                    if a is not None:
+                        mk = a.body.strip()
+                fields.append(MatchFieldInfo(f.name, mk, key_width(f.type), i + 1))
+        else:
+            fields.append(MatchFieldInfo("", "exact", key_width(et), 1))
+        self.info.value_sets.append(ValueSetInfo(name, fields, _int(d.size), annotations=annotations_of(d.annotations),
+                                                 decl=d, id_override=id_override(d.annotations)))
+
+    def digest(self, callee, node) -> None:
+        t = callee.type_args.get("T")
+        if t is None and len(callee.params) >= 2:
+            t = callee.params[1].type
+        t = T.strip_newtype(t) if t is not None else None
+        if isinstance(t, (T.Struct, T.Header)):
+            name = t.name
+            fields = [StructFieldInfo(f.name, key_width(f.type)) for f in t.fields]
+        elif isinstance(t, (T.Tuple, T.List)):
+            name = f"digest_{len(self.digests)}"
+            fields = [StructFieldInfo(f"f{i}", key_width(e)) for i, e in enumerate(t.elements)]
+        else:
+            raise P4Error(f"digest data must be a struct, not {t}", node.loc)
+        if name not in self.digests:
+            self.digests[name] = DigestInfo(name, fields, decl=getattr(t, "decl", None))
+        node.digest_name = name
+
+    def controller_headers(self) -> None:
+        for d in self.checked.ast.declarations:
+            if isinstance(d, ast.HeaderDecl):
+                a = ast.find_annotation(d.annotations, "controller_header")
+                if a is None:
+                    continue
+                name = a.string_value or a.body.strip().strip('"')
+                t = d.fields and self.checked.decl_types.get(d)
+                fields = [StructFieldInfo(f.name, key_width(f.type)) for f in (t.fields if t else [])]
+                self.info.controller_headers.append(
+                    ControllerHeaderInfo(name, fields, annotations=annotations_of(d.annotations), decl=d,
+                                         id_override=id_override(d.annotations)))
+
+
+def summarize(checked: CheckedProgram) -> ProgramInfo:
+    """Build the ProgramInfo of a checked program (empty apart from controller headers when there is no main)."""
+    return Summarizer(checked).run()
