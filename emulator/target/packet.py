@@ -97,56 +97,50 @@ def _pyname(name: str) -> str:
 
 
 def _class_source(layout: TypeLayout) -> str:
+    """Instances keep only what differs from the class-level defaults (0 / False / invalid) in their __dict__,
+    so a fresh header or metadata struct costs one allocation, however many fields it has."""
     name = _pyname(layout.name)
     fl = layout.fields
     is_hdr = layout.kind == "header"
     is_union = layout.kind == "union"
-    slots = [f.name for f in fl] + [f"{f.name}__w" for f in fl if f.kind == "varbit"]
-    if is_hdr:
-        slots.append("_valid")
-    L: list[str] = [f"class {name}:", f"    __slots__ = {tuple(slots)!r}", f"    _kind = {layout.kind!r}",
+    comps = [f for f in fl if f.kind not in _SCALARS]
+    L: list[str] = [f"class {name}:", f"    _kind = {layout.kind!r}",
                     f"    _names = {tuple(f.name for f in fl)!r}"]
-    # __init__
-    L.append("    def __init__(self):")
-    body = []
     for f in fl:
         if f.kind in _SCALARS:
-            body.append(f"self.{f.name} = {_zero(f)}")
+            L.append(f"    {f.name} = {_zero(f)}")
             if f.kind == "varbit":
-                body.append(f"self.{f.name}__w = 0")
-        elif f.kind == "stack":
-            body.append(f"self.{f.name} = HeaderStack(_C_{f.name}, {f.size})")
-        else:
-            body.append(f"self.{f.name} = _C_{f.name}()")
+                L.append(f"    {f.name}__w = 0")
     if is_hdr:
-        body.append("self._valid = False")
-    L += ["        " + b for b in body or ["pass"]]
+        L.append("    _valid = False")
+    if comps:
+        L.append("    def __init__(self):")
+        for f in comps:
+            if f.kind == "stack":
+                L.append(f"        self.{f.name} = HeaderStack(_C_{f.name}, {f.size})")
+            else:
+                L.append(f"        self.{f.name} = _C_{f.name}()")
     # _copy
     L.append("    def _copy(self):")
     L.append(f"        n = {name}.__new__({name})")
-    for f in fl:
-        if f.kind in _SCALARS:
-            L.append(f"        n.{f.name} = self.{f.name}")
-            if f.kind == "varbit":
-                L.append(f"        n.{f.name}__w = self.{f.name}__w")
-        else:
-            L.append(f"        n.{f.name} = self.{f.name}._copy()")
-    if is_hdr:
-        L.append("        n._valid = self._valid")
+    L.append("        n.__dict__.update(self.__dict__)")
+    for f in comps:
+        L.append(f"        n.{f.name} = self.{f.name}._copy()")
     L.append("        return n")
     # _set: in-place assignment from another value of the same type
     L.append("    def _set(self, o):")
-    sb = []
-    for f in fl:
-        if f.kind in _SCALARS:
-            sb.append(f"self.{f.name} = o.{f.name}")
-            if f.kind == "varbit":
-                sb.append(f"self.{f.name}__w = o.{f.name}__w")
-        else:
-            sb.append(f"self.{f.name}._set(o.{f.name})")
-    if is_hdr:
-        sb.append("self._valid = o._valid")
-    L += ["        " + b for b in sb or ["pass"]]
+    if not comps:
+        L.append("        d = self.__dict__")
+        L.append("        d.clear()")
+        L.append("        d.update(o.__dict__)")
+    else:
+        for f in fl:
+            if f.kind in _SCALARS:
+                L.append(f"        self.{f.name} = o.{f.name}")
+                if f.kind == "varbit":
+                    L.append(f"        self.{f.name}__w = o.{f.name}__w")
+            else:
+                L.append(f"        self.{f.name}._set(o.{f.name})")
     # _eq
     L.append("    def _eq(self, o):")
     if is_hdr:
