@@ -1,24 +1,12 @@
 """Code generation semantics: small P4 programs run through V1Switch.process, checked on the bytes out."""
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
 from emulator.target.switch import V1Switch
 
 
 def load(src: str):
-    harness = os.environ.get("ROCELAB_DEV_HARNESS")  # front-end stand-in while it is being written
-    if harness:
-        sys.path.insert(0, os.path.dirname(harness))
-        import devh  # type: ignore
-
-        path = "/tmp/_t.p4"
-        with open(path, "w") as f:
-            f.write(src)
-        return devh.load(path)
     from emulator.p4.frontend import load_program_text
 
     return load_program_text(src, "<test>")

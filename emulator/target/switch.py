@@ -200,7 +200,27 @@ class V1Switch:
 
     def _ingress_pass(self, port: int, data: bytes, now_ns: int, itype: int, preserved, res: IngressResult,
                       loops: int) -> None:
-        hdr, meta, sm, ctx = self._parse(port, data, now_ns, itype, preserved)
+        if preserved is None:  # the common case, inlined: a fresh packet from a port
+            hdr = self._new_hdr()
+            meta = self._new_meta()
+            sm = self._new_sm()
+            n = len(data)
+            now_us = now_ns // 1000
+            sm.ingress_port = port
+            sm.packet_length = n
+            sm.instance_type = itype
+            sm.ingress_global_timestamp = now_us
+            ctx = PacketCtx(sm, n, now_us, data)
+            self.rt.cur = ctx
+            pin = PacketIn(data)
+            code = self._run_parser(pin, hdr, meta, sm)
+            if code:
+                sm.parser_error = code
+            cur = pin.cur
+            if cur:
+                ctx.payload = data[(cur + 7) >> 3:]
+        else:
+            hdr, meta, sm, ctx = self._parse(port, data, now_ns, itype, preserved)
         self._run_verify(hdr, meta)
         self._run_ingress(hdr, meta, sm)
         # I2E clone: the original packet, re-parsed, with fresh metadata (+ preserved fields)
@@ -256,13 +276,14 @@ class V1Switch:
         """Egress control, compute checksum, deparser and the after-egress decisions for a dequeued job."""
         res = EgressResult()
         sm = job.sm
-        hdr = job.hdr
-        meta = job.meta
         now_us = now_ns // 1000
         sm.egress_port = job.egress_port
         sm.egress_spec = 0  # BMv2 resets it so that mark_to_drop in egress is visible
         sm.egress_global_timestamp = now_us
-        if queue is not None:
+        if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
+            sm.enq_timestamp = now_us & 0xFFFFFFFF
+            sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
+        else:
             sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
             sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF
             sm.deq_timedelta = queue.deq_timedelta_us & 0xFFFFFFFF
@@ -270,13 +291,11 @@ class V1Switch:
             if self._has_bytes_depth:
                 sm.enq_qdepth_bytes = queue.enq_qdepth_bytes & 0xFFFFFFFF
                 sm.deq_qdepth_bytes = queue.deq_qdepth_bytes & 0xFFFFFFFF
-        else:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
-            sm.enq_timestamp = now_us & 0xFFFFFFFF
-            sm.enq_qdepth = 0
-            sm.deq_timedelta = 0
-            sm.deq_qdepth = 0
+        hdr = job.hdr
+        meta = job.meta
         ctx = PacketCtx(sm, job.length, now_us, job.payload)
-        ctx.truncate = job.truncate
+        if job.truncate is not None:
+            ctx.truncate = job.truncate
         self.rt.cur = ctx
         self._run_egress(hdr, meta, sm)
         self._run_compute(hdr, meta)
