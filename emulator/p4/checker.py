@@ -115,8 +115,33 @@ class Scope:
 _OVERLOADABLE = (ast.ExternFunctionDecl, ast.FunctionDecl)
 
 
+def _start(node):
+    """The leftmost node of an expression (diagnostics point at where the expression begins)."""
+    while True:
+        if isinstance(node, (ast.Member, ast.ArrayIndex, ast.Slice)):
+            node = node.expr
+        elif isinstance(node, ast.Binary):
+            node = node.left
+        elif isinstance(node, ast.MethodCall):
+            node = node.target
+        elif isinstance(node, ast.Mux):
+            node = node.cond
+        elif isinstance(node, ast.Mask):
+            node = node.value
+        elif isinstance(node, ast.Range):
+            node = node.lo
+        else:
+            return node
+
+
 def _err(msg: str, node) -> P4Error:
-    return P4Error(msg, getattr(node, "loc", None))
+    loc = getattr(node, "loc", None)
+    if isinstance(node, ast.Expression):
+        start = getattr(_start(node), "loc", None)
+        if start is not None and loc is not None and start.file == loc.file and \
+                (start.line, start.col) < (loc.line, loc.col):
+            loc = start
+    return P4Error(msg, loc)
 
 
 def _dirn(p: ast.Parameter) -> str:
