@@ -1379,6 +1379,8 @@ class CodeGen:
         if tname == "direct_meter" and m == "read":
             self.store(args[0], f"{x}.read()")
             return None
+        if tname == "Checksum16" and m == "get":
+            return f"({self.bind('H_csum16', hashing.get('csum16'))}({self.packed(args[0])}) & 65535)"
         raise Unsupported(f"extern method {tname}.{m} is not supported by the v1model target", c.loc)
 
     def emit(self, out: str, e) -> None:
