@@ -134,7 +134,8 @@ const bit<4> SL = CAT[7:4];
 const bool B = A == 4 && !(S != 255);
 const bit<32> M = ~32w0 >> 4;
 """))
-    c = {d.name: d.value.const_value for d in prog.ast.declarations if isinstance(d, ast.ConstDecl)}
+    c = {d.name: d.value.const_value for d in prog.ast.declarations
+         if isinstance(d, ast.ConstDecl) and not d.name.startswith("__")}
     assert c == {"A": 4, "S": 255, "DS": 0, "N": -56, "CAT": 0xABC, "SL": 0xB, "B": True, "M": 0x0FFFFFFF}
 
 
