@@ -36,17 +36,19 @@ class HostNode(Node):
             for tap in tx.rx_taps:
                 tap(now, frame, "rx")
         self.nic.receive(frame, now)
-        if not tx.busy:
+        if tx.busy_until <= now:
             self.poll(now)
 
     def tx_done(self, tx: Tx, now: int) -> None:
-        tx.busy = False
+        if tx.done_at != now:
+            return  # stale: the port was restarted earlier at the same instant
+        tx.done_at = -1
         self.poll(now)
 
     def kick(self, now: int) -> None:
         """Poll now if idle (e.g. after the workload posted a message)."""
         tx = self.port_tx
-        if tx is not None and not tx.busy:
+        if tx is not None and tx.busy_until <= now:
             self.poll(now)
 
     def poll(self, now: int) -> None:
@@ -70,8 +72,7 @@ class HostNode(Node):
         if self.wake_at != w:
             return  # superseded by an earlier wake-up
         self.wake_at = None
-        tx = self.port_tx
-        if not tx.busy:
+        if self.port_tx.busy_until <= now:
             self.poll(now)
 
     def stats(self, now: int) -> dict[str, Any]:

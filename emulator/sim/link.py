@@ -24,14 +24,15 @@ def serialization_ns(length: int, rate_bps: int) -> int:
 class Tx:
     """One direction of a link as seen by its sending node's port."""
 
-    __slots__ = ("port", "rate", "delay", "busy", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
+    __slots__ = ("port", "rate", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
                  "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         self.port = port
         self.rate = rate_bps
         self.delay = delay_ns
-        self.busy = False
+        self.busy_until = 0  # the transmitter is free from this time on
+        self.done_at = -1  # time of the pending tx-done event, -1 if none (switches skip it when idle)
         self.peer: Any = None  # the receiving node
         self.peer_port = 0
         self.frames = 0

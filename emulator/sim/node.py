@@ -27,11 +27,12 @@ class Node:
             tx.peer_arrive = tx.peer.arrive
             tx.peer_tx = tx.peer.tx[tx.peer_port]
 
-    def transmit(self, tx: Tx, frame: bytes, now: int) -> None:
-        """Start serializing `frame` on `tx` (which must be idle); schedules tx-done and the far-end arrival."""
+    def transmit(self, tx: Tx, frame: bytes, now: int, need_done: bool = True) -> None:
+        """Start serializing `frame` on `tx` (which must be idle: busy_until <= now); schedules the far-end
+        arrival and, when `need_done` (more may be waiting), a tx-done event at the end of serialization.
+        Without it the port just stays free from busy_until on (one event less per frame on idle ports)."""
         n = len(frame)
         ser = -(-(n + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // tx.rate)
-        tx.busy = True
         tx.frames += 1
         tx.bytes += n
         tx.busy_ns += ser
@@ -39,11 +40,17 @@ class Node:
             for tap in tx.taps:
                 tap(now, frame, "tx")
         done = now + ser
+        tx.busy_until = done
         engine = self.engine
-        seq = engine.seq + 2
-        engine.seq = seq
         heap = engine.heap
-        heappush(heap, (done, seq - 1, tx.done_cb, tx))
+        seq = engine.seq + 1
+        if need_done:
+            tx.done_at = done
+            heappush(heap, (done, seq, tx.done_cb, tx))
+            seq += 1
+        else:
+            tx.done_at = -1
+        engine.seq = seq
         heappush(heap, (done + tx.delay, seq, tx.peer_arrive, (tx.peer_tx, frame)))
 
     # subclasses

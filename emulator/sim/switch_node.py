@@ -73,13 +73,26 @@ class SwitchNode(Node):
         for job in jobs:
             if enqueue(job, in_port, now):
                 etx = txs[job.egress_port]
-                if not etx.busy:
+                if etx.busy_until <= now:
                     self._start(etx, now)
+                elif etx.done_at < 0:
+                    etx.done_at = etx.busy_until
+                    self.engine.at(etx.busy_until, etx.done_cb, etx)
 
     # -- transmit -----------------------------------------------------------------------------------------------
     def tx_done(self, tx: Tx, now: int) -> None:
-        tx.busy = False
+        if tx.done_at != now:
+            return  # stale: the port was restarted earlier at the same instant
+        tx.done_at = -1
         self._start(tx, now)
+
+    def _wake(self, tx: Tx, now: int) -> None:
+        """Something new may be sendable on tx: start now if free, else make sure tx-done will come."""
+        if tx.busy_until <= now:
+            self._start(tx, now)
+        elif tx.done_at < 0:
+            tx.done_at = tx.busy_until
+            self.engine.at(tx.busy_until, tx.done_cb, tx)
 
     def _start(self, tx: Tx, now: int) -> None:
         """Put the next frame of this port on the wire, if any: MAC control first, then the scheduler."""
@@ -87,7 +100,7 @@ class SwitchNode(Node):
         tm = self.tm
         eport = tm.ports[port]
         if eport.ctrl:
-            self.transmit(tx, eport.ctrl.popleft(), now)
+            self.transmit(tx, eport.ctrl.popleft(), now)  # always wants tx-done: data may be waiting
             return
         if self.pending:
             pend = self.pending.get(port)
@@ -110,7 +123,8 @@ class SwitchNode(Node):
             if not frames:
                 continue  # dropped in egress: no wire time used, take the next one
             if len(frames) == 1 and frames[0][0] == port:
-                self.transmit(tx, frames[0][1], now)
+                # tx-done only if more may follow (paused queues count: a resume kicks the port anyway)
+                self.transmit(tx, frames[0][1], now, eport.backlog > 0 or bool(eport.ctrl) or bool(self.pending))
                 return
             frame = self._spread(frames, port, now)
             if frame is not None:
@@ -155,8 +169,8 @@ class SwitchNode(Node):
         for job in res.jobs:
             if self.tm.enqueue(job, None, now):
                 etx = self.tx.get(job.egress_port)
-                if etx is not None and not etx.busy:
-                    self._start(etx, now)
+                if etx is not None:
+                    self._wake(etx, now)
 
     def _kick(self, port: int) -> None:
         """TM: a PFC frame is queued or a pause ended on `port`."""
@@ -164,8 +178,8 @@ class SwitchNode(Node):
 
     def _kick_event(self, port: int, now: int) -> None:
         tx = self.tx.get(port)
-        if tx is not None and not tx.busy:
-            self._start(tx, now)
+        if tx is not None:
+            self._wake(tx, now)
 
     def _on_pause(self, now: int, port: int, prio: int, paused: bool, direction: str) -> None:
         for cb in self.pause_listeners:
