@@ -49,16 +49,34 @@ class SwitchNode(Node):
     def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:
         tx, frame = arg
         port = tx.port
+        n = len(frame)
         tx.rx_frames += 1
-        tx.rx_bytes += len(frame)
+        tx.rx_bytes += n
         if tx.rx_taps:
             for tap in tx.rx_taps:
                 tap(now, frame, "rx")
-        if frame[12] == 0x88 and frame[13] == 0x08:  # MAC control: consumed by the MAC
+        if n > 13 and frame[12] == 0x88 and frame[13] == 0x08:  # MAC control: consumed by the MAC
             if not self.tm.receive_pfc(port, frame, now):
                 self.mac_ctrl_ignored += 1
             return
-        self._ingress(port, frame, now, port)
+        # the common case, inlined (_ingress below serves recirculation)
+        res = self.sw.ingress(port, frame, now)
+        if res.digests:
+            self.digests.extend(res.digests)
+        jobs = res.jobs
+        if not jobs:
+            self.ingress_drops += 1
+            return
+        enqueue = self.tm.enqueue
+        txs = self.tx
+        for job in jobs:
+            if enqueue(job, port, now):
+                etx = txs[job.egress_port]
+                if etx.busy_until <= now:
+                    self._start(etx, now)
+                elif etx.done_at < 0:
+                    etx.done_at = etx.busy_until
+                    self.engine.at(etx.busy_until, etx.done_cb, etx)
 
     def _ingress(self, port: int, frame: bytes, now: int, in_port: int | None) -> None:
         res = self.sw.ingress(port, frame, now)

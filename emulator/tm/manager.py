@@ -37,7 +37,7 @@ class TrafficManager:
         self.ingress: dict[int, IngressState] = {}
         self.lossless = frozenset(config.pfc.priorities) if config.pfc.enabled else frozenset()
         self.pfc = PfcController(self)
-        self.max_pkts = config.queue_max_pkts
+        self.max_pkts = config.queue_max_pkts if config.queue_max_pkts is not None else 1 << 62  # one compare
         self.QueueInfo = queue_info_class()
         self._timers: list[tuple[int, int, Callable, Any]] = []
         self._tseq = 0
@@ -72,7 +72,7 @@ class TrafficManager:
         length = job.length
         q = port.queues[prio]
         stats = port.stats
-        if self.max_pkts is not None and len(q) >= self.max_pkts:
+        if len(q) >= self.max_pkts:
             stats.drops[prio] += 1
             return False
         buf = self.buffer
