@@ -111,9 +111,13 @@ class TrafficManager:
         if buf.shared_used > buf.max_shared_used:
             buf.max_shared_used = buf.shared_used
         if lossless:
-            ing.occ[prio] += length
-            if not ing.xoff[prio] and (to_headroom or self.pfc.over_xoff(ing, prio)):
-                self.pfc.assert_xoff(ing, prio, now)
+            occ = ing.occ[prio] + length
+            ing.occ[prio] = occ
+            if not ing.xoff[prio]:
+                pfc = self.pfc  # XOFF test inlined (PfcController.over_xoff): this runs for every lossless packet
+                if to_headroom or (occ >= pfc.xoff_bytes if pfc.static else
+                                   ing.shared[prio] >= pfc.alpha * (buf.shared_size - buf.shared_used)):
+                    pfc.assert_xoff(ing, prio, now)
         qbytes = port.qbytes[prio]
         q.append((job, length, now, pool, in_port, len(q), qbytes))
         qbytes += length
