@@ -4,7 +4,8 @@ Starting at `main`, the block arguments are instantiated and walked recursively 
 instantiated inside blocks, or passed as constructor arguments). Control-plane names follow p4c: the dotted
 path of instance names from the top-level block's *declaration* name (`MyIngress.ipv4_lpm`,
 `MyIngress.c1.t`), `@name("x")` replacing the local name (dots inside are a local path), `@name(".x")` being
-absolute. Top-level actions keep their bare name. `@hidden` objects are left out. An anonymous
+absolute. Top-level actions keep their bare name. `@hidden` objects are kept (the target needs them) with
+"hidden" in their `annotations`; p4info.py leaves them out of P4Info. An anonymous
 `implementation = action_selector(...)` takes the property's `@name`, else the table's name.
 """
 from __future__ import annotations
@@ -206,9 +207,9 @@ class Summarizer:
                 self.instance_names[(path, id(loc))] = qn
                 if isinstance(tdecl, (ast.ParserDecl, ast.ControlDecl)):
                     self.walk_block(tdecl, qn, getattr(loc, "callee", None))
-                elif not is_hidden(loc.annotations):
+                else:
                     self.extern_instance(loc, qn, getattr(loc, "callee", None), loc.annotations)
-            elif isinstance(loc, ast.ValueSetDecl) and not is_hidden(loc.annotations):
+            elif isinstance(loc, ast.ValueSetDecl):
                 self.value_set(loc, qualify(loc, path))
         for loc in decl.locals:
             if isinstance(loc, ast.TableDecl):
@@ -249,8 +250,6 @@ class Summarizer:
                                     id_override=id_override(p.annotations)))
         self.actions[qn] = ActionInfo(qn, params, annotations=annotations_of(ad.annotations), decl=ad,
                                       id_override=id_override(ad.annotations))
-        if is_hidden(ad.annotations):
-            self.actions[qn].annotations.setdefault("hidden", [])
         return qn
 
     # ---------------------------------------------------------------------------------------- tables
@@ -316,8 +315,7 @@ class Summarizer:
                     info.direct_counter = name
                 else:
                     info.direct_meter = name
-        if not is_hidden(t.annotations):
-            self.info.tables.append(info)
+        self.info.tables.append(info)
 
     def attached(self, p: ast.ValueProperty, table_qn: str, path: str, kind: str) -> str:
         v = p.value
