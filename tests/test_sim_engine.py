@@ -446,3 +446,29 @@ def test_fabric_p4_incast_with_real_nics_is_lossless_and_deterministic():
     assert ports[3]["tx_pkts"][3] == sum(m.npkts for m in messages)
     res2, _, trace2 = once()
     assert trace == trace2 and res2.end_ns == res.end_ns
+
+
+@pytest.mark.skipif(not _fabric_available(), reason="V1Switch or a compiling p4src/fabric.p4 is not available yet")
+def test_build_leaf_spine_scenario_with_auto_ecmp_routes(tmp_path):
+    from emulator.scenario.schema import Scenario
+    from emulator.sim.build import attach_pcaps, build_scenario
+
+    sc = Scenario.model_validate({
+        "seed": 3,
+        "topology": {"switches": ["leaf1", "leaf2", "spine1", "spine2"], "hosts": ["h1", "h2", "h3", "h4"],
+                     "links": [["h1", "leaf1"], ["h2", "leaf1"], ["h3", "leaf2"], ["h4", "leaf2"],
+                               ["leaf1", "spine1"], ["leaf1", "spine2"], ["leaf2", "spine1"], ["leaf2", "spine2"]]},
+        "switch": {"pfc": {"enabled": True}, "ecn": {"mode": "step", "threshold": 50_000}},
+        "workload": {"flows": [{"src": s, "dst": d, "bytes": 30_000} for s in ("h1", "h2") for d in ("h3", "h4")]},
+        "outputs": {"pcap": ["leaf1:1"]},
+    })
+    built = build_scenario(sc)
+    writers = attach_pcaps(built, sc.outputs.pcap, tmp_path)
+    res = built.net.run(stop_when=built.done, until_ns=50_000_000)
+    built.net.close()
+    assert res.reason == "stop_when" and len(built.messages) == 4
+    assert all(m.done and m.retransmitted == 0 for m in built.messages)
+    assert built.ports[("leaf1", "h1")] == 1 and built.ports[("h1", "leaf1")] == 0
+    spine_frames = [res.switches[s]["ports"][p]["tx_frames"] for s in ("spine1", "spine2") for p in (1, 2)]
+    assert spine_frames[0] + spine_frames[1] > 0 and spine_frames[2] + spine_frames[3] > 0  # ECMP used both
+    assert writers[0].frames > 0 and (tmp_path / "leaf1-1.pcap").exists()

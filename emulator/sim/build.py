@@ -1,0 +1,224 @@
+"""Build a runnable Network from a validated scenario (emulator.scenario.schema.Scenario).
+
+    built = build_scenario(load_scenario("scenarios/incast.yaml"))
+    result = built.net.run(until_ns=..., stop_when=built.done)
+    for m in built.messages: m.fct_ns ...
+
+Conventions (documented, deterministic):
+- Ports are numbered per node in the order its links are listed: hosts use port 0, switches ports 1, 2, ...
+  (port 0 is avoided because v1model sends packets whose egress_spec was never set to port 0).
+- Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
+  NIC sends to the MAC of the switch port it is attached to (routed fabric).
+- Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
+- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (an ECMP
+  group when there are several; networkx on the link graph); entries are then added as written.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from emulator.errors import ConfigError
+from emulator.sim.network import Network, make_v1switch
+from emulator.sim.switch_node import SwitchNode
+from emulator.tm.config import tm_config_from_spec
+
+
+def host_mac(i: int) -> str:
+    return f"02:00:00:01:{(i >> 8) & 0xFF:02x}:{i & 0xFF:02x}"
+
+
+def host_ip(i: int) -> str:
+    n = i + 1
+    return f"10.{(n >> 16) & 0xFF}.{(n >> 8) & 0xFF}.{n & 0xFF}"
+
+
+def _mac_str(b: bytes) -> str:
+    return b.hex(":")
+
+
+@dataclass
+class BuiltScenario:
+    net: Network
+    nics: dict[str, Any]
+    fabrics: dict[str, Any]  # switch name -> FabricControl (control plane by P4 names)
+    ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
+    ips: dict[str, str]
+    messages: list[Any] = field(default_factory=list)
+
+    def done(self) -> bool:
+        """Every posted message completed (or failed)."""
+        return bool(self.messages) and all(m.done or m.failed for m in self.messages)
+
+    def add_flows(self, flows: Iterable[Any], priority_default: int | None = None) -> None:
+        """Post an RDMA WRITE per flow (src, dst, nbytes, start_ns, priority, name) at its start time."""
+        for f in flows:
+            src, dst = self.nics.get(f.src), self.nics.get(f.dst)
+            if src is None or dst is None:
+                raise ConfigError(f"flow {f.name!r}: unknown host {f.src if src is None else f.dst!r}", "workload")
+            prio = getattr(f, "priority", None)
+            qp = src.connect(dst, priority=prio if prio is not None else priority_default)
+            self.net.call_at(f.start_ns, _poster(src, qp, f.nbytes, f.name, self.messages))
+
+
+def _poster(nic: Any, qp: Any, nbytes: int, name: str, out: list) -> Callable[[int], None]:
+    def post(now: int) -> None:
+        out.append(nic.post_write(qp, nbytes, now, name=name))
+    return post
+
+
+def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
+    """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
+    import networkx as nx
+
+    from emulator.bench.fabric_control import FabricControl
+    from traffic.nic import Nic
+
+    topo = sc.topology
+    net = Network(seed=sc.seed)
+    tm_cfg = tm_config_from_spec(sc.switch)
+    program_path = Path(sc.switch.program)
+    if not program_path.is_absolute():
+        candidates = [Path(base_dir) / program_path] if base_dir else []
+        candidates.append(Path(__file__).resolve().parents[2] / program_path)
+        program_path = next((c for c in candidates if c.exists()), candidates[-1])
+    if not program_path.exists():
+        raise ConfigError(f"P4 program not found: {sc.switch.program}", "switch.program")
+    cache = program_cache if program_cache is not None else {}
+    program = cache.get(str(program_path))
+    if program is None:
+        program = cache[str(program_path)] = FabricControl.compile(str(program_path))
+
+    fabrics: dict[str, Any] = {}
+    for name in topo.switches:
+        sw = make_v1switch(program, net.rng)
+        net.add_switch(name, sw, tm_cfg)
+        fabrics[name] = FabricControl(sw)
+
+    # ports in link order; rates/delays default to the topology's
+    next_port = {n: 1 for n in topo.switches} | {n: 0 for n in topo.hosts}
+    ports: dict[tuple[str, str], int] = {}
+    graph = nx.Graph()
+    graph.add_nodes_from(topo.switches + topo.hosts)
+    link_ports: list[tuple[str, int, str, int, int, int]] = []
+    for i, lk in enumerate(topo.links):
+        pa, pb = next_port[lk.a], next_port[lk.b]
+        for end, p in ((lk.a, pa), (lk.b, pb)):
+            if end in topo.hosts and p > 0:
+                raise ConfigError(f"host {end} has more than one link", f"topology.links[{i}]")
+        next_port[lk.a] += 1
+        next_port[lk.b] += 1
+        ports.setdefault((lk.a, lk.b), pa)
+        ports.setdefault((lk.b, lk.a), pb)
+        graph.add_edge(lk.a, lk.b)
+        link_ports.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
+
+    host_index = {h: i for i, h in enumerate(topo.hosts)}
+    nic_cfg_base = _nic_config(sc.nic)
+    nics: dict[str, Any] = {}
+    for h, i in host_index.items():
+        gw = None
+        for nb in graph.neighbors(h):
+            if nb in fabrics:
+                gw = _mac_str(net.switches[nb].mac_of(ports[(nb, h)]))
+        rate = next((r for a, _, b, _, r, _ in link_ports if h in (a, b)), topo.rate)
+        cfg = _nic_config(sc.nic, gateway_mac=gw) if gw else nic_cfg_base
+        nic = Nic(h, host_mac(i), host_ip(i), rate, cfg)
+        nics[h] = nic
+        net.add_host(h, nic)
+    for a, pa, b, pb, rate, delay in link_ports:
+        net.add_link(a, pa, b, pb, rate, delay)
+
+    for name, fab in fabrics.items():
+        node = net.switches[name]
+        if sc.switch.routes == "auto":
+            _install_routes(name, node, fab, graph, ports, host_index, net)
+        for dscp, prio in sorted(sc.switch.dscp_priority.items()):
+            fab.set_dscp_priority(dscp, prio)
+        _install_ecn(fab, node, sc.switch.ecn, sorted({sc.nic.data_priority}))
+        for k, e in enumerate(sc.switch.entries):
+            try:
+                fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+            except Exception as exc:  # the API names the problem; add where it is in the scenario
+                raise ConfigError(str(exc), f"switch.entries[{k}]") from None
+
+    built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
+    wl = sc.workload
+    from traffic.workloads import FlowSpec, incast
+
+    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, None, f.name or f"flow{i}-{f.src}-{f.dst}")
+             for i, f in enumerate(wl.flows)]
+    if wl.incast is not None:
+        flows += list(incast(wl.incast.senders, wl.incast.receiver, wl.incast.bytes, wl.incast.start))
+    built.add_flows(sorted(flows, key=lambda f: (f.start_ns, f.name)))
+    for k, spec in enumerate(sc.outputs.pcap):
+        node, _, port = spec.partition(":")
+        if node not in net.nodes:
+            raise ConfigError(f"unknown node {node!r}", f"outputs.pcap[{k}]")
+    return built
+
+
+def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
+                    net: Network) -> None:
+    import networkx as nx
+
+    dist_from = {h: nx.single_source_shortest_path_length(graph, h) for h in host_index}
+    groups: dict[tuple[int, ...], int] = {}
+    for h, i in host_index.items():
+        dist = dist_from[h]
+        if name not in dist:
+            continue  # unreachable host
+        hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
+                      and (nb == h or nb in net.switches))
+        out_ports = tuple(ports[(name, nb)] for nb in hops)
+        if not out_ports:
+            continue
+        nh_id = groups.get(out_ports)
+        if nh_id is None:
+            nh_id = groups[out_ports] = len(groups) + 1
+            nhs = [{"port": ports[(name, nb)], "smac": _mac_str(node.mac_of(ports[(name, nb)])),
+                    "dmac": host_mac(host_index[nb]) if nb in host_index else
+                    _mac_str(net.switches[nb].mac_of(ports[(nb, name)]))} for nb in hops]
+            if len(nhs) == 1:
+                fab.add_nexthop(nh_id, **nhs[0])
+            else:
+                fab.add_ecmp_group(nh_id, nhs)
+        fab.add_route(host_ip(i), 32, nh_id)
+
+
+def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:
+    if ecn.mode == "off":
+        return
+    for port in sorted(node.tx):
+        for prio in prios:
+            if ecn.mode == "step":
+                fab.set_ecn_step(port, prio, ecn.threshold, unit="bytes")
+            else:
+                fab.set_ecn_red(port, prio, ecn.kmin, ecn.kmax, ecn.pmax, unit="bytes")
+
+
+def _nic_config(spec: Any, gateway_mac: str | None = None) -> Any:
+    from traffic.dcqcn import DcqcnConfig
+    from traffic.nic import NicConfig
+
+    d = spec.dcqcn
+    dcqcn = DcqcnConfig(enabled=d.enabled, g=d.g, alpha_timer_ns=d.alpha_timer, rate_timer_ns=d.rate_increase_timer,
+                        byte_counter=d.byte_counter, fast_recovery_steps=d.fast_recovery_steps, rai_bps=d.rate_ai,
+                        rhai_bps=d.rate_hai, min_rate_bps=d.min_rate, cnp_interval_ns=d.cnp_interval)
+    return NicConfig(mtu=spec.mtu, ack_every=spec.ack_every, data_priority=spec.data_priority,
+                     data_dscp=spec.data_dscp, cnp_dscp=spec.cnp_dscp, rto_ns=spec.rto, retry_cnt=spec.retry_count,
+                     gateway_mac=gateway_mac, dcqcn=dcqcn)
+
+
+def attach_pcaps(built: BuiltScenario, specs: list[str], out_dir: str | Path) -> list[Any]:
+    """outputs.pcap entries ("node" = all its ports, "node:port") -> pcap writers under out_dir."""
+    writers = []
+    for k, spec in enumerate(specs):
+        node, _, port = spec.partition(":")
+        if port and not port.isdigit():
+            raise ConfigError(f"bad pcap spec {spec!r} (node or node:port)", f"outputs.pcap[{k}]")
+        fname = f"{node}-{port}.pcap" if port else f"{node}.pcap"
+        writers.append(built.net.pcap(node, int(port) if port else None, str(Path(out_dir) / fname)))
+    return writers
