@@ -59,7 +59,7 @@ class SwitchNode(Node):
             if not self.tm.receive_pfc(port, frame, now):
                 self.mac_ctrl_ignored += 1
             return
-        # the common case, inlined (_ingress below serves recirculation)
+        # ingress and TM admission, inlined: this runs for every frame (recirculation uses _after_ingress)
         res = self.sw.ingress(port, frame, now)
         if res.digests:
             self.digests.extend(res.digests)
@@ -71,25 +71,6 @@ class SwitchNode(Node):
         txs = self.tx
         for job in jobs:
             if enqueue(job, port, now):
-                etx = txs[job.egress_port]
-                if etx.busy_until <= now:
-                    self._start(etx, now)
-                elif etx.done_at < 0:
-                    etx.done_at = etx.busy_until
-                    self.engine.at(etx.busy_until, etx.done_cb, etx)
-
-    def _ingress(self, port: int, frame: bytes, now: int, in_port: int | None) -> None:
-        res = self.sw.ingress(port, frame, now)
-        if res.digests:
-            self.digests.extend(res.digests)
-        jobs = res.jobs
-        if not jobs:
-            self.ingress_drops += 1
-            return
-        enqueue = self.tm.enqueue
-        txs = self.tx
-        for job in jobs:
-            if enqueue(job, in_port, now):
                 etx = txs[job.egress_port]
                 if etx.busy_until <= now:
                     self._start(etx, now)
@@ -175,15 +156,15 @@ class SwitchNode(Node):
     def _recirculate(self, arg: tuple[int, bytes], now: int) -> None:
         port, data = arg
         recirc = getattr(self.sw, "recirculate_ingress", None)
-        if recirc is not None:
-            res = recirc(data, now)
-            self._after_ingress(res, now)
-        else:
-            self._ingress(port, data, now, None)
+        res = recirc(data, now) if recirc is not None else self.sw.ingress(port, data, now)
+        self._after_ingress(res, now)
 
     def _after_ingress(self, res: Any, now: int) -> None:
+        """Enqueue the jobs of a recirculated packet (no PFC ingress accounting: it entered on no port)."""
         if res.digests:
             self.digests.extend(res.digests)
+        if not res.jobs:
+            self.ingress_drops += 1
         for job in res.jobs:
             if self.tm.enqueue(job, None, now):
                 etx = self.tx.get(job.egress_port)
