@@ -62,6 +62,8 @@ class Engine:
         every `progress_interval_s` wall seconds. stop_when is also checked before any event `check_ns` or more
         after the last check, so a finished run does not run on to a far timer. A KeyboardInterrupt ends the
         loop cleanly (reason "interrupted")."""
+        if until_ns is not None and until_ns < self.now:
+            raise ValueError(f"until_ns {until_ns} is before the current time {self.now}")
         heap = self.heap
         pop = heapq.heappop
         limit = until_ns if until_ns is not None else float("inf")
