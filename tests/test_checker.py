@@ -475,3 +475,91 @@ def test_error_generic_inference_failure():
     assert call.callee.args[1].type == T.Bits(8)
     text = program(body="meta.a = hdr.eth.src;")
     assert_error(text, "hdr.eth.src;", "type mismatch: expected bit<8>, got bit<48>")
+
+
+def test_functions_and_constructor_parameter_defaults():
+    prog = compile_(program(top="""
+bit<8> add1(in bit<8> v) { return v + 1; }
+bool both(in bool a, in bool b) { if (a) { return b; } return false; }
+control Sub(inout meta_t m)(bit<8> k = 5) { apply { m.a = k; } }
+""", locals_="Sub() s;", body="meta.a = add1(meta.a); meta.f = both(true, meta.a == 3); s.apply(meta);"))
+    s = ingress(prog).locals[0]
+    assert s.callee.args[0].const_value == 5 and s.callee.args[0].type == T.Bits(8)
+    st = body_stmts(prog)
+    assert st[0].right.callee.kind == "function" and st[0].right.type == T.Bits(8)
+    assert st[1].right.callee.decl.name == "both"
+
+
+def test_error_extern_type_argument_not_inferable():
+    text = program(locals_="register(8) r;")
+    assert_error(text, "register(8) r", "cannot infer type argument T of extern register; give it explicitly")
+
+
+def test_error_return_value_in_control():
+    text = program(body="return 1;")
+    assert_error(text, "return 1", "return with a value in a block that returns nothing")
+
+
+def test_error_function_return_type():
+    text = program(top="bit<8> f(in bit<8> v) { return v == 1; }\n")
+    assert_error(text, "v == 1", "type mismatch: expected bit<8>, got bool")
+
+
+def test_error_table_applied_in_action():
+    text = program(locals_="table t { actions = { NoAction; } } action a() { t.apply(); }")
+    assert_error(text, "t.apply(); }", "tables cannot be applied inside actions")
+
+
+def test_error_unknown_enum_member_and_error():
+    text = program(top="enum Color { RED }\n", body="Color c = Color.BLUE;")
+    assert_error(text, "Color.BLUE", "enum Color has no member 'BLUE'")
+    text = program(body="verify(true, error.NoSuch);")
+    assert_error(text, "error.NoSuch", "error.NoSuch is not declared")
+
+
+def test_error_parser_state_undeclared_and_missing_start():
+    text = HEAD + """
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+  state start { transition nowhere; }
+}
+"""
+    assert_error(text, "nowhere", "undeclared state 'nowhere'")
+    text = HEAD + """
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+  state other { transition accept; }
+}
+"""
+    assert_error(text, "parser P", "parser P has no 'start' state")
+
+
+def test_error_select_keyset_width():
+    text = HEAD + """
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+  state start { pkt.extract(hdr.eth); transition select(hdr.eth.etype) { 24w0x1: accept; default: reject; } }
+}
+"""
+    assert_error(text, "24w0x1", "type mismatch: expected bit<16>, got bit<24>")
+
+
+def test_error_shift_by_signed_and_division_of_signed():
+    text = program(body="meta.a = meta.a << meta.s;")
+    assert_error(text, "meta.s;", "shift amount must be an unsigned integer, not int<8>")
+    text = program(body="meta.s = meta.s / 2;")
+    assert_error(text, "meta.s / 2", "operator / is not defined on signed int<8>")
+
+
+def test_error_named_argument_unknown():
+    text = program(top="extern void ext_fn(in bit<8> x);\n", body="ext_fn(z = 1);")
+    with pytest.raises(P4Error) as ei:
+        compile_(text)
+    assert "error: ext_fn has no parameter named 'z'" in str(ei.value)
+
+
+def test_error_bad_cast():
+    text = program(body="meta.f = (bool)meta.a;")
+    assert_error(text, "(bool)meta.a", "cannot cast bit<8> to bool")
+
+
+def test_error_header_stack_index_out_of_range():
+    text = program(body="hdr.vlans[2].setValid();")
+    assert_error(text, "2].setValid", "index 2 is out of range for vlan_t[2]")

@@ -200,7 +200,7 @@ class Checker:
                     self.match_kind_decls[m.name] = m
         self.error_type = T.Error(tuple(self.error_decls))
         self.matchkind_type = T.MatchKind(tuple(self.match_kind_decls))
-        for i, (name, m) in enumerate(self.error_decls.items()):
+        for i, m in enumerate(self.error_decls.values()):
             self.decl_types[m] = self.error_type
             m.index = i
         for name, m in self.match_kind_decls.items():
@@ -300,7 +300,7 @@ class Checker:
         elif isinstance(d, ast.EnumDecl):
             if d.underlying is None:
                 names = []
-                for i, m in enumerate(d.members):
+                for m in d.members:
                     if m.name in names:
                         raise _err(f"duplicate enum member '{m.name}'", m)
                     names.append(m.name)
@@ -663,7 +663,7 @@ class Checker:
             cps = tuple(T.Param(p.name, self.decl_types.get(p) or self.resolve_type(p.param_type, scope),
                                 _dirn(p), p.default is not None) for p in decl.ctor_params)
             m = T.Method(decl.name, (), cps, t, decl)
-            _, callee = self.bind_call(m, args, [], scope, ctx, node, {})
+            _, callee = self.bind_call(m, args, [], scope, ctx, node, {}, pdecls=decl.ctor_params)
             callee.kind = "constructor"
             callee.decl = decl
             callee.ret = t
@@ -709,7 +709,6 @@ class Checker:
                 if not isinstance(T.strip_newtype(kt), (T.Bits, T.Bool, T.SerEnum, T.Enum, T.Error)):
                     raise _err(f"table key has type {kt}; it must be bit<W>, int<W>, bool, an enum or error",
                                k.expr)
-                mk = self.top.lookup(k.match_kind)
                 mk = scope.lookup(k.match_kind)
                 if not isinstance(mk, ast.IdDecl) or mk not in self.match_kind_decls.values():
                     raise _err(f"unknown match kind '{k.match_kind}'", k)
@@ -1284,8 +1283,10 @@ class Checker:
         return getattr(e, "decl", None)
 
     def bind_call(self, m: T.Method, args, targs, scope: Scope, ctx: _Ctx, node,
-                  explicit: dict[str, T.P4Type]) -> tuple[dict[str, T.P4Type], Callee]:
-        """Match arguments to parameters, infer type variables, coerce, and check directions."""
+                  explicit: dict[str, T.P4Type], pdecls=None) -> tuple[dict[str, T.P4Type], Callee]:
+        """Match arguments to parameters, infer type variables, coerce, and check directions.
+
+        `pdecls` are the ast.Parameters behind `m.params` (for default values); by default `m.decl.params`."""
         params = m.params
         env: dict[str, T.P4Type] = dict(explicit)
         if targs:
@@ -1351,15 +1352,15 @@ class Checker:
             elif isinstance(a.type, T.List):
                 a.type = T.Tuple(a.type.elements)
         # default values fill missing slots
-        if m.decl is not None and hasattr(m.decl, "params"):
-            pdecls = getattr(m.decl, "params", [])
-            if len(pdecls) == len(params):
-                for i, pd in enumerate(pdecls):
-                    if slots[i] is None and getattr(pd, "default", None) is not None:
-                        if pd.default.type is None:
-                            self.check_expr(pd.default, scope.root(), ctx)
-                            self.coerce(pd.default, sparams[i].type)
-                        slots[i] = pd.default
+        if pdecls is None:
+            pdecls = getattr(m.decl, "params", None) or []
+        if len(pdecls) == len(params):
+            for i, pd in enumerate(pdecls):
+                if slots[i] is None and getattr(pd, "default", None) is not None:
+                    if pd.default.type is None:
+                        self.check_expr(pd.default, scope.root(), ctx)
+                        self.coerce(pd.default, sparams[i].type)
+                    slots[i] = pd.default
         callee = Callee("call", m.name, decl=m.decl, type_args=env, params=sparams, args=slots, ret=ret)
         return env, callee
 
