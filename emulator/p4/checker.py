@@ -643,6 +643,8 @@ class Checker:
                 raise _err(f"extern {t.name} has no constructor", node)
             explicit = dict(zip(t.type_params, t.type_args)) if t.type_args else {}
             cands = [c for c in ctors if self._arity_ok(self.decl_types[c], args)]
+            if not cands and len(ctors) == 1:
+                cands = ctors  # a single candidate: bind_call says precisely what is wrong
             if not cands:
                 raise _err(f"wrong number of arguments for {t.name} constructor: {len(args)} given", node)
             m = self.decl_types[cands[0]]
@@ -1197,6 +1199,8 @@ class Checker:
                 if not ms:
                     raise _err(f"extern {st.name} has no method '{name}'", tgt)
                 cands = [m for m in ms if self._arity_ok(self.decl_types[m], e.args)]
+                if not cands and len(ms) == 1:
+                    cands = ms
                 if not cands:
                     raise _err(f"wrong number of arguments for {st.name}.{name}: {len(e.args)} given", e)
                 md = cands[0]
@@ -1259,6 +1263,8 @@ class Checker:
                 return T.VOID
             if isinstance(decls[0], (ast.FunctionDecl, ast.ExternFunctionDecl)):
                 cands = [x for x in decls if self._arity_ok(self.decl_types[x], e.args)]
+                if not cands and len(decls) == 1:
+                    cands = decls
                 if not cands:
                     raise _err(f"wrong number of arguments for {tgt.name}: {len(e.args)} given", e)
                 fd = cands[0]
