@@ -186,14 +186,28 @@ class Network:
         """callback(time_ns, switch, port, prio, paused, "tx"|"rx"): XOFF/XON sent (tx) or egress paused (rx)."""
         self._pause_listeners.append(callback)
 
+    def every(self, interval_ns: int, fn: Callable[[int], Any], start_ns: int | None = None) -> None:
+        """Call fn(now) every interval_ns from start_ns (default now). Periodic calls alone do not keep a run
+        going: they stop once nothing but periodic work is pending."""
+        if interval_ns <= 0:
+            raise ConfigError("sample interval must be positive", "outputs.sample_interval")
+
+        def tick(_: Any, now: int) -> None:
+            fn(now)
+            self._periodic -= 1
+            if len(self.engine.heap) > self._periodic:  # other work pending: keep going
+                self._periodic += 1
+                self.engine.at(now + interval_ns, tick, None)
+
+        self._periodic += 1
+        self.engine.at(self.engine.now if start_ns is None else start_ns, tick, None)
+
     def sample_queues(self, interval_ns: int, callback: QueueSampler) -> None:
         """Every interval_ns, callback(time, switch, port, prio, pkts, bytes) for each queue that is non-empty
         or was at the previous sample (so series return to zero). Samples stop when nothing else is pending."""
-        if interval_ns <= 0:
-            raise ConfigError("sample interval must be positive", "outputs.sample_interval")
         last: set[tuple[str, int, int]] = set()
 
-        def sample(_: Any, now: int) -> None:
+        def sample(now: int) -> None:
             nonlocal last
             seen: set[tuple[str, int, int]] = set()
             for sname, sw in self.switches.items():
@@ -207,13 +221,8 @@ class Network:
                         elif key in last:
                             callback(now, sname, pid, prio, 0, 0)
             last = seen
-            self._periodic -= 1
-            if len(self.engine.heap) > self._periodic:  # keep sampling only while the network has other work
-                self._periodic += 1
-                self.engine.at(now + interval_ns, sample, None)
 
-        self._periodic += 1
-        self.engine.at(self.engine.now, sample, None)
+        self.every(interval_ns, sample)
 
     def call_at(self, t_ns: int, fn: Callable[[int], Any]) -> None:
         """Run fn(now) at virtual time t_ns (workload starts, failures...). Hosts poll afterwards."""
