@@ -272,3 +272,12 @@ def test_lpm_mask_must_be_prefix():
   table t { key = { hdr.ipv4.dst: lpm; } actions = { a; } const entries = { 0x0a000000 &&& 0xff00ff00: a(); } }
 """, body="t.apply();")
     assert "lpm mask must be a prefix" in str(ei.value)
+
+
+def test_top_level_extern_instance_and_key_expression_text():
+    info = info_of(top="counter(4, CounterType.packets) global_hits;\n", locals_="""
+  action a() { global_hits.count(0); }
+  table t { key = { meta.b & 0xff00: ternary; hdr.eth.isValid(): exact; } actions = { a; } }
+""", body="t.apply();")
+    assert [(c.name, c.size) for c in info.counters] == [("global_hits", 4)]
+    assert [m.name for m in info.table("MyIngress.t").match_fields] == ["meta.b & 0xff00", "hdr.eth.isValid()"]

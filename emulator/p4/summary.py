@@ -94,9 +94,10 @@ def expr_text(e: ast.Expression) -> str:
         args = ", ".join(expr_text(a.expr) for a in e.args)
         return f"{expr_text(e.target)}({args})"
     if isinstance(e, ast.IntLiteral):
+        v = f"0x{e.value:x}" if e.base == 16 and e.value >= 0 else str(e.value)
         if e.width is None:
-            return str(e.value)
-        return f"{e.width}{'s' if e.signed else 'w'}{e.value}"
+            return v
+        return f"{e.width}{'s' if e.signed else 'w'}{v}"
     if isinstance(e, ast.BoolLiteral):
         return "true" if e.value else "false"
     if isinstance(e, ast.Binary):
@@ -162,6 +163,12 @@ class Summarizer:
         main = self.checked.main
         if main is None:
             return self.info
+        # extern instances declared at top level (outside any block) keep their bare names
+        for d in self.checked.ast.declarations:
+            if isinstance(d, ast.Instantiation) and d is not main:
+                tdecl = getattr(d.inst_type, "decl", None)
+                if isinstance(tdecl, ast.ExternDecl):
+                    self.extern_instance(d, qualify(d, ""), getattr(d, "callee", None), d.annotations)
         callee = getattr(main, "callee", None)
         exprs = list(callee.args) if callee is not None else [a.expr for a in main.args]
         for i, e in enumerate(exprs):
@@ -393,7 +400,7 @@ class Summarizer:
                 return ("lpm", v & m, plen)
             return ("ternary", v & m, m & full)
         if isinstance(c, ast.Range):
-            return ("range", _int(c.lo), _int(c.hi))
+            return ("range", _int(c.lo) & full, _int(c.hi) & full)
         v = _int(c) & full
         if kind == "lpm":
             return ("lpm", v, w)
