@@ -28,7 +28,7 @@ DESCRIPTIONS = {
     "complete": "every message completed before the wall-clock limit",
     "pause_frames": "PFC pause frames the switch sent",
     "drops": "frames the switch dropped (tail + headroom overflow)",
-    "switch": "fabric (P4 pipeline) or fake (engine and TM only)",
+    "switch": "fabric (P4 pipeline), fake (engine and TM only) or scenario (--scenario FILE)",
 }
 
 G100 = 100_000_000_000
@@ -43,6 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-pfc", action="store_true", help="turn PFC off")
     p.add_argument("--profile", action="store_true", help="run under cProfile and print the hot spots")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--scenario", help="run this scenario file instead of the built-in incast")
 
 
 def host_mac(i: int) -> str:
@@ -125,11 +126,20 @@ class _FakeRouter:
 
 
 def run(args: argparse.Namespace) -> dict:
-    net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
+    if getattr(args, "scenario", None):
+        from emulator.scenario.load import load_scenario
+        from emulator.sim.build import build_scenario
+
+        built = build_scenario(load_scenario(args.scenario), base_dir=Path(args.scenario).parent)
+        net, messages = built.net, built.messages
+        args.switch = "scenario"
+    else:
+        net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
     deadline = time.perf_counter() + args.seconds
 
     def stop_when() -> bool:
-        return all(m.done or m.failed for m in messages) or time.perf_counter() > deadline
+        # messages of a scenario are posted at their start times: none yet is not "all done"
+        return (bool(messages) and all(m.done or m.failed for m in messages)) or time.perf_counter() > deadline
 
     if getattr(args, "profile", False):
         import cProfile
