@@ -563,3 +563,26 @@ def test_error_bad_cast():
 def test_error_header_stack_index_out_of_range():
     text = program(body="hdr.vlans[2].setValid();")
     assert_error(text, "2].setValid", "index 2 is out of range for vlan_t[2]")
+
+
+def test_explicit_generic_arguments_and_overloads():
+    prog = compile_(program(body="""
+hash<bit<16>, bit<16>, tuple<bit<32>, bit<32>>, bit<32>>(meta.b, HashAlgorithm.crc16, 0,
+                                                          { hdr.ipv4.src, hdr.ipv4.dst }, 1024);
+log_msg("plain");
+log_msg("with {}", { meta.a });
+"""))
+    st = body_stmts(prog)
+    h = st[0].call.callee
+    assert h.args[2].type == T.Bits(16) and h.args[2].const_value == 0
+    assert h.args[3].type == T.Tuple((T.Bits(32), T.Bits(32)))
+    assert h.args[4].type == T.Bits(32) and h.args[4].const_value == 1024
+    assert len(st[1].call.callee.params) == 1 and len(st[2].call.callee.params) == 2
+    assert st[2].call.callee.type_args["T"] == T.Tuple((T.Bits(8),))
+
+
+def test_optional_parameters():
+    prog = compile_(program(top="extern void opt_fn(in bit<8> a, @optional in bit<8> b);\n",
+                            body="opt_fn(1); opt_fn(1, 2);"))
+    c1, c2 = (s.call.callee for s in body_stmts(prog))
+    assert c1.args[1] is None and c2.args[1].const_value == 2
