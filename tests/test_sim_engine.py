@@ -279,6 +279,8 @@ def test_bad_links_raise_config_errors():
         net.add_link("s1", 1, "h1", 0, G100, 0)
     with pytest.raises(ConfigError, match="duplicate"):
         net.add_host("h1", FakeNic(G100))
+    with pytest.raises(ConfigError, match="one port"):
+        net.add_link("h1", 1, "s1", 2, G100, 0)
 
 
 def test_real_nics_incast_through_the_engine_completes_lossless():

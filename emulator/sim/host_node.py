@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from emulator.errors import ConfigError
 from emulator.sim.engine import Engine
 from emulator.sim.link import Tx
 from emulator.sim.node import Node
@@ -24,7 +25,7 @@ class HostNode(Node):
 
     def attach(self, tx: Tx) -> None:
         if self.tx:
-            raise ValueError(f"host {self.name} already has a link (hosts have one port)")
+            raise ConfigError(f"host {self.name} already has a link (hosts have one port)", "topology.links")
         super().attach(tx)
         self.port_tx = tx
 
