@@ -204,3 +204,17 @@ def test_headroom_drains_first_and_xon_waits_for_it():
     assert (ing.shared[3], ing.occ[3]) == (3000, 3000)
     assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
     assert tm.buffer.shared_used == 3000
+
+
+def test_dwrr_skips_a_paused_priority_without_banking_credit():
+    from emulator.tm import SchedulerConfig
+
+    tm, _ = make_tm(static_pfc(), scheduler=SchedulerConfig("dwrr", (1, 1, 1, 1, 1, 1, 1, 1), 1000),
+                    buffer_bytes=10_000_000)
+    for _ in range(20):
+        tm.enqueue(job(2, 3), 0, 0)
+        tm.enqueue(job(2, 1), 0, 0)
+    tm.receive_pfc(2, build_pfc([None, None, None, 10], b"\x02" * 6), 0)  # 10 quanta = 52 ns at 100G
+    assert [tm.dequeue(2, 10)[0].priority for _ in range(4)] == [1, 1, 1, 1]
+    # after the pause the two classes alternate again (no burst of priority 3 from saved-up credit)
+    assert [tm.dequeue(2, 100)[0].priority for _ in range(6)] == [3, 1, 3, 1, 3, 1]
