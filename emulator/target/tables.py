@@ -292,8 +292,7 @@ class Table:
         self._default_result: tuple = (None, (), None)
         self.default_member: int | None = None
         self.default_group: int | None = None
-        if info.default_action is not None:
-            self._set_default(info.default_action, info.default_action_args, check_const=False)
+        self.reset_default()
         n = len(info.const_entries)
         for i, ce in enumerate(info.const_entries):
             prio = ce.priority
@@ -614,8 +613,10 @@ class Table:
         info = self.info
         if info.default_action is not None:
             self._set_default(info.default_action, info.default_action_args, check_const=False)
-        else:
-            self.default_action, self.default_args, self._default_result = None, (), (None, (), None)
+        else:  # no default_action property: P4 makes it NoAction
+            self.default_action, self.default_args = "NoAction", ()
+            self.default_member = self.default_group = None
+            self._default_result = ("NoAction", (), None)
 
     # ---- data path
     def _sort_ternary(self) -> tuple:
