@@ -458,7 +458,17 @@ def test_error_if_condition_not_bool():
 
 def test_error_out_argument_must_be_lvalue():
     text = program(locals_="register<bit<32>>(4) r;", body="r.read(meta.c + 1, 0);")
-    assert_error(text, "meta.c + 1", "cannot pass as out argument this expression")
+    assert_error(text, "meta.c + 1", "cannot pass this expression as an out argument")
+
+
+def test_error_in_parameter_passed_as_inout():
+    text = HEAD + """
+control D(packet_out pkt, in headers_t hdr) {
+  action a(inout bit<48> x) { }
+  apply { a(hdr.eth.dst); pkt.emit(hdr); }
+}
+"""
+    assert_error(text, "hdr.eth.dst)", "cannot pass in parameter 'hdr' as an inout argument")
 
 
 def test_error_unsupported_construct_named():

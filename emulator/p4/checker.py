@@ -1,36 +1,48 @@
 """The semantic checker: name resolution, type checking with widths, constant folding, generics.
 
-`check(program)` annotates the AST *in place* and returns a `CheckedProgram`. What is annotated (the contract
-with codegen and the summary):
+`check(program)` annotates the AST *in place* and returns a `CheckedProgram` (the first error raises a
+P4Error with the offending node's location; an expression's location is where the expression begins).
+What is annotated (the contract with codegen and the summary):
 
 - every `ast.Expression.type`: a `types.py` type. Untyped integer constants that stay untyped have `InfInt`;
   an InfInt expression used where a fixed width is expected (assignment, argument, operand next to a `bit<W>`,
-  key, select case...) gets that type instead (implicit cast), so `.type` is always the width codegen must use.
-  A serializable-enum value used as its underlying type keeps its enum type; both are plain ints at run time.
-  A `{...}` list/struct expression assigned to a header/struct/tuple gets that target type.
+  key, select case...) gets that type instead (implicit cast, pushed down into folded sub-expressions), so
+  `.type` is always the width codegen must use. A serializable-enum value used as its underlying type keeps its
+  enum type; both are plain ints at run time. A `{...}` list/struct expression (and `{#}`) used as a
+  header/struct/tuple gets that target type; one passed to a generic parameter gets a `Tuple` type.
 - every compile-time constant expression `.const_value`: int (already wrapped to `.type`), bool, str, or a
-  tuple for list expressions. Plain enum members are their index in declaration order, error members their
-  index in the merged `error` list, serializable enum members their value. Codegen may emit `const_value`
+  tuple for list/struct expressions (struct fields in declaration order). Plain enum members are their index in
+  declaration order, error members their index in the merged `error` list (`CheckedProgram.error_type.members`),
+  serializable enum members their value, match_kind members their name. Codegen may emit `const_value`
   directly whenever it is not None.
 - every name reference `.decl`: `PathExpression.decl` and `Member.decl` -> the declaring AST node
   (`Parameter`, `VarDecl`, `ConstDecl`, `ActionDecl`, `TableDecl`, `Instantiation`, `ValueSetDecl`,
   `ParserState`, `FunctionDecl`, `ExternFunctionDecl`, `IdDecl` of enum/error/match_kind members,
-  `StructField` for header/struct fields, type declarations for type names). Header stack members
-  (`next`, `last`, `lastIndex`, `size`) and `hit`/`miss`/`action_run` have `decl` None and the member name
-  tells what they are. `TypeName.decl` -> the type's declaration; every `ast.Type.resolved` -> its P4Type.
+  `StructField` for header/struct/union fields, `MethodDecl` for extern methods, type declarations for type
+  names). Header stack members (`next`, `last`, `lastIndex`, `size`) and `hit`/`miss`/`action_run` have `decl`
+  None and the member name tells what they are. `TypeName.decl` -> the type's declaration; every
+  `ast.Type.resolved` -> its P4Type (so `Parameter.param_type.resolved`, `VarDecl.decl_type.resolved`...).
   States `accept`/`reject` resolve to the module-level `ACCEPT`/`REJECT` ParserState nodes.
-- every `MethodCall.callee` and `ConstructorCall.callee` / `Instantiation.callee` (for constructor args): a
-  `Callee` saying what is called, with `args` aligned to the (type-substituted) `params`, named arguments
-  and default values already resolved (missing optional arguments are None). Kinds:
-  `action`, `function`, `extern_function`, `extern_method` (instance = the receiver's declaration,
-  receiver = the receiver expression, extern = its specialized Extern type, e.g. `packet_in` methods),
-  `table_apply`, `block_apply` (sub-parser/sub-control), `header_method` (isValid/setValid/setInvalid),
-  `stack_method` (push_front/pop_front), `size_method` (minSizeInBits... folded to a constant),
-  `constructor` (extern/parser/control/package instantiation).
-- `KeyElement.match_kind_decl` -> the match_kind `IdDecl`; `ActionRef.callee` -> an `action` Callee with the
-  bound directional arguments; `SwitchCase.label.decl` -> the `ActionDecl` for `action_run` switches.
-- `ParserState.transition` targets resolve to states; `SelectCase.keyset` expressions are typed like the
-  selected expressions (`Mask`/`Range` components too) with constant values where constant.
+  Error member IdDecls get `.index`.
+- every `MethodCall.callee`, `ConstructorCall.callee` and `Instantiation.callee`: a `Callee` saying what is
+  called, with `args` aligned to the (type-substituted) `params`, named arguments and default values already
+  resolved (missing `@optional` arguments are None; `_` for an out argument is an `ast.DontCare`). Kinds:
+  `action`, `function`, `extern_function` (v1model's `hash`, `digest`, `mark_to_drop`... by `name`),
+  `extern_method` (`instance` = the receiver's declaration, `receiver` = the receiver expression, `extern` =
+  its specialized Extern type, e.g. `packet_in.extract`), `table_apply` (`decl` = the TableDecl),
+  `block_apply` (sub-parser/sub-control: `decl` = its ParserDecl/ControlDecl, `instance` = the Instantiation or
+  constructor Parameter), `header_method` (isValid/setValid/setInvalid on `receiver`), `stack_method`
+  (push_front/pop_front, `args[0]` the constant count), `size_method` (minSizeInBits... folded to a constant),
+  `constructor` (extern/parser/control/package instantiation; `extern` set for externs). `type_args` maps
+  the type variables of the callee (and of the extern for constructors) to their bound types.
+- `KeyElement.match_kind_decl` -> the match_kind `IdDecl`; `ActionRef.callee` -> an `action` Callee whose
+  `args` hold the bound directional arguments (None for control-plane parameters); the `action` of an `Entry`
+  and the `default_action` value carry an `action` Callee (on the MethodCall, or on the PathExpression when
+  written without parentheses) whose args are the constants given; `SwitchCase.label.decl` -> the
+  `ActionDecl` for `action_run` switches. Tables get `_action_decls` (their actions list, in order).
+- `SelectCase.keyset` expressions are typed like the selected expressions (`Mask`/`Range` components too,
+  a value_set reference has type `SetT`), with constant values where constant; `Default`/`DontCare` have type
+  `DontCare`.
 """
 from __future__ import annotations
 
@@ -919,14 +931,15 @@ class Checker:
             if c.body is not None:
                 self.check_block(c.body, scope, ctx)
 
-    def require_lvalue(self, e: ast.Expression, what: str) -> None:
+    def require_lvalue(self, e: ast.Expression, what: str, suffix: str = "") -> None:
+        """Raise `cannot <what> <thing><suffix>` unless `e` is a writable l-value."""
         root = e
         while True:
             if isinstance(root, ast.Member):
                 if isinstance(root.expr.type, T.HeaderStack) and root.name in ("lastIndex", "size"):
-                    raise _err(f"cannot {what} '{root.name}'", e)
+                    raise _err(f"cannot {what} '{root.name}'{suffix}", e)
                 if isinstance(root.expr.type, (T.ApplyResult, T.TypeT)):
-                    raise _err(f"cannot {what} this expression", e)
+                    raise _err(f"cannot {what} this expression{suffix}", e)
                 root = root.expr
             elif isinstance(root, (ast.ArrayIndex, ast.Slice)):
                 root = root.expr
@@ -940,11 +953,11 @@ class Checker:
                 if d.direction in ("out", "inout"):
                     return
                 dirn = d.direction or "directionless"
-                raise _err(f"cannot {what} {dirn} parameter '{d.name}'", e)
+                raise _err(f"cannot {what} {dirn} parameter '{d.name}'{suffix}", e)
             if isinstance(d, ast.ConstDecl):
-                raise _err(f"cannot {what} constant '{d.name}'", e)
-            raise _err(f"cannot {what} '{root.name}'", e)
-        raise _err(f"cannot {what} this expression", e)
+                raise _err(f"cannot {what} constant '{d.name}'{suffix}", e)
+            raise _err(f"cannot {what} '{root.name}'{suffix}", e)
+        raise _err(f"cannot {what} this expression{suffix}", e)
 
     # ------------------------------------------------------------------------------------------ expressions
 
@@ -1349,7 +1362,7 @@ class Checker:
             if p.direction in ("out", "inout"):
                 if isinstance(a.type, (T.List, T.StructExprT)):
                     raise _err(f"argument for {p.direction} parameter '{p.name}' must be an l-value", a)
-                self.require_lvalue(a, f"pass as {p.direction} argument")
+                self.require_lvalue(a, "pass", f" as an {p.direction} argument")
                 if not T.contains_typevar(p.type) and not self.same_type(a.type, p.type):
                     raise _err(f"argument for {p.direction} parameter '{p.name}' has type {a.type}, "
                                f"expected {p.type}", a)
