@@ -415,12 +415,27 @@ def _target_available() -> bool:
 needs_target = pytest.mark.skipif(not _target_available(), reason="front end / v1model target not available yet")
 
 
-def _cli(tmp_path, stf_text, prog=PROG):
-    from emulator.cli import main
+def main(argv: list[str]) -> int:
+    """`rocelab stf ...` as emulator.cli runs it (the subcommand alone: other subcommands may be missing)."""
+    import argparse
+    import sys
 
+    from emulator.commands import stf as command
+    from emulator.errors import RocelabError
+
+    parser = argparse.ArgumentParser(prog="rocelab stf")
+    command.add_arguments(parser)
+    try:
+        return command.main(parser.parse_args(argv))
+    except RocelabError as exc:
+        print(str(exc), file=sys.stderr)
+        return exc.exit_code
+
+
+def _cli(tmp_path, stf_text, prog=PROG):
     (tmp_path / "p.p4").write_text(prog)
     (tmp_path / "t.stf").write_text(stf_text)
-    return main(["stf", str(tmp_path / "p.p4"), str(tmp_path / "t.stf")])
+    return main([str(tmp_path / "p.p4"), str(tmp_path / "t.stf")])
 
 
 @needs_target
@@ -459,10 +474,9 @@ def test_cli_bad_program_exit_2(tmp_path, capsys):
 
 @needs_target
 def test_cli_missing_stf_exit_2(tmp_path, capsys):
-    from emulator.cli import main
-
     (tmp_path / "p.p4").write_text(PROG)
-    assert main(["stf", str(tmp_path / "p.p4"), str(tmp_path / "none.stf")]) == 2
+    assert main([str(tmp_path / "p.p4"), str(tmp_path / "none.stf")]) == 2
+    assert "none.stf: error: cannot read STF file" in capsys.readouterr().err
 
 
 @needs_target
@@ -471,3 +485,12 @@ def test_cli_includes_relative_to_program_and_defines(tmp_path, capsys):
     (tmp_path / "inc" / "port.p4").write_text("#define OUT_PORT 3\n")
     prog = '#include "inc/port.p4"\n' + PROG.replace("fwd(7)", "fwd(OUT_PORT)")
     assert _cli(tmp_path, "packet 0 0900\nexpect 3 0901 $\n", prog=prog) == 0
+
+
+@needs_target
+def test_cli_defines_and_verbose(tmp_path, capsys):
+    (tmp_path / "p.p4").write_text(PROG.replace("fwd(7)", "fwd(OUT_PORT)"))
+    (tmp_path / "t.stf").write_text("packet 0 0900\nexpect 4 0901 $\n")
+    assert main([str(tmp_path / "p.p4"), str(tmp_path / "t.stf"), "-D", "OUT_PORT=4", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "packet 0 0900" in out and "-> port 4: 0901" in out

@@ -1,4 +1,4 @@
-// ingress_port, packet_length (bytes received), egress_port in egress
+// ingress_port, packet_length (bytes received), egress_port in egress; BMv2 zeroes egress_spec before egress
 #include <core.p4>
 #include <v1model.p4>
 
