@@ -404,9 +404,8 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 
 def _target_available() -> bool:
     try:
-        import emulator.target.switch  # noqa: F401
-
         import emulator.p4.checker  # noqa: F401
+        import emulator.target.switch  # noqa: F401
     except ImportError:
         return False
     return (Path(__file__).parents[1] / "emulator/p4/include/v1model.p4").exists()
