@@ -306,7 +306,7 @@ def test_progress_callback_is_called():
             eng.at(now + 1, tick)
     eng.at(0, tick)
     eng.run(progress=lambda now, n: calls.append((now, n)), progress_interval_s=0.0)
-    assert calls and calls[0][1] == 4096
+    assert calls and calls[0][1] == 64
 
 
 class ActionSwitch(FakeSwitch):

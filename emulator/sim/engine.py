@@ -58,33 +58,38 @@ class Engine:
             progress: Callable[[int, int], None] | None = None, check_every: int = 64,
             progress_interval_s: float = 0.25, check_ns: int = 10_000) -> LoopOutcome:
         """Run events in time order until none are left, `until_ns` is passed, stop_when() is true, stop() is
-        called, or Ctrl-C. `stop_when` is checked every `check_every` events; `progress(now_ns, events)` about
-        every `progress_interval_s` wall seconds. stop_when is also checked before any event `check_ns` or more
+        called, or Ctrl-C. `stop_when` is checked every `check_every` events; `progress(now_ns, events)` at most
+        every `progress_interval_s` wall seconds (looked at every `check_every` events). stop_when is also checked before any event `check_ns` or more
         after the last check, so a finished run does not run on to a far timer. A KeyboardInterrupt ends the
         loop cleanly (reason "interrupted")."""
         if until_ns is not None and until_ns < self.now:
             raise ValueError(f"until_ns {until_ns} is before the current time {self.now}")
         heap = self.heap
         pop = heapq.heappop
-        limit = until_ns if until_ns is not None else float("inf")
+        inf = float("inf")
+        limit = until_ns if until_ns is not None else inf
+        next_check = self.now + check_ns if stop_when is not None else inf
+        bound = min(next_check, limit)  # one comparison per event covers both time checks
         mask = max(1, check_every)
         count = 0
         reason = "idle"
         self._stop = False
-        next_check = self.now + check_ns if stop_when is not None else float("inf")
         wall0 = time.perf_counter()
         next_progress = wall0 + progress_interval_s
         try:
             while heap:
-                if heap[0][0] >= next_check:
-                    if stop_when():
-                        reason = "stop_when"
+                if heap[0][0] >= bound:
+                    t = heap[0][0]
+                    if t >= next_check:
+                        if stop_when():
+                            reason = "stop_when"
+                            break
+                        next_check = t + check_ns
+                    if t > limit:
+                        reason = "until"
+                        self.now = until_ns  # time has passed up to the limit
                         break
-                    next_check = heap[0][0] + check_ns
-                if heap[0][0] > limit:
-                    reason = "until"
-                    self.now = until_ns  # time has passed up to the limit
-                    break
+                    bound = min(next_check, limit)
                 t, _, fn, arg = pop(heap)
                 self.now = t
                 fn(arg, t)
@@ -92,14 +97,15 @@ class Engine:
                 if self._stop:
                     reason = "stopped"
                     break
-                if count % mask == 0 and stop_when is not None and stop_when():
-                    reason = "stop_when"
-                    break
-                if progress is not None and not count & 4095:
-                    w = time.perf_counter()
-                    if w >= next_progress:
-                        next_progress = w + progress_interval_s
-                        progress(t, self.events + count)
+                if not count % mask:
+                    if stop_when is not None and stop_when():
+                        reason = "stop_when"
+                        break
+                    if progress is not None:
+                        w = time.perf_counter()
+                        if w >= next_progress:
+                            next_progress = w + progress_interval_s
+                            progress(t, self.events + count)
             if reason == "idle" and stop_when is not None and stop_when():
                 reason = "stop_when"
         except KeyboardInterrupt:
