@@ -352,6 +352,12 @@ def test_runner_packets_and_expectations():
     assert not result.passed and "first difference at byte 1" in result.diff
 
 
+def test_runner_reports_ignored_ports():
+    result, _ = run_fake("packet 5 00\n")  # the fake sends it to port 6, which no line names
+    assert result.passed and result.ignored == 1
+    assert any("ignored 1 packet(s) on port 6" in line for line in result.log)
+
+
 def test_runner_wait_advances_the_clock():
     _, t = run_fake("packet 0 00\nwait\npacket 0 00\nexpect 1\n")
     times = [c[3] for c in t.calls if c[0] == "process"]

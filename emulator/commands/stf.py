@@ -31,8 +31,9 @@ def main(args: argparse.Namespace) -> int:
     for line in result.log:
         print(line)
     if result.passed:
+        ignored = f" ({result.ignored} on ports the test does not name, ignored)" if result.ignored else ""
         print(f"PASS {args.stf}: {result.packets_sent} packet(s) in, "
-              f"{sum(len(v) for v in result.outputs.values())} out")
+              f"{sum(len(v) for v in result.outputs.values())} out{ignored}")
         return 0
     print(result.diff, file=sys.stderr)
     print(f"FAIL {args.stf}", file=sys.stderr)

@@ -500,6 +500,7 @@ class StfResult:
     outputs: dict[int, list[bytes]] = field(default_factory=dict)  # every packet out, per port
     packets_sent: int = 0
     log: list[str] = field(default_factory=list)  # verbose trace
+    ignored: int = 0  # packets out on ports no packet/expect line names (not compared, as in p4c's runner)
 
     @property
     def diff(self) -> str:
@@ -796,7 +797,10 @@ class StfRunner:
                 msg = exc.message if hasattr(exc, "message") else str(exc)
                 raise StfError(msg, self.test.path, cmd.line) from None
         self.failures += compare_outputs(self.test, self.outputs)
-        return StfResult(not self.failures, self.failures, self.outputs, self.sent, self.log)
+        ignored = {p: len(v) for p, v in self.outputs.items() if p not in self.test.interfaces}
+        for port, n in sorted(ignored.items()):
+            self._trace(f"ignored {n} packet(s) on port {port}: no packet/expect line names it (as in p4c's runner)")
+        return StfResult(not self.failures, self.failures, self.outputs, self.sent, self.log, sum(ignored.values()))
 
     # -- commands
     def _trace(self, text: str) -> None:
