@@ -596,3 +596,4 @@ def test_optional_parameters():
                             body="opt_fn(1); opt_fn(1, 2);"))
     c1, c2 = (s.call.callee for s in body_stmts(prog))
     assert c1.args[1] is None and c2.args[1].const_value == 2
+

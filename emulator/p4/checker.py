@@ -844,8 +844,11 @@ class Checker:
     def check_stmt_or_decl(self, st, scope: Scope, ctx: _Ctx) -> None:
         if isinstance(st, ast.Statement):
             self.check_stmt(st, scope, ctx)
-        elif isinstance(st, (ast.VarDecl, ast.ConstDecl, ast.Instantiation)):
+        elif isinstance(st, (ast.VarDecl, ast.ConstDecl)):
             self.check_decl(st, scope, ctx)
+        elif isinstance(st, ast.Instantiation):
+            raise _err("instantiations are not allowed inside apply blocks, actions, functions or states; "
+                       "declare it among the block's locals", st)
         else:
             raise _err(f"{type(st).__name__} is not allowed here", st)
 
