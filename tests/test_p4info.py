@@ -312,3 +312,17 @@ def test_compile_command_end_to_end(tmp_path, capsys):
     assert info.value.exit_code == 2
     assert str(info.value).startswith(f"{bad}:") and "error:" in str(info.value)
     assert not out2.exists()
+
+
+def test_compile_dump_prints_generated_code(tmp_path, capsys):
+    _frontend()
+    try:
+        import emulator.target.switch  # noqa: F401
+    except Exception as exc:
+        pytest.skip(f"switch not available yet: {exc}")
+    src = tmp_path / "sample.p4"
+    src.write_text(SAMPLE_P4)
+    assert _compile([str(src), "--dump"]) == 0
+    assert "def " in capsys.readouterr().out
+    with pytest.raises(RocelabError, match="nothing to do"):
+        _compile([str(src)])

@@ -1,4 +1,4 @@
-"""`rocelab compile PROGRAM.p4 [-I DIR]... [-D NAME[=VALUE]]... --p4info OUT.txtpb [--device-config OUT.bin]`
+"""`rocelab compile PROGRAM.p4 [-I DIR]... [-D NAME[=VALUE]]... --p4info OUT.txtpb [--device-config OUT.bin] [--dump]`
 
 Checks the program with our front end, writes its P4Info in protobuf text format and, optionally, the device config
 our switch accepts as P4Runtime `p4_device_config` (format in emulator/p4/p4info.py). Every output is produced in
@@ -19,8 +19,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="add DIR to the #include search path (repeatable)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a preprocessor macro (repeatable)")
-    p.add_argument("--p4info", required=True, metavar="OUT.txtpb", help="write the P4Info (protobuf text format)")
+    p.add_argument("--p4info", metavar="OUT.txtpb", help="write the P4Info (protobuf text format)")
     p.add_argument("--device-config", metavar="OUT.bin", help="write the device config for P4Runtime")
+    p.add_argument("--dump", action="store_true",
+                   help="print the Python code the v1model target generates for the program")
 
 
 def parse_defines(items: list[str]) -> dict[str, str]:
@@ -39,9 +41,15 @@ def main(args: argparse.Namespace) -> int:
     from emulator.p4.p4info import build_device_config, build_p4info, to_text, write_atomic
 
     defines = parse_defines(args.defines)
+    if not (args.p4info or args.device_config or args.dump):
+        raise RocelabError("nothing to do: give --p4info OUT.txtpb, --device-config OUT.bin and/or --dump")
     checked = frontend.load_program(args.program, include_dirs=tuple(args.include_dirs), defines=defines)
     p4info = build_p4info(checked.info)
-    outputs = [(args.p4info, to_text(p4info).encode())]
+    if args.dump:
+        from emulator.target.switch import V1Switch
+
+        print(V1Switch(checked).source, end="")
+    outputs = [(args.p4info, to_text(p4info).encode())] if args.p4info else []
     if args.device_config:
         outputs.append((args.device_config, build_device_config(
             args.program, _preprocessed_text(args.program, args.include_dirs, defines), defines, args.include_dirs)))
@@ -50,8 +58,9 @@ def main(args: argparse.Namespace) -> int:
             write_atomic(path, data)
         except OSError as exc:
             raise RocelabError(f"cannot write {path}: {exc.strerror or exc}") from None
-    print(f"{args.program}: {len(p4info.tables)} tables, {len(p4info.actions)} actions -> "
-          + ", ".join(p for p, _ in outputs), file=sys.stdout)
+    if outputs:
+        print(f"{args.program}: {len(p4info.tables)} tables, {len(p4info.actions)} actions -> "
+              + ", ".join(p for p, _ in outputs), file=sys.stderr if args.dump else sys.stdout)
     return 0
 
 
