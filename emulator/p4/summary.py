@@ -252,7 +252,7 @@ class Summarizer:
         for p in ad.params:
             if p.direction is not None:
                 continue
-            params.append(ParamInfo(p.name, key_width(p.param_type.resolved), len(params) + 1,
+            params.append(ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), len(params) + 1,
                                     annotations=annotations_of(p.annotations), decl=p,
                                     id_override=id_override(p.annotations)))
         self.actions[qn] = ActionInfo(qn, params, annotations=annotations_of(ad.annotations), decl=ad,

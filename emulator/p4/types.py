@@ -275,6 +275,11 @@ class Extern(P4Type):
     def bindings(self) -> dict[str, P4Type]:
         return dict(zip(self.type_params, self.type_args))
 
+    def method_names(self) -> list[str]:
+        """Names of the extern's methods (overloads once each)."""
+        ms = getattr(self.decl, "methods", None) or []
+        return list(dict.fromkeys(m.name for m in ms))
+
 
 @dataclass(frozen=True)
 class ParserT(P4Type):
