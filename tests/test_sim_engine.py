@@ -494,3 +494,40 @@ def test_recorder_writes_queue_pause_and_throughput_series(tmp_path):
     pauses = list(csv.DictReader(open(tmp_path / "pauses.csv")))
     assert {r["direction"] for r in pauses} == {"tx"} and {r["paused"] for r in pauses} == {"0", "1"}
     assert any(int(r["bytes"]) > 0 for r in csv.DictReader(open(tmp_path / "queues.csv")))
+
+
+@pytest.mark.skipif(not _fabric_available(), reason="V1Switch or a compiling p4src/fabric.p4 is not available yet")
+def test_add_switch_from_a_p4_path(tmp_path):
+    src = tmp_path / "fwd.p4"
+    src.write_text("""
+#include <core.p4>
+#include <v1model.p4>
+header ethernet_t { bit<48> dst; bit<48> src; bit<16> etype; }
+header tc_t { bit<8> prio; }
+struct headers_t { ethernet_t eth; tc_t tc; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.eth); pkt.extract(hdr.tc); transition accept; }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = (bit<9>) hdr.eth.dst[7:0]; sm.priority = (bit<3>) hdr.tc.prio; }
+}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply { hdr.eth.src = (bit<48>) sm.enq_qdepth; }
+}
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.eth); pkt.emit(hdr.tc); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+""")
+    # three senders burst into port 3 at once: the P4 egress writes enq_qdepth (from the TM) into the source MAC
+    net = Network()
+    net.add_switch("s1", str(src))
+    sink = FakeNic(G100)
+    for i in range(3):
+        net.add_host(f"h{i}", FakeNic(G100, [(0, fake_frame(3, 2, 500, src=i))]))
+        net.add_link(f"h{i}", 0, "s1", i, G100, 0)
+    net.add_host("sink", sink)
+    net.add_link("sink", 0, "s1", 3, G100, 0)
+    net.run()
+    assert [int.from_bytes(f[6:12], "big") for _, f in sink.received] == [0, 0, 1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,12 +101,16 @@ class Network:
 
     # -- building -----------------------------------------------------------------------------------------------
     def add_switch(self, name: str, program: Any, tm_config: TmConfig | None = None) -> SwitchNode:
-        """A switch running `program` (a V1Switch-like object with ingress/egress, or a checked program)."""
+        """A switch running `program`: a V1Switch-like object (ingress/egress), a checked program, or a .p4 path."""
         self._check_new(name)
         if hasattr(program, "ingress") and hasattr(program, "egress"):
             switch = program
             seed_switch_rng(switch, self.rng)
         else:
+            if isinstance(program, str | Path):
+                from emulator.p4.frontend import load_program  # noqa: PLC0415 - only for paths
+
+                program = load_program(str(program))
             switch = make_v1switch(program, self.rng)
         node = SwitchNode(self.engine, name, switch, tm_config, index=len(self.switches) + 1)
         node.pause_listeners = self._pause_listeners
