@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import inspect
 import random
-from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from emulator.errors import ConfigError
