@@ -597,3 +597,23 @@ def test_optional_parameters():
     c1, c2 = (s.call.callee for s in body_stmts(prog))
     assert c1.args[1] is None and c2.args[1].const_value == 2
 
+
+
+def test_types_helpers_and_folding_primitives():
+    from emulator.p4 import constfold as cf
+
+    eth = T.Header("eth_t", (T.FieldT("dst", T.Bits(48)), T.FieldT("src", T.Bits(48)), T.FieldT("t", T.Bits(16))))
+    opt = T.Header("opt_t", (T.FieldT("len", T.Bits(8)), T.FieldT("data", T.VarBits(32))))
+    assert T.width_of(eth) == 112 and T.is_header(eth) and not T.is_header(T.Struct("s", ()))
+    assert T.width_of(T.HeaderStack(eth, 3)) == 336
+    assert T.width_of(opt) == 40 and T.min_width_of(opt) == 8
+    assert T.width_of(T.Bool()) == 1 and T.width_of(T.NewType("ip_t", T.Bits(32))) == 32
+    assert str(T.Bits(8, True)) == "int<8>" and str(T.Tuple((T.Bits(1), T.BOOL))) == "tuple<bit<1>, bool>"
+    assert T.substitute(T.Tuple((T.TypeVar("T"),)), {"T": T.Bits(4)}) == T.Tuple((T.Bits(4),))
+    assert cf.wrap(256, T.Bits(8)) == 0 and cf.wrap(200, T.Bits(8, True)) == -56
+    assert cf.binop("|+|", 250, 10, T.Bits(8)) == 255 and cf.binop("|-|", -128, 1, T.Bits(8, True)) == -128
+    assert cf.binop("<<", 1, 8, T.Bits(8)) == 0 and cf.binop(">>", -8, 1, T.Bits(8, True)) == -4
+    assert cf.concat(0xA, T.Bits(4), 0xBC, T.Bits(8)) == 0xABC and cf.slice_bits(0xABC, 7, 4) == 0xB
+    assert cf.cast(True, T.BOOL, T.Bits(1)) == 1 and cf.cast(-1, T.INFINT, T.Bits(16)) == 0xFFFF
+    with pytest.raises(cf.FoldError):
+        cf.binop("/", 1, 0, T.INFINT)
