@@ -88,6 +88,7 @@ class CheckedProgram:
     top: dict[str, Any] = field(default_factory=dict)  # top-level name -> declaration (overloads: first)
     main: ast.Instantiation | None = None
     decl_types: dict[Any, T.P4Type] = field(default_factory=dict, repr=False)
+    preprocessed: Any = field(default=None, repr=False)  # preprocess.PreprocessedSource (text + line map)
 
     def type_of(self, decl) -> T.P4Type | None:
         """The P4Type declared by a type declaration, or of a value declaration (param, var, instance...)."""

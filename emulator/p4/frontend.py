@@ -12,24 +12,35 @@ from emulator.errors import P4Error
 from emulator.p4.checker import CheckedProgram, check
 
 
-def load_program_text(text: str, path: str = "<string>", include_dirs=(), defines=None) -> CheckedProgram:
-    """Compile P4 source text; `path` names it in diagnostics."""
+def _finish(pre, path: str) -> CheckedProgram:
     from emulator.p4.parser import parse_program
-    from emulator.p4.preprocess import preprocess
     from emulator.p4.summary import summarize
 
-    pre = preprocess(text, include_dirs, defines, filename=path)
     try:
         program = parse_program(pre, path)
         checked = check(program)
         checked.source_path = path
+        checked.preprocessed = pre
         checked.info = summarize(checked)
     except P4Error as exc:
         # in-memory sources cannot be re-read for the caret line: take it from the preprocessor
-        if exc.loc is not None and exc.source_line is None:
+        if exc.loc is not None and exc.source_line is None and hasattr(pre, "source_line"):
             exc.source_line = pre.source_line(exc.loc.file, exc.loc.line)
         raise
     return checked
+
+
+def load_program_text(text: str, path: str = "<string>", include_dirs=(), defines=None) -> CheckedProgram:
+    """Compile P4 source text; `path` names it in diagnostics (quoted includes are searched next to it)."""
+    from emulator.p4.preprocess import preprocess
+
+    return _finish(preprocess(text, include_dirs, defines, filename=path), path)
+
+
+def load_preprocessed_text(text: str, path: str = "<string>") -> CheckedProgram:
+    """Compile text that is already preprocessed (e.g. `CheckedProgram.preprocessed.text` kept in a device
+    config); line markers in it are honored."""
+    return _finish(text, path)
 
 
 def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
