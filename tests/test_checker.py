@@ -617,3 +617,25 @@ def test_types_helpers_and_folding_primitives():
     assert cf.cast(True, T.BOOL, T.Bits(1)) == 1 and cf.cast(-1, T.INFINT, T.Bits(16)) == 0xFFFF
     with pytest.raises(cf.FoldError):
         cf.binop("/", 1, 0, T.INFINT)
+
+
+def test_frontend_file_errors_name_the_file_and_include_dirs(tmp_path):
+    from emulator.p4.frontend import load_preprocessed_text, load_program
+
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "defs.p4").write_text("const bit<8> K = 3;\n")
+    src = tmp_path / "prog.p4"
+    src.write_text('#include <core.p4>\n#include "defs.p4"\nconst bit<8> J = K + 1;\nconst bit<8> BAD = undefined_name;\n')
+    with pytest.raises(P4Error) as ei:
+        load_program(src, include_dirs=[inc])
+    assert str(ei.value).startswith(f"{src}:4:20: error: undeclared name 'undefined_name'")
+    assert "const bit<8> BAD" in str(ei.value)  # the source line and a caret follow
+    src.write_text('#include <core.p4>\n#include "defs.p4"\nconst bit<8> J = K + 1;\n')
+    prog = load_program(src, include_dirs=[inc])
+    j = next(d for d in prog.ast.declarations if getattr(d, "name", "") == "J")
+    assert j.value.const_value == 4 and prog.source_path == str(src)
+    again = load_preprocessed_text(prog.preprocessed.text, "prog.p4")
+    assert any(getattr(d, "name", "") == "J" for d in again.ast.declarations)
+    with pytest.raises(P4Error):
+        load_program(tmp_path / "missing.p4")
