@@ -110,6 +110,7 @@ def test_cli_commands():
     c = one("act_prof_create_member ap fwd(port:1, tag:2)")
     assert c.args == ["ap", "fwd"] and c.params == [("port", 1), ("tag", 2)]
     assert one("register_read r 2 == 5").args == ["r", "2", "==", "5"]
+    assert one("value_set_add pvs 0x8800&&&0xFF00").args == ["pvs", "0x8800&&&0xFF00"]
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -132,6 +133,8 @@ def test_cli_commands():
     ("mirroring_add 1 x", "bad mirroring_add argument 'x'"),
     ("meter_set_rates m 0 fast", "meter rate 'fast'"),
     ("wait 3", "takes no arguments"),
+    ("value_set_add pvs 0xZZ", "bad value_set value"),
+    ("act_prof_add_member_to_group ap x 0", "bad act_prof_add_member_to_group argument 'x'"),
 ])
 def test_malformed_lines_report_file_and_line(text, fragment):
     with pytest.raises(StfError) as exc:

@@ -21,8 +21,15 @@ Matching rules (as p4c's bmv2 runner `bmv2stf.py` applies them):
 - Priorities in `add` are P4Runtime-style: the larger number wins (p4c converts them for BMv2's inverse order).
 - Without a condition, `check_counter` asserts that the counter is zero (p4c's STF grammar default).
 
-Extensions of ours: `register_read <reg> <index> [<op> <value>]` and `counter_read <ctr> <index> [packets|bytes
-<op> <n>]` check values; `wait` advances the virtual clock by one second; a `\\` at the end of a line continues it.
+Extensions of ours:
+- `value_set_add <value_set> <value>[&&&<mask>]` adds a member to a parser value_set;
+- `act_prof_create_member <profile> <action>(...)`, `act_prof_create_group <profile>`,
+  `act_prof_add_member_to_group <profile> <member> <group>` (BMv2 CLI names; handles count from 0 per profile)
+  and `add <table> <keys> $member(<n>)` / `$group(<n>)`; an `add` with an action on an indirect table makes a
+  member for it;
+- `register_read <reg> <index> [<op> <value>]` and `counter_read <ctr> <index> [packets|bytes <op> <n>]` check;
+- `wait` advances the virtual clock (0 at start, packets do not advance it) by one second;
+- a `\\` at the end of a line continues it.
 """
 from __future__ import annotations
 
@@ -158,6 +165,7 @@ CLI_COMMANDS = {
     "mirroring_add", "mirroring_add_mc", "mc_mgrp_create", "mc_node_create", "mc_node_associate",
     "register_write", "register_read", "register_reset", "counter_read", "counter_write", "counter_reset",
     "meter_set_rates", "act_prof_create_member", "act_prof_create_group", "act_prof_add_member_to_group",
+    "value_set_add",
 }
 
 
@@ -432,6 +440,7 @@ _CLI_USAGE = {
     "act_prof_create_member": ("<profile> <action>(<param>:<value>, ...)", 2, None),
     "act_prof_create_group": ("<profile>", 1, 1),
     "act_prof_add_member_to_group": ("<profile> <member handle> <group handle>", 3, 3),
+    "value_set_add": ("<value_set> <value>[&&&<mask>]", 2, 2),
 }
 
 
@@ -445,6 +454,9 @@ def _parse_cli(cmd: str, args: list[str], lp: _LineParser) -> CliCmd:
     if cmd == "act_prof_add_member_to_group":
         for a in args[1:]:
             lp.number(a, f"{cmd} argument")
+    if cmd == "value_set_add" and len(args) == 2:
+        for part in args[1].split("&&&", 1):
+            lp.number(part, "value_set value")
     if len(args) < lo or (hi is not None and len(args) > hi) or len(args) == 3 and cmd == "register_read":
         raise lp.error(f"usage: {cmd} {usage}")
     if cmd == "counter_read" and len(args) not in (2, 5):
@@ -757,6 +769,11 @@ class TargetAdapter:
     def act_prof_add_member_to_group(self, profile, member, group):
         return self.api.act_prof_add_member_to_group(profile, member, group)
 
+    def value_set_add(self, name, value, mask=None):
+        sets = getattr(self.switch, "value_sets", {})
+        vs = sets[_resolve(list(sets), name, "value_set", "")]
+        vs.add(value, mask)
+
 
 def _make_api(api_mod: Any, switch: Any) -> Any:
     existing = getattr(switch, "api", None)
@@ -980,6 +997,9 @@ class StfRunner:
             if (prof, m) not in self.members or (prof, g) not in self.groups:
                 raise RuntimeApiError(f"unknown member {m} or group {g} of action profile {prof}")
             t.act_prof_add_member_to_group(prof, self.members[(prof, m)], self.groups[(prof, g)])
+        elif cmd.name == "value_set_add":
+            value, _, mask = a[1].partition("&&&")
+            t.value_set_add(a[0], n(value), n(mask) if mask else None)
         elif cmd.name == "meter_set_rates":
             index, direct = self._index_or_handle(a[1], cmd)
             t.meter_set_rates(a[0], index, [parse_rate(r) for r in a[2:]], direct=direct)
