@@ -1506,15 +1506,17 @@ class Checker:
     def _retype_infint(self, e: ast.Expression, target: T.P4Type) -> None:
         """Push a fixed width into an untyped constant expression tree (so codegen sees widths everywhere)."""
         e.type = target
-        if isinstance(e, ast.Binary) and e.op not in ("<<", ">>") and isinstance(e.left.type, T.InfInt):
+        # only where arithmetic modulo 2^W commutes with the operator (not / % >>, whose operands keep InfInt)
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "&", "|", "^") \
+                and isinstance(e.left.type, T.InfInt):
             for c in (e.left, e.right):
                 if isinstance(c.type, T.InfInt) and c.const_value is not None:
                     c.const_value = cf.wrap(c.const_value, target)
                     self._retype_infint(c, target)
-        elif isinstance(e, ast.Binary) and e.op in ("<<", ">>") and isinstance(e.left.type, T.InfInt):
+        elif isinstance(e, ast.Binary) and e.op == "<<" and isinstance(e.left.type, T.InfInt):
             e.left.const_value = cf.wrap(e.left.const_value, target)
             self._retype_infint(e.left, target)
-        elif isinstance(e, ast.Unary) and isinstance(e.expr.type, T.InfInt):
+        elif isinstance(e, ast.Unary) and e.op in ("-", "+") and isinstance(e.expr.type, T.InfInt):
             e.expr.const_value = cf.wrap(e.expr.const_value, target)
             self._retype_infint(e.expr, target)
         elif isinstance(e, ast.Mux):
