@@ -62,6 +62,10 @@ def test_comments_blank_lines_and_line_numbers():
     assert t.interfaces == {0, 1}
 
 
+def test_tabs_separate_words():
+    assert one("expect\t2\t00 11") == ExpectCmd(1, 2, "0011", False)
+
+
 def test_backslash_continuation_keeps_first_line_number():
     t = parse_stf_text("packet 0 0102 \\\n  0304\nwait\n")
     assert t.commands[0] == PacketCmd(1, 0, bytes([1, 2, 3, 4]))

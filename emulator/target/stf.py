@@ -214,7 +214,7 @@ def _join_continued(lines: list[str]) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     pending: tuple[int, str] | None = None
     for no, raw in enumerate(lines, 1):
-        text = raw.split("#", 1)[0].rstrip()
+        text = raw.split("#", 1)[0].replace("\t", " ").rstrip()
         cont = text.endswith("\\")
         if cont:
             text = text[:-1]
