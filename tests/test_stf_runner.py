@@ -20,6 +20,7 @@ from emulator.target.stf import (
     AddCmd,
     CheckCounterCmd,
     CliCmd,
+    ExpectCmd,
     KeyValue,
     PacketCmd,
     RemoveAllCmd,
