@@ -92,12 +92,14 @@ control Sub(inout meta_t m) {
   action set(bit<8> v) { m.a = v; }
   table t { key = { m.a: exact; } actions = { set; } }
   @name("renamed") table t2 { key = { m.a: exact; } actions = { set; } }
-  @name(".abs_table") table t3 { key = { m.a: exact; } actions = { set; } }
   @name("x.y") table t4 { key = { m.a: exact; } actions = { set; } }
   @hidden table t5 { actions = { set; } }
-  apply { t.apply(); t2.apply(); t3.apply(); t4.apply(); t5.apply(); hits.count(0); }
+  apply { t.apply(); t2.apply(); t4.apply(); t5.apply(); hits.count(0); }
 }
-""", locals_="Sub() c1; @name(\"other\") Sub() c2;", body="c1.apply(meta); c2.apply(meta);")
+""", locals_="""Sub() c1; @name("other") Sub() c2;
+  action b() { }
+  @name(".abs_table") table t3 { key = { meta.a: exact; } actions = { b; } }""",
+                   body="c1.apply(meta); c2.apply(meta); t3.apply();")
     names = {t.name for t in info.tables}
     assert {"MyIngress.c1.t", "MyIngress.c1.renamed", "abs_table", "MyIngress.c1.x.y", "MyIngress.other.t",
             "MyIngress.other.renamed"} <= names
@@ -281,3 +283,25 @@ def test_top_level_extern_instance_and_key_expression_text():
 """, body="t.apply();")
     assert [(c.name, c.size) for c in info.counters] == [("global_hits", 4)]
     assert [m.name for m in info.table("MyIngress.t").match_fields] == ["meta.b & 0xff00", "hdr.eth.isValid()"]
+
+
+@pytest.mark.parametrize("locals_, message", [
+    ("""action a() { }
+  table t { key = { meta.a: exact; } actions = { a; } }
+  @name("t") table u { key = { meta.a: exact; } actions = { a; } }""", "two tables are named 'MyIngress.t'"),
+    ("""action a() { }
+  table t { key = { meta.a: lpm; meta.b: lpm; } actions = { a; } }""", "table MyIngress.t has more than one lpm key"),
+    ("""action a() { }
+  table t { key = { meta.a: exact; meta.b: selector; } actions = { a; } }""",
+     "table MyIngress.t has selector keys but no action_selector implementation"),
+    ("""action a() { } direct_counter(CounterType.packets) dc;
+  table t { key = { meta.a: exact; } actions = { a; } counters = dc; }
+  table u { key = { meta.a: exact; } actions = { a; } counters = dc; }""",
+     "MyIngress.dc is attached to both MyIngress.t and MyIngress.u"),
+    ("""action a() { }
+  table t { key = { meta.a: exact; } actions = { a; } size = 0; }""", "table size must be positive, not 0"),
+])
+def test_table_shape_errors(locals_, message):
+    with pytest.raises(P4Error) as ei:
+        info_of(locals_=locals_)
+    assert f"error: {message}" in str(ei.value)

@@ -322,7 +322,28 @@ class Summarizer:
                     info.direct_counter = name
                 else:
                     info.direct_meter = name
+        self.validate_table(t, info)
         self.info.tables.append(info)
+
+    def validate_table(self, t: ast.TableDecl, info: TableInfo) -> None:
+        """Rules p4c's v1model back end enforces on a table's shape."""
+        if any(x.name == info.name for x in self.info.tables):
+            raise P4Error(f"two tables are named '{info.name}' (use @name to tell them apart)", t.loc)
+        if sum(1 for m in info.match_fields if m.match_kind == "lpm") > 1:
+            raise P4Error(f"table {info.name} has more than one lpm key", t.key.loc)
+        size = t.get_property("size")
+        if isinstance(size, ast.ValueProperty) and info.size <= 0:
+            raise P4Error(f"table size must be positive, not {info.size}", size.value.loc)
+        prof = self.profiles.get(info.implementation) if info.implementation else None
+        if info.selector_fields and (prof is None or not prof.with_selector):
+            raise P4Error(f"table {info.name} has selector keys but no action_selector implementation",
+                          info.selector_fields[0].decl.loc)
+        for attached in (info.direct_counter, info.direct_meter):
+            if attached is None:
+                continue
+            for other in self.info.tables:
+                if attached in (other.direct_counter, other.direct_meter):
+                    raise P4Error(f"{attached} is attached to both {other.name} and {info.name}", t.loc)
 
     def attached(self, p: ast.ValueProperty, table_qn: str, path: str, kind: str) -> str:
         v = p.value
