@@ -507,3 +507,20 @@ def test_cli_defines_and_verbose(tmp_path, capsys):
     assert main([str(tmp_path / "p.p4"), str(tmp_path / "t.stf"), "-D", "OUT_PORT=4", "-v"]) == 0
     out = capsys.readouterr().out
     assert "packet 0 0900" in out and "-> port 4: 0901" in out
+
+
+CONST_PROG = PROG.replace(
+    "table t { key = { hdr.h.a : exact; } actions = { fwd; } default_action = fwd(7); }",
+    "table t { key = { hdr.h.a : exact; } actions = { fwd; } const default_action = fwd(7);"
+    " const entries = { 1 : fwd(2); } }")
+
+
+@needs_target
+def test_cli_const_table_rejects_changes(tmp_path, capsys):
+    assert _cli(tmp_path, "packet 0 0100\nexpect 2 0101\nadd t a:3 fwd(port:3)\n", prog=CONST_PROG) == 2
+    err = capsys.readouterr().err
+    assert "t.stf:3: error: " in err and "const" in err
+    assert _cli(tmp_path, "setdefault t fwd(port:3)\n", prog=CONST_PROG) == 2
+    assert "t.stf:1: error: " in capsys.readouterr().err
+    # the const entries themselves work
+    assert _cli(tmp_path, "packet 0 0100\nexpect 2 0101 $\npacket 0 0500\nexpect 7 0501 $\n", prog=CONST_PROG) == 0
