@@ -1,7 +1,11 @@
 """Every tests/stf/<name>.p4 + <name>.stf pair must pass through the STF runner."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+# the repository root, so `.venv/bin/pytest tests/...` finds `emulator` without an installed package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pytest
 

@@ -1,6 +1,12 @@
 """The STF parser, the output comparison and its diff, the runner against a fake target, and the CLI."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# the repository root, so `.venv/bin/pytest tests/...` finds `emulator` without an installed package
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from pathlib import Path
 from types import SimpleNamespace
 
