@@ -7,7 +7,6 @@ from pathlib import Path
 # the repository root, so `.venv/bin/pytest tests/...` finds `emulator` without an installed package
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
