@@ -639,3 +639,34 @@ def test_frontend_file_errors_name_the_file_and_include_dirs(tmp_path):
     assert any(getattr(d, "name", "") == "J" for d in again.ast.declarations)
     with pytest.raises(P4Error):
         load_program(tmp_path / "missing.p4")
+
+
+def test_error_block_does_not_match_package_parameter():
+    text = HEAD + """
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+  state start { transition accept; } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control V(inout headers_t hdr, inout meta_t meta) { apply { } }
+control E(inout headers_t hdr, in meta_t meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+    assert_error(text, "E(), C()", "control E does not match control type Egress: parameter 2 'meta' is in, "
+                 "inout expected")
+
+
+def test_error_block_parameter_type_differs_from_package_binding():
+    text = HEAD + """
+struct other_t { bit<8> z; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+  state start { transition accept; } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control V(inout headers_t hdr, inout meta_t meta) { apply { } }
+control E(inout headers_t hdr, inout other_t meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+    assert_error(text, "E(), C()", "control E does not match control type Egress: parameter 2 'meta' has type "
+                 "other_t, meta_t expected")

@@ -1420,13 +1420,10 @@ class Checker:
             for x, y in zip(pt.type_args, at.type_args):
                 self.unify(x, y, env, node)
         elif isinstance(pt, (T.ParserT, T.ControlT)) and isinstance(at, type(pt)):
-            if len(pt.params) != len(at.params):
-                raise _err(f"{at.name} has {len(at.params)} parameters but {pt.name} expects "
-                           f"{len(pt.params)}", node)
+            if len(pt.params) != len(at.params) or any(x.direction != y.direction
+                                                        for x, y in zip(pt.params, at.params)):
+                raise _err(self._block_mismatch(at, pt), node)
             for x, y in zip(pt.params, at.params):
-                if x.direction != y.direction:
-                    raise _err(f"parameter '{y.name}' of {at.name} is {y.direction or 'directionless'}, "
-                               f"{pt.name} expects {x.direction or 'directionless'}", node)
                 self.unify(x.type, y.type, env, node)
 
     # coercion (implicit casts) --------------------------------------------------------------------------
@@ -1501,7 +1498,26 @@ class Checker:
             self.coerce(e.b, target)
             e.type = target
             return
+        if isinstance(src, (T.ParserT, T.ControlT)) and isinstance(target, (T.ParserT, T.ControlT)):
+            raise _err(self._block_mismatch(src, target), e)
         raise _err(f"type mismatch: expected {target}, got {src}", e)
+
+    def _block_mismatch(self, src, target) -> str:
+        """Say which parameter of a parser/control does not fit the type the package expects."""
+        kind = lambda t: "parser" if isinstance(t, T.ParserT) else "control"  # noqa: E731
+        head = f"{kind(src)} {src.name} does not match {kind(target)} type {target.name}"
+        if type(src) is not type(target):
+            return f"{head}: a {kind(target)} is expected"
+        if len(src.params) != len(target.params):
+            return f"{head}: it has {len(src.params)} parameters, {len(target.params)} expected"
+        for i, (x, y) in enumerate(zip(src.params, target.params)):
+            if x.direction != y.direction:
+                return (f"{head}: parameter {i + 1} '{x.name}' is {x.direction or 'directionless'}, "
+                        f"{y.direction or 'directionless'} expected")
+        for i, (x, y) in enumerate(zip(src.params, target.params)):
+            if not T.contains_typevar(y.type) and not self.same_type(x.type, y.type):
+                return f"{head}: parameter {i + 1} '{x.name}' has type {x.type}, {y.type} expected"
+        return head
 
     def _retype_infint(self, e: ast.Expression, target: T.P4Type) -> None:
         """Push a fixed width into an untyped constant expression tree (so codegen sees widths everywhere)."""
