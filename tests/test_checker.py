@@ -670,3 +670,11 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 """
     assert_error(text, "E(), C()", "control E does not match control type Egress: parameter 2 'meta' has type "
                  "other_t, meta_t expected")
+
+
+def test_static_assert_is_evaluated():
+    prog = compile_(program(top="const int W = 8;\nconst bool ok = static_assert(W == 8, \"W is 8\");\n"))
+    ok = next(d for d in prog.ast.declarations if getattr(d, "name", "") == "ok")
+    assert ok.value.const_value is True
+    text = program(top="const int W = 8;\nconst bool ok = static_assert(W > 8, \"W too small\");\n")
+    assert_error(text, "static_assert(W > 8", "static assertion failed: W too small")

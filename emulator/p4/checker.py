@@ -1292,11 +1292,23 @@ class Checker:
                 callee.kind = "function" if isinstance(fd, ast.FunctionDecl) else "extern_function"
                 callee.decl = fd
                 e.callee = callee
+                if callee.kind == "extern_function" and fd.name == "static_assert":
+                    self.static_assert(e, callee)
                 return callee.ret
             self.check_expr(tgt, scope, ctx)
             raise _err(f"'{tgt.name}' is not callable", tgt)
         self.check_expr(tgt, scope, ctx)
         raise _err("expression is not callable", tgt)
+
+    def static_assert(self, e: ast.MethodCall, callee: Callee) -> None:
+        """core.p4's `static_assert(check[, message])` is evaluated at compile time."""
+        cond = callee.args[0]
+        if cond is None or cond.const_value is None:
+            raise _err("static_assert needs a compile-time condition", e)
+        if not cond.const_value:
+            msg = callee.args[1].const_value if len(callee.args) > 1 and callee.args[1] is not None else None
+            raise _err("static assertion failed" + (f": {msg}" if msg else ""), e)
+        e.const_value = True
 
     def _root_decl(self, e):
         while isinstance(e, (ast.Member, ast.ArrayIndex)):
