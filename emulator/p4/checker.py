@@ -590,7 +590,8 @@ class Checker:
             for c, t in zip(ks.components, ts):
                 self.check_keyset(c, [t], scope, ctx)
             ks.type = T.Tuple(tuple(ts))
-            ks.const_value = tuple(c.const_value for c in ks.components)
+            if all(c.const_value is not None for c in ks.components):
+                ks.const_value = tuple(c.const_value for c in ks.components)
             return
         t = ts[0]
         if isinstance(ks, ast.ListExpression) and len(ks.components) == 1:
