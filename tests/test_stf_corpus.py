@@ -44,3 +44,19 @@ def test_stf(name: str):
     assert result.packets_sent > 0
     # stricter than p4c's runner: every packet out must land on a port the test names (and so is compared)
     assert result.ignored == 0, {p: v for p, v in result.outputs.items()}
+
+
+# The fabric program's own STF tests (p4src/tests/*.stf run against p4src/fabric.p4) go through the same runner.
+FABRIC = Path(__file__).parents[1] / "p4src" / "fabric.p4"
+FABRIC_STFS = sorted((FABRIC.parent / "tests").glob("*.stf")) if FABRIC.exists() else []
+
+
+@pytest.mark.parametrize("stf", FABRIC_STFS, ids=[p.stem for p in FABRIC_STFS])
+def test_fabric_stf(stf: Path):
+    from emulator.target.stf import run_stf
+
+    missing = _target_missing()
+    if missing:
+        pytest.skip(missing)
+    result = run_stf(FABRIC, stf)
+    assert result.passed, "\n" + result.diff
