@@ -678,3 +678,18 @@ def test_static_assert_is_evaluated():
     assert ok.value.const_value is True
     text = program(top="const int W = 8;\nconst bool ok = static_assert(W > 8, \"W too small\");\n")
     assert_error(text, "static_assert(W > 8", "static assertion failed: W too small")
+
+
+def test_generic_functions_are_specialized_per_type():
+    prog = compile_(program(top="""
+T pick_max<T>(in T x, in T y) { return x > y ? x : y; }
+""", body="meta.a = pick_max(meta.a, 8w3); meta.b = pick_max(meta.b, meta.b); meta.a = pick_max(meta.a, meta.a);"))
+    c1, c2, c3 = (s.right.callee for s in body_stmts(prog))
+    assert c1.decl is not c2.decl and c1.decl is c3.decl
+    assert c1.decl.type_params == [] and c1.decl._type_args == {"T": T.Bits(8)}
+    assert c2.decl.params[0].param_type.resolved == T.Bits(16)
+    ret = c2.decl.body.statements[0].value
+    assert ret.type == T.Bits(16) and ret.cond.type == T.BOOL
+    assert len(prog.specializations) == 2 and c1.ret == T.Bits(8)
+    text = program(top="T f<T>(in T x) { return x + true; }\n", body="meta.a = f(meta.a);")
+    assert_error(text, "x + true", "type mismatch: + operands have types bit<8> and bool")

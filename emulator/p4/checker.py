@@ -35,6 +35,10 @@ What is annotated (the contract with codegen and the summary):
   (push_front/pop_front, `args[0]` the constant count), `size_method` (minSizeInBits... folded to a constant),
   `constructor` (extern/parser/control/package instantiation; `extern` set for externs). `type_args` maps
   the type variables of the callee (and of the extern for constructors) to their bound types.
+- generic functions are checked per specialization, as p4c does: a call of `f<T>` gets as `callee.decl` a
+  checked non-generic copy of the FunctionDecl (`_generic` -> the original, `_type_args` -> the bindings;
+  one copy per distinct type arguments, all listed in `CheckedProgram.specializations`); the generic
+  declaration's own body is left unannotated.
 - `KeyElement.match_kind_decl` -> the match_kind `IdDecl`; `ActionRef.callee` -> an `action` Callee whose
   `args` hold the bound directional arguments (None for control-plane parameters); the `action` of an `Entry`
   and the `default_action` value carry an `action` Callee (on the MethodCall, or on the PathExpression when
@@ -47,6 +51,7 @@ What is annotated (the contract with codegen and the summary):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as dc_fields
 from typing import Any
 
 from emulator.errors import P4Error
@@ -89,6 +94,7 @@ class CheckedProgram:
     main: ast.Instantiation | None = None
     decl_types: dict[Any, T.P4Type] = field(default_factory=dict, repr=False)
     preprocessed: Any = field(default=None, repr=False)  # preprocess.PreprocessedSource (text + line map)
+    specializations: list = field(default_factory=list, repr=False)  # checked copies of generic functions
 
     def type_of(self, decl) -> T.P4Type | None:
         """The P4Type declared by a type declaration, or of a value declaration (param, var, instance...)."""
@@ -184,6 +190,7 @@ class Checker:
         self.error_type = T.Error()
         self.matchkind_type = T.MatchKind()
         self.main = None
+        self.specializations: list[ast.FunctionDecl] = []
 
     # ------------------------------------------------------------------------------------------ declarations
 
@@ -226,7 +233,8 @@ class Checker:
         self.main = main if isinstance(main, ast.Instantiation) else None
         top = {k: (v.decls[0] if isinstance(v, Overloads) else v) for k, v in self.top.names.items()}
         return CheckedProgram(self.program, error_type=self.error_type, match_kinds=self.matchkind_type.members,
-                              top=top, main=self.main, decl_types=self.decl_types)
+                              top=top, main=self.main, decl_types=self.decl_types,
+                              specializations=self.specializations)
 
     def check_decl(self, d, scope: Scope, ctx: _Ctx) -> None:
         if isinstance(d, (ast.ErrorDecl, ast.MatchKindDecl)):
@@ -499,6 +507,11 @@ class Checker:
 
     def check_function(self, d: ast.FunctionDecl, scope: Scope) -> None:
         m = self.method_of(d, scope)
+        if d.type_params:
+            # like p4c, a generic function's body is checked per specialization (see `specialize`)
+            d._specializations = {}
+            d._decl_scope = scope
+            return
         s = self.params_scope([], d._scope)
         for p in d.params:
             s.names[p.name] = p
@@ -1289,9 +1302,11 @@ class Checker:
                 tgt.decl = fd
                 m = self.decl_types[fd]
                 tgt.type = m
-                _, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
+                env, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
                 callee.kind = "function" if isinstance(fd, ast.FunctionDecl) else "extern_function"
                 callee.decl = fd
+                if isinstance(fd, ast.FunctionDecl) and fd.type_params:
+                    callee.decl = self.specialize(fd, env, e)
                 e.callee = callee
                 if callee.kind == "extern_function" and fd.name == "static_assert":
                     self.static_assert(e, callee)
@@ -1300,6 +1315,32 @@ class Checker:
             raise _err(f"'{tgt.name}' is not callable", tgt)
         self.check_expr(tgt, scope, ctx)
         raise _err("expression is not callable", tgt)
+
+    def specialize(self, fd: ast.FunctionDecl, env: dict[str, T.P4Type], node) -> ast.FunctionDecl:
+        """A checked, non-generic copy of generic function `fd` for the bound type arguments (cached)."""
+        targs = []
+        for tp in fd.type_params:
+            t = env.get(tp.name)
+            if t is None or T.contains_typevar(t):
+                raise _err(f"cannot infer type argument {tp.name} of {fd.name}; give it explicitly", node)
+            targs.append(t)
+        key = tuple(targs)
+        spec = fd._specializations.get(key)
+        if spec is not None:
+            return spec
+        spec = _clone(fd)
+        spec.type_params = []
+        spec._generic = fd  # the generic declaration it came from
+        spec._type_args = dict(zip((tp.name for tp in fd.type_params), targs))
+        s = Scope(fd._decl_scope)
+        for tp, t in zip(fd.type_params, targs):
+            binding = ast.TypeParameter(tp.name, loc=tp.loc)
+            self.decl_types[binding] = t
+            s.names[tp.name] = binding
+        fd._specializations[key] = spec
+        self.check_function(spec, s)
+        self.specializations.append(spec)
+        return spec
 
     def static_assert(self, e: ast.MethodCall, callee: Callee) -> None:
         """core.p4's `static_assert(check[, message])` is evaluated at compile time."""
@@ -1765,6 +1806,23 @@ class Checker:
                 e.const_value = e.expr.const_value[c]
             return t.elements[c]
         raise _err(f"cannot index a value of type {t}", e.expr)
+
+
+_SLOTS = frozenset({"type", "const_value", "decl", "resolved", "match_kind_decl"})
+
+
+def _clone(node):
+    """A fresh copy of an AST subtree without checker annotations (for specializing generic functions)."""
+    if isinstance(node, list):
+        return [_clone(x) for x in node]
+    if not isinstance(node, ast.Node):
+        return node
+    kwargs = {}
+    for f in dc_fields(node):
+        if f.name in _SLOTS:
+            continue
+        kwargs[f.name] = _clone(getattr(node, f.name))
+    return type(node)(**kwargs)
 
 
 def check(program: ast.Program) -> CheckedProgram:
