@@ -4,8 +4,24 @@ from __future__ import annotations
 import argparse
 import sys
 
+EPILOG = """STF commands (one per line, # comments, a trailing \\ continues a line):
+  packet <port> <hex>                      send a packet
+  expect <port> [<hex with * nibbles> [$]] expect a packet (prefix match unless $); no data = any packets
+  add <table> [<prio>] <key>:<value> ... <action>(<param>:<value>, ...) [= <ID>]
+        values: 10, 0x0a, 0x0a01****, 0x0a000000/8, 5&&&0xf, 1->9, *
+  setdefault <table> <action>(...)         remove all                      wait
+  check_counter <ctr>(<index>|$<ID>) [packets|bytes <op> <n>]
+  mirroring_add <session> <port>           mc_mgrp_create <grp>            mc_node_create <rid> <ports...>
+  mc_node_associate <grp> <node>           register_write|register_read|counter_read|counter_write ...
+  meter_set_rates <meter> <index|$ID> <rate>:<burst> <rate>:<burst>      value_set_add <set> <value>
+  act_prof_create_member|act_prof_create_group|act_prof_add_member_to_group ...; add ... $member(n)|$group(n)
+Every port named by a packet/expect line is compared: same number of packets, in order. Other ports are ignored.
+Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("program", metavar="PROGRAM.p4", help="the P4 program (v1model)")
     parser.add_argument("stf", metavar="TEST.stf", help="the STF test file")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
