@@ -1523,12 +1523,12 @@ class Checker:
                 ets = tuple(f.type for f in target.fields)
             else:
                 raise _err(f"type mismatch: {src} cannot be used as {target}", e)
-            if len(ets) != len(e.components):
+            if len(ets) != len(e.components) and not (e.dots and len(e.components) <= len(ets)):
                 raise _err(f"expected {len(ets)} components for {target}, got {len(e.components)}", e)
             for c, t in zip(e.components, ets):
                 self.coerce(c, t)
             e.type = target
-            if all(c.const_value is not None for c in e.components):
+            if not e.dots and all(c.const_value is not None for c in e.components):
                 e.const_value = tuple(c.const_value for c in e.components)
             return
         if isinstance(src, T.StructExprT) and isinstance(e, ast.StructExpression):
@@ -1538,13 +1538,15 @@ class Checker:
             for f in target.fields:
                 c = given.pop(f.name, None)
                 if c is None:
+                    if e.dots:  # `{a = 1, ...}`: the other fields get default values
+                        continue
                     raise _err(f"field '{f.name}' of {target} is missing", e)
                 self.coerce(c.expr, f.type)
             if given:
                 raise _err(f"{target} has no field '{next(iter(given))}'", e)
             e.type = target
             by = {c.name: c.expr.const_value for c in e.components}
-            if all(v is not None for v in by.values()):
+            if not e.dots and all(v is not None for v in by.values()):
                 e.const_value = tuple(by[f.name] for f in target.fields)
             return
         if isinstance(e, ast.Mux) and isinstance(src, T.InfInt):
