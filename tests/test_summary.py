@@ -305,3 +305,16 @@ def test_table_shape_errors(locals_, message):
     with pytest.raises(P4Error) as ei:
         info_of(locals_=locals_)
     assert f"error: {message}" in str(ei.value)
+
+
+def test_duplicate_control_plane_names_are_errors():
+    with pytest.raises(P4Error) as ei:
+        info_of(locals_="""
+  @name("same") action a() { } @name("same") action b() { }
+  table t { actions = { a; b; } }""", body="t.apply();")
+    assert "two actions are named 'MyIngress.same'" in str(ei.value)
+    with pytest.raises(P4Error) as ei:
+        info_of(locals_="""
+  counter(4, CounterType.packets) c;
+  @name("c") register<bit<8>>(4) r;""")
+    assert "two instances are named 'MyIngress.c'" in str(ei.value)

@@ -178,10 +178,22 @@ class Summarizer:
             if i < len(V1MODEL_BLOCKS):
                 self.info.blocks[V1MODEL_BLOCKS[i]] = decl
             self.walk_block(decl, path, ctor)
+        self.check_unique_names()
         self.info.actions = list(self.actions.values())
         self.info.action_profiles = list(self.profiles.values())
         self.info.digests = list(self.digests.values())
         return self.info
+
+    def check_unique_names(self) -> None:
+        """Extern instances share one control-plane name space per kind group (as P4Info ids require)."""
+        i = self.info
+        seen: dict[str, Any] = {}
+        for group in (i.counters, i.direct_counters, i.meters, i.direct_meters, i.registers, i.value_sets):
+            for x in group:
+                if x.name in seen and seen[x.name] is not x.decl:
+                    loc = getattr(x.decl, "loc", None)
+                    raise P4Error(f"two instances are named '{x.name}' (use @name to tell them apart)", loc)
+                seen[x.name] = x.decl
 
     def block_of(self, e, prefix: str, pname: str | None = None):
         """(block declaration, instance path, constructor callee) of a block argument."""
@@ -247,6 +259,8 @@ class Summarizer:
         inside = isinstance(block, ast.ControlDecl) and any(x is ad for x in block.locals)
         qn = qualify(ad, path if inside else "")
         if qn in self.actions:
+            if self.actions[qn].decl is not ad:
+                raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         params = []
         for p in ad.params:
