@@ -126,6 +126,7 @@ def test_cli_commands():
 @pytest.mark.parametrize("text, fragment", [
     ("bogus 1 2", "unknown STF command 'bogus'"),
     ("packet x 00", "bad port 'x'"),
+    ("packet 512 00", "port 512 is out of range"),
     ("packet 1 0g", "bad character 'g'"),
     ("packet 1 012", "odd number of hex digits"),
     ("packet 1", "packet without data"),

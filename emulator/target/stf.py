@@ -250,6 +250,8 @@ class _LineParser:
             raise self.error("missing port number")
         if not text.isdigit():
             raise self.error(f"bad port '{text}' (expected a decimal number)")
+        if int(text) > 511:
+            raise self.error(f"port {text} is out of range (v1model ports are bit<9>: 0..511)")
         return int(text)
 
     def name(self, text: str, what: str) -> str:
