@@ -316,5 +316,5 @@ def test_duplicate_control_plane_names_are_errors():
     with pytest.raises(P4Error) as ei:
         info_of(locals_="""
   counter(4, CounterType.packets) c;
-  @name("c") register<bit<8>>(4) r;""")
+  @name("c") counter(8, CounterType.bytes) r;""")
     assert "two instances are named 'MyIngress.c'" in str(ei.value)

@@ -185,10 +185,10 @@ class Summarizer:
         return self.info
 
     def check_unique_names(self) -> None:
-        """Extern instances share one control-plane name space per kind group (as P4Info ids require)."""
+        """Two instances of one kind may not share a control-plane name (their P4Info ids would collide)."""
         i = self.info
-        seen: dict[str, Any] = {}
         for group in (i.counters, i.direct_counters, i.meters, i.direct_meters, i.registers, i.value_sets):
+            seen: dict[str, Any] = {}
             for x in group:
                 if x.name in seen and seen[x.name] is not x.decl:
                     loc = getattr(x.decl, "loc", None)
