@@ -366,6 +366,16 @@ def test_runner_packets_and_expectations():
     assert not result.passed and "first difference at byte 1" in result.diff
 
 
+def test_runner_internal_errors_name_the_line():
+    class Broken(FakeTarget):
+        def process(self, port, data, now_ns):
+            raise ZeroDivisionError("boom")
+
+    with pytest.raises(StfError) as exc:
+        run_fake("wait\npacket 0 00\n", Broken())
+    assert str(exc.value).startswith("fake.stf:2: error: internal error while running this command: ZeroDivisionError: boom")
+
+
 def test_runner_reports_ignored_ports():
     result, _ = run_fake("packet 5 00\n")  # the fake sends it to port 6, which no line names
     assert result.passed and result.ignored == 1

@@ -815,6 +815,14 @@ class StfRunner:
             except (RuntimeApiError, P4Error) as exc:
                 msg = exc.message if hasattr(exc, "message") else str(exc)
                 raise StfError(msg, self.test.path, cmd.line) from None
+            except RocelabError:
+                raise
+            except Exception as exc:  # a bug in the target: say where, keep the traceback for -v
+                import traceback
+
+                detail = "\n" + traceback.format_exc() if self.verbose else " (run with -v for the traceback)"
+                raise StfError(f"internal error while running this command: {type(exc).__name__}: {exc}{detail}",
+                               self.test.path, cmd.line) from exc
         self.failures += compare_outputs(self.test, self.outputs)
         ignored = {p: len(v) for p, v in self.outputs.items() if p not in self.test.interfaces}
         for port, n in sorted(ignored.items()):
