@@ -318,3 +318,12 @@ def test_duplicate_control_plane_names_are_errors():
   counter(4, CounterType.packets) c;
   @name("c") counter(8, CounterType.bytes) r;""")
     assert "two instances are named 'MyIngress.c'" in str(ei.value)
+
+
+def test_priority_annotation_on_entries():
+    info = info_of(locals_="""
+  action a() { }
+  table t { key = { meta.a: ternary; } actions = { a; }
+            const entries = { @priority(7) 1 &&& 0xff: a(); @priority(9) 2 &&& 0xff: a(); } }
+""", body="t.apply();")
+    assert [e.priority for e in info.table("MyIngress.t").const_entries] == [7, 9]

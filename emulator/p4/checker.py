@@ -228,7 +228,12 @@ class Checker:
             self.declare(self.top, name, m)
         ctx = _Ctx("top")
         for d in decls:
-            self.check_decl(d, self.top, ctx)
+            try:
+                self.check_decl(d, self.top, ctx)
+            except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+                # a checker bug must still reach users as a located diagnostic, not a traceback
+                raise P4Error(f"internal checker error ({type(exc).__name__}: {exc}) while checking this "
+                              "declaration", d.loc) from exc
         main = self.top.names.get("main")
         self.main = main if isinstance(main, ast.Instantiation) else None
         top = {k: (v.decls[0] if isinstance(v, Overloads) else v) for k, v in self.top.names.items()}

@@ -406,7 +406,10 @@ class Summarizer:
             else:
                 a = ast.find_annotation(e.annotations, "priority")
                 if a is not None:
-                    prio = int(a.body.strip(), 0)
+                    try:
+                        prio = int(a.body.strip(), 0)
+                    except ValueError:
+                        raise P4Error(f"@priority needs an integer, not '{a.body}'", a.loc) from None
             if prio is None and needs_prio:
                 if not explicit_any:
                     prio = n - i  # the first entry gets the highest priority
@@ -527,4 +530,9 @@ class Summarizer:
 
 def summarize(checked: CheckedProgram) -> ProgramInfo:
     """Build the ProgramInfo of a checked program (empty apart from controller headers when there is no main)."""
-    return Summarizer(checked).run()
+    try:
+        return Summarizer(checked).run()
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+        main = checked.main
+        raise P4Error(f"internal error while summarizing the program ({type(exc).__name__}: {exc})",
+                      getattr(main, "loc", None)) from exc
