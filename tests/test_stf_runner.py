@@ -167,6 +167,11 @@ def test_key_values():
     assert key_to_match("lpm", 32, parse_key_value("10"), "f") == (10, 32)
     assert key_to_match("ternary", 32, parse_key_value("0x****0101"), "f") == (0x0101, 0xFFFF)
     assert key_to_match("ternary", 8, parse_key_value("7"), "f") == (7, 0xFF)
+    # p4c: a hex value masks the bits its digits spell; decimal is exact
+    assert key_to_match("ternary", 32, parse_key_value("0x0101"), "f") == (0x0101, 0xFFFF)
+    assert key_to_match("ternary", 32, parse_key_value("0x00000101"), "f") == (0x0101, 0xFFFFFFFF)
+    assert key_to_match("ternary", 32, parse_key_value("257"), "f") == (0x0101, 0xFFFFFFFF)
+    assert key_to_match("ternary", 4, parse_key_value("0b0101"), "f") == (5, 0xF)
     assert key_to_match("ternary", 8, parse_key_value("0xF0/4"), "f") == (0xF0, 0xF0)
     assert key_to_match("range", 8, parse_key_value("3..9"), "f") == (3, 9)
     assert key_to_match("range", 8, parse_key_value("*"), "f") == (0, 255)

@@ -18,6 +18,10 @@ Matching rules (as p4c's bmv2 runner `bmv2stf.py` applies them):
   a nibble pattern where `*` matches anything; without a trailing `$` the packet may be longer (prefix match).
 - `expect <port>` without data accepts any number of packets on that port.
 - Packets sent to ports that no `packet`/`expect` line names are ignored (BMv2 has no interface there).
+- Key values as p4c's runner reads them: `0x0a01****` on a ternary key masks the `*` nibbles and, like any hex
+  value, only the bits its digits spell (`0x0101` on bit<32> is 0x0101&&&0xFFFF; decimal values are exact); on
+  an lpm key the prefix is its leading non-* digits (`0x0a01****` is /16). Also `v&&&m`, `v/len`, `lo->hi`, `*`.
+  Keys an `add` leaves out match anything (exact ones 0, as p4c sends).
 - Priorities in `add` are P4Runtime-style: the larger number wins (p4c converts them for BMv2's inverse order).
 - Without a condition, `check_counter` asserts that the counter is zero (p4c's STF grammar default).
 
@@ -63,7 +67,7 @@ class StfError(RocelabError):
 class KeyValue:
     """One key of an `add`: its kind as written, resolved against the table's match kind by the runner.
 
-    form: "value" (a), "mask" (a&&&b), "prefix" (a/b), "range" (a->b or a..b), "wild" (a with `*` digits:
+    form: "value" (a; c = bits its 0x/0b/0o digits spell, 0 for decimal), "mask" (a&&&b), "prefix" (a/b), "range" (a->b or a..b), "wild" (a with `*` digits:
     a = value, b = mask, c = prefix length of the leading non-* digits), "any" (`*`).
     """
 
@@ -206,7 +210,12 @@ def parse_key_value(text: str) -> KeyValue:
                 mask |= digit_max
         lead = len(digits) - len(digits.lstrip("0123456789abcdefABCDEF"))
         return KeyValue("wild", value, mask, lead * bits, text=text)
-    return KeyValue("value", parse_number(text), text=text)
+    value = parse_number(text)
+    m = _WILD_RE.match(text)
+    if m:  # 0x/0b/0o literal: remember how many bits its digits spell (p4c's ternary mask, see key_to_match)
+        prefix, digits = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i))
+        return KeyValue("value", value, 0, len(digits) * {"x": 4, "b": 1, "o": 3}[prefix[1].lower()], text=text)
+    return KeyValue("value", value, text=text)
 
 
 def _join_continued(lines: list[str]) -> list[tuple[int, str]]:
@@ -667,7 +676,9 @@ def key_to_match(kind: str, width: int, kv: KeyValue, field_name: str) -> Any:
         raise bad()
     if kind == "ternary":
         if f == "value":
-            return (a, full)
+            # as p4c's runner: a hex/binary/octal value masks the bits its digits spell (0x0101 on bit<32> is
+            # 0x0101&&&0xFFFF); a decimal one is exact
+            return (a, (1 << kv.c) - 1 & full if kv.c else full)
         if f in ("mask", "wild"):
             return (a & full, b & full)
         if f == "any":
