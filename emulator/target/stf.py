@@ -21,7 +21,7 @@ Matching rules (as p4c's bmv2 runner `bmv2stf.py` applies them):
 - Key values as p4c's runner reads them: `0x0a01****` on a ternary key masks the `*` nibbles and, like any hex
   value, only the bits its digits spell (`0x0101` on bit<32> is 0x0101&&&0xFFFF; decimal values are exact); on
   an lpm key the prefix is its leading non-* digits (`0x0a01****` is /16). Also `v&&&m`, `v/len`, `lo->hi`, `*`.
-  Keys an `add` leaves out match anything (exact ones 0, as p4c sends).
+  Keys an `add` leaves out are wildcards, except exact keys, which get 0 (what p4c sends).
 - Priorities in `add` are P4Runtime-style: the larger number wins (p4c converts them for BMv2's inverse order).
 - Without a condition, `check_counter` asserts that the counter is zero (p4c's STF grammar default).
 
