@@ -124,3 +124,22 @@ def test_crc16_two_byte_path_matches_bitwise_definition():
         assert hashing.get("crc16")(data) == crc16_arc_bitwise(data)
     kermit = make_crc(CrcParams(16, 0x1021, 0, 0, True, True))
     assert kermit(CHECK) == 0x2189
+
+
+def test_csum16_matches_word_by_word_folding():
+    import random
+
+    def reference(data: bytes) -> int:
+        if len(data) & 1:
+            data += b"\x00"
+        s = 0
+        for i in range(0, len(data), 2):
+            s += (data[i] << 8) | data[i + 1]
+            s = (s & 0xFFFF) + (s >> 16)
+        return ~s & 0xFFFF
+
+    rng = random.Random(11)
+    cases = [b"", b"\x00\x00", b"\xff\xff", b"\xff\xff\xff\xff", b"\x00\x01\xff\xfe", b"\x80"]
+    cases += [bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 70))) for _ in range(500)]
+    for data in cases:
+        assert hashing.csum16(data) == reference(data), data.hex()

@@ -167,10 +167,12 @@ def csum16(data: bytes) -> int:
     """RFC 1071 Internet checksum: ones'-complement of the ones'-complement sum of 16-bit words."""
     if len(data) & 1:
         data += b"\x00"
-    # Sum high bytes and low bytes separately (slicing and sum() run in C), then fold the carries.
-    s = (sum(data[0::2]) << 8) + sum(data[1::2])
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
+    # 2**16 == 1 (mod 0xFFFF), so the end-around-carry sum of the words is the whole number mod 0xFFFF
+    # (one bigint operation in C), except that a non-zero sum is 0xFFFF rather than 0.
+    x = int.from_bytes(data, "big")
+    s = x % 0xFFFF
+    if s == 0 and x:
+        s = 0xFFFF
     return ~s & 0xFFFF
 
 
