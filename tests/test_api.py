@@ -82,6 +82,10 @@ def test_table_add_by_names_and_aliases(api):
     api.table_modify("ipv4_lpm", h2, "drop")
     assert t.lookup([0x0A010001])[0] == "MyIngress.drop"
     assert api.table_find("ipv4_lpm", {"dstAddr": ("10.1.0.0", 16)}) == h2
+    dump = api.table_dump("ipv4_lpm")
+    assert "table MyIngress.ipv4_lpm (2 of 1024 entries)" in dump
+    assert f"[{h}] hdr.ipv4.dstAddr=0xa000000/8 -> MyIngress.ipv4_forward(0xaabbccddeeff, 0x2)" in dump
+    assert dump.endswith("default -> MyIngress.drop()")
     api.table_delete("ipv4_lpm", h2)
     assert api.table_num_entries("ipv4_lpm") == 1
     api.table_set_default("ipv4_lpm", "NoAction")

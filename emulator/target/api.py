@@ -259,6 +259,37 @@ class RuntimeApi:
     def table_entries(self, table: str) -> list:
         return self.table(table).entries()
 
+    def table_dump(self, table: str) -> str:
+        """A readable listing of a table's entries and default action (like BMv2's table_dump)."""
+        t = self.table(table)
+        lines = [f"table {t.name} ({len(t)} of {t.info.size} entries)"]
+        for e in sorted(t.entries(), key=lambda e: e.handle):
+            keys = []
+            for f, m in zip(t.fields, e.match):
+                if f.match_kind == "lpm":
+                    keys.append(f"{f.name}={m[0]:#x}/{m[1]}")
+                elif f.match_kind == "ternary":
+                    keys.append(f"{f.name}={m[0]:#x}&&&{m[1]:#x}")
+                elif f.match_kind == "range":
+                    keys.append(f"{f.name}={m[0]:#x}..{m[1]:#x}")
+                else:
+                    keys.append(f"{f.name}={'*' if m is None else hex(m)}")
+            if e.group is not None:
+                target = f"group {e.group}"
+            elif e.member is not None:
+                target = f"member {e.member}"
+            else:
+                target = f"{e.action}({', '.join(hex(a) for a in e.args)})"
+            prio = f" priority {e.priority}" if e.priority is not None else ""
+            const = " const" if e.const else ""
+            lines.append(f"  [{e.handle}] {' '.join(keys) or '(no key)'}{prio} -> {target}{const}")
+        if t.default_group is not None or t.default_member is not None:
+            d = f"group {t.default_group}" if t.default_group is not None else f"member {t.default_member}"
+        else:
+            d = f"{t.default_action}({', '.join(hex(a) for a in t.default_args)})"
+        lines.append(f"  default -> {d}")
+        return "\n".join(lines)
+
     def table_num_entries(self, table: str) -> int:
         return len(self.table(table))
 
