@@ -14,7 +14,10 @@ PAIRS = sorted(p.stem for p in STF_DIR.glob("*.stf") if (STF_DIR / f"{p.stem}.p4
 
 # Corpus cases that fail because of a known bug in the front end or the target (not in the test itself):
 # name -> reason. Kept visible here so their owners can find them.
-KNOWN_FAILURES: dict[str, str] = {}
+KNOWN_FAILURES: dict[str, str] = {
+    "short_circuit": "codegen hoists function calls with copy-out out of &&, || and ?: and runs them all "
+                     "(emulator/target/codegen.py); P4 evaluates the right side only when needed",
+}
 
 
 def _target_missing() -> str | None:
@@ -30,15 +33,15 @@ def test_corpus_is_large_enough():
     assert len(PAIRS) >= 70
 
 
-@pytest.mark.parametrize("name", PAIRS)
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=KNOWN_FAILURES[n])) if n in KNOWN_FAILURES else n
+    for n in PAIRS])
 def test_stf(name: str):
     from emulator.target.stf import run_stf
 
     missing = _target_missing()
     if missing:
         pytest.skip(missing)
-    if name in KNOWN_FAILURES:
-        pytest.xfail(KNOWN_FAILURES[name])
     result = run_stf(STF_DIR / f"{name}.p4", STF_DIR / f"{name}.stf")
     assert result.passed, "\n" + result.diff
     assert result.packets_sent > 0
