@@ -240,3 +240,25 @@ def test_malformed_and_random_packets_never_raise():
         sw.process(rng.randrange(8), data)
     assert sw.process(0, b"") is not None
     assert sw.process(0, b"\xee") is not None  # op says out_t follows but the packet ends: PacketTooShort
+
+
+def test_fabric_truncated_and_corrupted_frames_never_raise():
+    from pathlib import Path
+
+    from emulator.p4.frontend import load_program
+
+    fabric = Path(__file__).resolve().parents[1] / "p4src" / "fabric.p4"
+    sw = V1Switch(load_program(fabric))
+    eth = bytes.fromhex("020000000002" "020000000001" "0800")
+    ipv4 = bytes.fromhex("45680040000040004011" "0000" "0a000001" "0a000002")
+    udp = bytes.fromhex("04d212b7002c0000")
+    bth = bytes.fromhex("0a400000" "00000011" "80000001")
+    frame = eth + ipv4 + udp + bth + bytes(32)
+    rng = random.Random(7)
+    for cut in range(len(frame) + 1):
+        sw.process(1, frame[:cut])
+    for _ in range(300):
+        b = bytearray(frame)
+        for _ in range(rng.randrange(1, 6)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        sw.process(rng.randrange(4), bytes(b[:rng.randrange(len(b) + 1)]))

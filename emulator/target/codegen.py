@@ -324,6 +324,7 @@ class CodeGen:
         exec(code, self.ns)
         for dname, disp in self.dispatch:
             self.ns[dname].update({k: self.ns[v] for k, v in disp.items()})
+            self.ns[dname].setdefault(None, _nocopy)  # a table without any default action: nothing runs
         hdr_cls = meta_cls = sm_cls = None
         ing = self.info.blocks.get("ingress")
         if ing is not None and len(ing.params) >= 3:
