@@ -314,3 +314,14 @@ def test_garbage_after_ethernet_does_not_crash(fab):
         frame = bytes(Ether(dst=ROUTER_MAC, type=0x0800)) + bytes((n * 37 + i) % 256 for i in range(n))
         fab.process(1, frame)  # must not raise; anything malformed is dropped
     assert fab.counter("rx_port_counter", 1)[0] == len(range(0, 80, 7))
+
+
+# ------------------------------------------------------------------------------------------------ STF files
+
+
+@pytest.mark.parametrize("stf", sorted((FABRIC_P4.parent / "tests").glob("fabric_*.stf")), ids=lambda p: p.name)
+def test_stf(stf):
+    from emulator.target.stf import run_stf
+
+    result = run_stf(str(FABRIC_P4), str(stf))
+    assert result.passed, "\n".join(result.failures)
