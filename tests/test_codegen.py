@@ -733,3 +733,19 @@ def test_operators_match_constant_folder(a, b):
         got[name] = int.from_bytes(frame[off:off + n], "big")
         off += n
     assert got == _reference(a, b)
+
+
+def test_tuples_struct_equality_and_nested_structs():
+    top = "struct pair_t { bit<8> x; bit<8> y; }  struct outer_t { pair_t p; bit<8> z; }"
+    body = """
+        tuple<bit<8>, bit<16>> t = { h.data.a, 16w0x1234 };
+        h.data.c = t[1];
+        outer_t o = { { 1, 2 }, 3 };
+        outer_t q = o;
+        q.p.y = 9;
+        if (o != q) { h.data.b = o.p.y + q.p.y + o.z; }
+        pair_t pp = { x = 4, y = 5 };
+        if (pp == { 8w4, 8w5 }) { h.data.d = 1; }
+    """
+    r = run_ingress(body, toplevel=top, data=(7, 0, 0, 0))
+    assert (r["b"], r["c"], r["d"]) == (14, 0x1234, 1)

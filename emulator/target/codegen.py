@@ -190,6 +190,7 @@ class CodeGen:
         self._bound: dict[Any, str] = {}
         self.actions: dict[tuple, tuple[str, str]] = {}  # (inst n, id(ActionDecl)) -> (fn, qualified name)
         self.functions: dict[int, str] = {}
+        self.action_names: dict[tuple, str] = {}  # (inst n, id(ActionDecl)) -> name the table reports
         self.dispatch: list[tuple[str, dict]] = []
         self.inst: Instance | None = None
         self.kind = "control"  # "parser" or "control": stack indexing semantics differ
@@ -1725,9 +1726,7 @@ def _fill_globals(text: str) -> str:
 
 def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None) -> CompiledProgram:
     """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets."""
-    cg = CodeGen(program, objects, runtime)
-    cg.action_names = {}
-    return cg.generate()
+    return CodeGen(program, objects, runtime).generate()
 
 
 # ---------------------------------------------------------------------------------------------- run-time helpers
