@@ -325,3 +325,33 @@ def test_stf(stf):
 
     result = run_stf(str(FABRIC_P4), str(stf))
     assert result.passed, "\n".join(result.failures)
+
+
+# ------------------------------------------------------------------------------------------------ benchmark
+
+
+def test_bench_pipeline_runs_and_prints_json(capsys):
+    import argparse
+    import json
+
+    from emulator.commands import bench
+
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    args = parser.parse_args(["pipeline", "--seconds", "0.2", "--packets", "64", "--payload", "256"])
+    assert bench.main(args) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    result = json.loads(last)
+    assert set(result) == {"pipeline_pps", "baseline_pps"}
+    assert result["pipeline_pps"] > 0 and result["baseline_pps"] > result["pipeline_pps"]
+
+
+def test_bench_sim_hook_reports_missing_module(monkeypatch):
+    import argparse
+
+    from emulator.commands import bench
+    from emulator.errors import RocelabError
+
+    monkeypatch.setattr(bench, "_module", lambda name: None)
+    with pytest.raises(RocelabError, match="not built yet"):
+        bench.main(argparse.Namespace(benchmark="sim"))
