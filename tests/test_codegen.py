@@ -749,3 +749,17 @@ def test_tuples_struct_equality_and_nested_structs():
     """
     r = run_ingress(body, toplevel=top, data=(7, 0, 0, 0))
     assert (r["b"], r["c"], r["d"]) == (14, 0x1234, 1)
+
+
+def test_short_circuit_and_mux_evaluate_side_effects_only_when_needed():
+    top = "bool bump(inout bit<8> n) { n = n + 1; return true; }"
+    body = """
+        bool f = false;
+        bool t = true;
+        if (f && bump(h.data.a)) { h.data.d = 9; }     // not called
+        if (t || bump(h.data.a)) { h.data.c = 1; }     // not called
+        if (t && bump(h.data.b)) { h.data.c = h.data.c + 1; }  // called once
+        bool m = f ? bump(h.data.a) : bump(h.data.b);  // only the else branch
+    """
+    r = run_ingress(body, toplevel=top, data=(0, 0, 0, 0))
+    assert (r["a"], r["b"], r["c"], r["d"]) == (0, 2, 2, 0)

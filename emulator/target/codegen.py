@@ -1505,8 +1505,43 @@ class CodeGen:
         m = _mask(hi - lo + 1)
         return f"(({v} >> {lo}) & {m})" if lo else f"({v} & {m})"
 
+    def _lazy(self, e, want=None) -> tuple[str, list[str]]:
+        """Generate `e` and capture the statements it needs first (calls with copy-out), so that the caller
+        can run them only when P4 evaluates `e` (the right side of && / ||, a branch of ?:)."""
+        saved = self.out
+        tmp = Emitter()
+        tmp.ind = saved.ind
+        self.out = tmp
+        try:
+            src = self.expr(e, want)
+        finally:
+            self.out = saved
+        return src, tmp.lines
+
+    def _guarded(self, v: str, cond: str, lines: list[str], src: str) -> None:
+        o = self.out
+        o(f"if {cond}:")
+        for line in lines:
+            o.lines.append("    " + line)
+        o(f"    {v} = {src}")
+
     def x_Mux(self, e, t, want):
-        return f"({self.expr(e.a, want or t)} if {self.expr(e.cond)} else {self.expr(e.b, want or t)})"
+        a, la = self._lazy(e.a, want or t)
+        b, lb = self._lazy(e.b, want or t)
+        c = self.expr(e.cond)
+        if not la and not lb:
+            return f"({a} if {c} else {b})"
+        v = self.uniq("mux")
+        o = self.out
+        o(f"if {c}:")
+        for line in la:
+            o.lines.append("    " + line)
+        o(f"    {v} = {a}")
+        o("else:")
+        for line in lb:
+            o.lines.append("    " + line)
+        o(f"    {v} = {b}")
+        return v
 
     def x_Unary(self, e, t, want):
         op = e.op
@@ -1536,10 +1571,15 @@ class CodeGen:
 
     def x_Binary(self, e, t, want):
         op = e.op
-        if op == "&&":
-            return f"({self.expr(e.left)} and {self.expr(e.right)})"
-        if op == "||":
-            return f"({self.expr(e.left)} or {self.expr(e.right)})"
+        if op in ("&&", "||"):
+            a = self.expr(e.left)
+            b, lines = self._lazy(e.right)
+            if not lines:
+                return f"({a} {'and' if op == '&&' else 'or'} {b})"
+            v = self.uniq("sc")  # the right side has side effects: evaluate it only when needed
+            self.out(f"{v} = {a}")
+            self._guarded(v, v if op == "&&" else f"not {v}", lines, b)
+            return v
         lt = strip(e.left.type)
         rt = strip(e.right.type)
         if op in ("==", "!=", "<", ">", "<=", ">="):

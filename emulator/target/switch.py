@@ -126,7 +126,8 @@ class V1Switch:
         self.tables = self.state.tables
         self.action_profiles = self.state.profiles
         self.value_sets = {v.name: ValueSetRuntime(v.name) for v in info.value_sets}
-        objects: dict[str, Any] = {**self.externs, **self.value_sets, **self.tables, **self.action_profiles}
+        # tables last: an anonymous action profile may carry the name of its table
+        objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
         self.rt = Runtime()
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt)
         cp = self.compiled
