@@ -763,3 +763,9 @@ def test_short_circuit_and_mux_evaluate_side_effects_only_when_needed():
     """
     r = run_ingress(body, toplevel=top, data=(0, 0, 0, 0))
     assert (r["a"], r["b"], r["c"], r["d"]) == (0, 2, 2, 0)
+
+
+def test_left_operand_is_read_before_a_call_on_the_right_changes_it():
+    top = "bit<8> bump(inout bit<8> n) { n = n + 10; return 1; }"
+    r = run_ingress("h.data.b = h.data.a + bump(h.data.a);", toplevel=top, data=(5, 0, 0, 0))
+    assert (r["a"], r["b"]) == (15, 6)

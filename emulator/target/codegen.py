@@ -1569,6 +1569,19 @@ class CodeGen:
             return f"(((({src}) + {h}) & {_mask(w)}) - {h})"
         return f"(({src}) & {_mask(w)})"
 
+    def _ordered(self, left, lw, right, rw) -> tuple[str, str]:
+        """Both operands, left first: when the right one needs statements (a call with copy-out), the left
+        value is saved before they run (P4 evaluates left to right)."""
+        a = self.expr(left, lw)
+        c, lines = self._lazy(right, rw)
+        if lines:
+            if not a.isidentifier() and not a.lstrip("-").isdigit():
+                tmp = self.uniq("l")
+                self.out(f"{tmp} = {a}")
+                a = tmp
+            self.out.lines.extend(lines)
+        return a, c
+
     def x_Binary(self, e, t, want):
         op = e.op
         if op in ("&&", "||"):
@@ -1584,15 +1597,17 @@ class CodeGen:
         rt = strip(e.right.type)
         if op in ("==", "!=", "<", ">", "<=", ">="):
             if _composite(lt):
-                r = f"{self.expr(e.left)}._eq({self.expr(e.right)})"
+                a, c = self._ordered(e.left, None, e.right, None)
+                r = f"{a}._eq({c})"
                 return r if op == "==" else f"(not {r})"
             ot = lt if _bits(lt) else rt
-            return f"({self.expr(e.left, ot)} {op} {self.expr(e.right, ot)})"
+            a, c = self._ordered(e.left, ot, e.right, ot)
+            return f"({a} {op} {c})"
         if op == "++":
             lb, rb = _bits(lt), _bits(rt)
             if lb is None or rb is None:
                 raise Unsupported("concatenation of non-bit values", e.loc)
-            a, c = self.expr(e.left), self.expr(e.right)
+            a, c = self._ordered(e.left, None, e.right, None)
             if lb[1]:
                 a = f"({a} & {_mask(lb[0])})"
             if rb[1]:
@@ -1604,12 +1619,11 @@ class CodeGen:
             return r
         b = _bits(t)
         if b is None:  # arbitrary-precision arithmetic (normally folded by the checker)
-            a, c = self.expr(e.left), self.expr(e.right)
+            a, c = self._ordered(e.left, None, e.right, None)
             return f"({a} {'//' if op == '/' else op} {c})"
         w, s = b
-        a = self.expr(e.left, t)
+        a, c = self._ordered(e.left, t, e.right, None if op in ("<<", ">>") else t)
         if op in ("<<", ">>"):
-            c = self.expr(e.right)
             sc = getattr(e.right, "const_value", None)
             if op == "<<":
                 if isinstance(sc, int):
@@ -1618,7 +1632,6 @@ class CodeGen:
             if isinstance(sc, int) and sc >= w:
                 return f"(-1 if {a} < 0 else 0)" if s else "0"
             return f"({a} >> {c})"
-        c = self.expr(e.right, t)
         if op in ("+", "-", "*"):
             return self._wrap(f"{a} {op} {c}", w, s)
         if op in ("&", "|", "^"):
