@@ -1201,3 +1201,20 @@ def test_deep_nesting():
     assert depth == 600
     prog = parse_program("const bit<8> x = " + "(" * 400 + "1" + ")" * 400 + ";")
     assert D(prog.declarations[0].value) == I(1)
+
+
+_FUZZ_TOKENS = ["control", "C", "(", ")", "{", "}", "apply", "x", "=", "1", ";", "<", ">", "bit", "8w5", "[", "]",
+                ":", "&&&", "..", ".", ",", "@", "name", '"s"', "table", "key", "actions", "entries", "const",
+                "state", "transition", "select", "default", "_", "parser", "header", "struct", "H", "?", "#", "/*",
+                "\n", "if", "else", "switch", "extern", "typedef", "T", "{#}", "...", "this", "error", "enum",
+                "(bit<8>)", "f<bit<8>>(", '"', "value_set", "package", "main", "-", "!", "++", "|+|", "0x", "12ab", "$"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FUZZ_TOKENS), min_size=1, max_size=30))
+def test_garbage_gives_p4_errors_never_tracebacks(words):
+    try:
+        parse_program(" ".join(words), "fuzz.p4")
+    except P4Error as e:
+        assert e.loc is not None and e.loc.file == "fuzz.p4"
+        str(e)
