@@ -14,10 +14,7 @@ PAIRS = sorted(p.stem for p in STF_DIR.glob("*.stf") if (STF_DIR / f"{p.stem}.p4
 
 # Corpus cases that fail because of a known bug in the front end or the target (not in the test itself):
 # name -> reason. Kept visible here so their owners can find them.
-KNOWN_FAILURES: dict[str, str] = {
-    "short_circuit": "codegen hoists function calls with copy-out out of &&, || and ?: and runs them all "
-                     "(emulator/target/codegen.py); P4 evaluates the right side only when needed",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _target_missing() -> str | None:
