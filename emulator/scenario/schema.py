@@ -163,8 +163,9 @@ class NicSpec(Strict):
 class FlowSpec(Strict):
     src: str
     dst: str
-    bytes: Size
+    bytes: Size  # the WRITE's size; with workload.backlogged, the size of each WRITE that keeps the QP busy
     start: Duration = 0
+    priority: int | None = Field(None, ge=0, le=7)  # None: nic.data_priority
     name: str | None = None
 
 
@@ -179,11 +180,13 @@ class Workload(Strict):
     flows: list[FlowSpec] = Field(default_factory=list)
     incast: IncastSpec | None = None
     backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
+    warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
 
 class Outputs(Strict):
     pcap: list[str] = Field(default_factory=list)  # "node" (all its ports) or "node:port"
-    sample_interval: Duration = 1000
+    sample_interval: Duration = Field(1000, gt=0)  # queue depth and port throughput samples (ns)
+    rate_interval: Duration = Field(10_000, gt=0)  # per-flow delivered rate samples (ns)
     plots: bool = True
 
 
@@ -214,4 +217,10 @@ class Scenario(Strict):
             check(self.workload.incast.receiver, "workload.incast.receiver")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
+        if self.duration is not None and self.workload.warmup >= self.duration:
+            raise ValueError(f"workload.warmup ({self.workload.warmup} ns) must be shorter than duration")
+        names = [f.name for f in self.workload.flows if f.name]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"workload.flows: duplicate flow names {dup}")
         return self

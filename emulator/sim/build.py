@@ -1,8 +1,8 @@
 """Build a runnable Network from a validated scenario (emulator.scenario.schema.Scenario).
 
-    built = build_scenario(load_scenario("scenarios/incast.yaml"))
+    built = build_scenario(load_scenario("scenarios/incast_pfc.yaml"))
     result = built.net.run(until_ns=..., stop_when=built.done)
-    for m in built.messages: m.fct_ns ...
+    rows = flow_report(built.flows, result.end_ns)
 
 Conventions (documented, deterministic):
 - Ports are numbered per node in the order its links are listed: hosts use port 0, switches ports 1, 2, ...
@@ -15,7 +15,7 @@ Conventions (documented, deterministic):
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,8 @@ from emulator.errors import ConfigError
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.tm.config import tm_config_from_spec
+from traffic.flows import OpenFlow, open_flows
+from traffic.workloads import FlowSpec, incast
 
 
 def host_mac(i: int) -> str:
@@ -46,27 +48,24 @@ class BuiltScenario:
     fabrics: dict[str, Any]  # switch name -> FabricControl (control plane by P4 names)
     ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
     ips: dict[str, str]
-    messages: list[Any] = field(default_factory=list)
+    flows: list[OpenFlow] = field(default_factory=list)
+
+    @property
+    def messages(self) -> list[Any]:
+        """The first message of every started flow."""
+        return [f.message for f in self.flows if f.message is not None]
 
     def done(self) -> bool:
-        """Every posted message completed (or failed)."""
-        return bool(self.messages) and all(m.done or m.failed for m in self.messages)
+        """Every single-message flow completed (or failed); never true for backlogged workloads."""
+        return bool(self.flows) and all(f.done for f in self.flows)
 
-    def add_flows(self, flows: Iterable[Any], priority_default: int | None = None) -> None:
-        """Post an RDMA WRITE per flow (src, dst, nbytes, start_ns, priority, name) at its start time."""
+    def add_flows(self, specs: Iterable[FlowSpec], backlogged: bool = False) -> list[OpenFlow]:
+        """Open a QP pair per flow and post its work (an RDMA WRITE, or a backlog) at its start time."""
+        flows = open_flows(self.nics, specs, backlogged=backlogged)
         for f in flows:
-            src, dst = self.nics.get(f.src), self.nics.get(f.dst)
-            if src is None or dst is None:
-                raise ConfigError(f"flow {f.name!r}: unknown host {f.src if src is None else f.dst!r}", "workload")
-            prio = getattr(f, "priority", None)
-            qp = src.connect(dst, priority=prio if prio is not None else priority_default)
-            self.net.call_at(f.start_ns, _poster(src, qp, f.nbytes, f.name, self.messages))
-
-
-def _poster(nic: Any, qp: Any, nbytes: int, name: str, out: list) -> Callable[[int], None]:
-    def post(now: int) -> None:
-        out.append(nic.post_write(qp, nbytes, now, name=name))
-    return post
+            self.net.call_at(f.spec.start_ns, f.start)
+        self.flows.extend(flows)
+        return flows
 
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
@@ -145,19 +144,20 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                 raise ConfigError(str(exc), f"switch.entries[{k}]") from None
 
     built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
-    wl = sc.workload
-    from traffic.workloads import FlowSpec, incast
+    built.add_flows(workload_flows(sc.workload), backlogged=sc.workload.backlogged)
+    if sc.workload.backlogged and sc.workload.warmup:
+        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
+    pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
+    return built
 
-    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, None, f.name or f"flow{i}-{f.src}-{f.dst}")
+
+def workload_flows(wl: Any) -> list[FlowSpec]:
+    """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then incast."""
+    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority, f.name or f"flow{i}-{f.src}-{f.dst}")
              for i, f in enumerate(wl.flows)]
     if wl.incast is not None:
         flows += list(incast(wl.incast.senders, wl.incast.receiver, wl.incast.bytes, wl.incast.start))
-    built.add_flows(sorted(flows, key=lambda f: (f.start_ns, f.name)))
-    for k, spec in enumerate(sc.outputs.pcap):
-        node, _, port = spec.partition(":")
-        if node not in net.nodes:
-            raise ConfigError(f"unknown node {node!r}", f"outputs.pcap[{k}]")
-    return built
+    return sorted(flows, key=lambda f: (f.start_ns, f.name))
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
@@ -212,13 +212,22 @@ def _nic_config(spec: Any, gateway_mac: str | None = None) -> Any:
                      gateway_mac=gateway_mac, dcqcn=dcqcn)
 
 
-def attach_pcaps(built: BuiltScenario, specs: list[str], out_dir: str | Path) -> list[Any]:
-    """outputs.pcap entries ("node" = all its ports, "node:port") -> pcap writers under out_dir."""
-    writers = []
+def pcap_targets(built: BuiltScenario, specs: list[str]) -> list[tuple[str, str, int | None]]:
+    """outputs.pcap entries ("node" = all its ports, "node:port") -> (file name, node, port or None)."""
+    out = []
     for k, spec in enumerate(specs):
         node, _, port = spec.partition(":")
         if port and not port.isdigit():
             raise ConfigError(f"bad pcap spec {spec!r} (node or node:port)", f"outputs.pcap[{k}]")
-        fname = f"{node}-{port}.pcap" if port else f"{node}.pcap"
-        writers.append(built.net.pcap(node, int(port) if port else None, str(Path(out_dir) / fname)))
-    return writers
+        if node not in built.net.nodes:
+            raise ConfigError(f"unknown node {node!r}", f"outputs.pcap[{k}]")
+        if port and int(port) not in built.net.nodes[node].tx:
+            raise ConfigError(f"{node} has no linked port {port} (ports: {sorted(built.net.nodes[node].tx)})",
+                              f"outputs.pcap[{k}]")
+        out.append((f"{node}-{port}.pcap" if port else f"{node}.pcap", node, int(port) if port else None))
+    return out
+
+
+def attach_pcaps(built: BuiltScenario, specs: list[str], out_dir: str | Path) -> list[Any]:
+    """Capture the outputs.pcap entries into pcap files under out_dir."""
+    return [built.net.pcap(node, port, str(Path(out_dir) / fname)) for fname, node, port in pcap_targets(built, specs)]

@@ -1,0 +1,97 @@
+"""`rocelab run SCENARIO.yaml [--out DIR] [--seed N] [--set path=value]... [--no-plots] [--quiet]`
+
+Loads and checks the scenario (errors name the file, line and field path), runs it on the virtual-time engine with
+a progress bar, prints a summary table and writes summary.json, CSV series, PNG plots and pcaps into DIR
+(default runs/<scenario name>). Ctrl-C stops the run cleanly: what was simulated so far is written and
+summary.json says `"complete": false`. Exit 0 when the run completed, 3 when it was cut short.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+EXIT_INCOMPLETE = 3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", metavar="SCENARIO.yaml", help="the scenario file")
+    p.add_argument("--out", metavar="DIR", help="output folder (default runs/<scenario name>)")
+    p.add_argument("--seed", type=int, help="override the scenario's seed")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="PATH=VALUE",
+                   help="override a field, e.g. --set switch.pfc.enabled=false (repeatable; value is YAML)")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+
+
+def main(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from emulator.scenario.load import load_scenario
+    from emulator.sim.runner import run_scenario
+
+    overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
+    sc = load_scenario(args.scenario, overrides)
+    out_dir = Path(args.out) if args.out else Path("runs") / sc.name
+    console = Console(stderr=True, quiet=args.quiet)
+    until = sc.duration if sc.duration is not None else None
+    with _progress(console, until) as progress:
+        outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
+                               progress=progress, plots=False if args.no_plots else None)
+    summary = outcome.summary
+    if not args.quiet:
+        console_out = Console()
+        print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
+    return 0 if summary["complete"] else EXIT_INCOMPLETE
+
+
+class _progress:
+    """A rich progress bar over virtual time (towards `duration` when set; otherwise it shows time and speed)."""
+
+    def __init__(self, console: Any, until_ns: int | None):
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.until = until_ns
+        self.bar = Progress(TextColumn("[bold]simulating"), BarColumn(), TextColumn("{task.description}"),
+                            TimeElapsedColumn(), console=console, transient=True, disable=console.quiet)
+        self.task = self.bar.add_task("", total=until_ns)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __call__(self, now_ns: int, events: int) -> None:
+        self.bar.update(self.task, completed=now_ns if self.until else None,
+                        description=f"{now_ns / 1000:,.1f} µs simulated, {events:,} events")
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+
+def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
+    from rich.table import Table
+
+    status = "complete" if s["complete"] else f"INCOMPLETE ({s['stop_reason']})"
+    console.print(f"[bold]{s['scenario']}[/]: {status}; {s['sim_time_ns'] / 1000:,.1f} µs simulated in "
+                  f"{s['wall_time_s']:.1f} s, {s['packets_transmitted']:,} frames")
+    flows = Table(title="flows")
+    for col in ("flow", "src→dst", "bytes", "FCT (µs)", "goodput (Gb/s)", "paused", "retx", "done"):
+        flows.add_column(col, justify="left" if col in ("flow", "src→dst") else "right", no_wrap=col == "flow")
+    for f in s["flows"]:
+        span = f["fct_ns"] if f["fct_ns"] else (f["end_ns"] or 0) - (f["start_ns"] or 0)
+        paused = f"{f['paused_ns'] / span:.0%}" if span else "-"
+        flows.add_row(f["name"], f"{f['src']}→{f['dst']}", f"{f['bytes']:,}",
+                      f"{f['fct_ns'] / 1000:,.1f}" if f["fct_ns"] else "-",
+                      f"{f['goodput_gbps']:.2f}" if f["goodput_gbps"] else "-", paused,
+                      str(f["retransmitted_packets"]), "yes" if f["completed"] else ("backlog" if f["backlogged"] else "no"))
+    console.print(flows)
+    t, fair = s["totals"], s["fairness"]
+    totals = Table(title="totals", show_header=False)
+    for label, value in (("drops", t["drops"]), ("ECN-marked packets", t["ecn_marked"]),
+                         ("PFC pause frames (XOFF / XON)", f"{t['pfc_pause_frames']} / {t['pfc_resume_frames']}"),
+                         ("CNPs", t["cnps"]), ("retransmitted packets", t["retransmitted_packets"]),
+                         ("max queue (bytes)", f"{t['max_queue_bytes']:,}"),
+                         ("goodput Jain index", f"{fair['goodput_jain']:.4f}" if fair["goodput_jain"] else "-")):
+        totals.add_row(label, str(value))
+    console.print(totals)
+    console.print(f"outputs in {out_dir}/: summary.json, *.csv, *.png, *.pcap")

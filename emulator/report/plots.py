@@ -1,0 +1,154 @@
+"""PNG plots of a run, from the recorder's series and the summary: what a person looks at first.
+
+- queues.png: egress queue depth (KB) over time, one line per busy (switch, port, priority);
+- throughput.png: each flow's delivered rate (Gb/s) over time;
+- pauses.png: PFC pause timeline — for each (switch, port, priority) that sent XOFF, the intervals it held its
+  peer paused;
+- fct.png: flow completion times (or goodput of backlogged flows), one bar per flow.
+matplotlib with the Agg backend: no display needed.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from emulator.report.output import OutputDir
+
+MAX_LINES = 16  # more series than this and a plot shows the busiest ones
+
+
+def _figure(title: str):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=110)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    return plt, fig, ax
+
+
+def _save(out: OutputDir, name: str, plt: Any, fig: Any) -> Path:
+    fig.tight_layout()
+    tmp = out.stage(name)
+    fig.savefig(tmp, format="png")
+    plt.close(fig)
+    return out.commit(name)
+
+
+def _busiest(series: dict[Any, tuple[list, list]], key=max) -> list[Any]:
+    return sorted(series, key=lambda k: -key(series[k][1]) if series[k][1] else 0)[:MAX_LINES]
+
+
+def plot_queues(out: OutputDir, rows: list[tuple], title: str) -> Path:
+    series: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
+    for t, sw, port, prio, _pkts, nbytes in rows:
+        xs, ys = series[f"{sw}:{port} prio {prio}"]
+        xs.append(t / 1000)
+        ys.append(nbytes / 1000)
+    plt, fig, ax = _figure(f"{title}: egress queue depth")
+    for k in _busiest(series):
+        ax.plot(*series[k], label=k, linewidth=1)
+    ax.set_xlabel("time (µs)")
+    ax.set_ylabel("queue (KB)")
+    if series:
+        ax.legend(fontsize=7, loc="upper right")
+    return _save(out, "queues.png", plt, fig)
+
+
+def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: int, end_ns: int) -> Path:
+    """Two panels: throughput averaged over bins of about 1/30 of the run (PFC on/off cycles of tens of µs make
+    per-sample rates flicker between 0 and line rate), and cumulative delivered data, whose slope is the rate."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    k = max(1, max(end_ns // 30, 20_000) // interval_ns)  # samples per bin
+    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for t, name, gbps in rows:
+        series[name].append((t, gbps))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), dpi=110, sharex=True)
+    top.set_title(f"{title}: per-flow throughput ({k * interval_ns / 1000:g} µs bins)")
+    bottom.set_title("delivered data (slope = throughput)")
+    for name in sorted(series)[:MAX_LINES]:
+        pts = series[name]
+        bins = [pts[i:i + k] for i in range(0, len(pts), k)]
+        top.step([b[0][0] / 1000 for b in bins] + [bins[-1][-1][0] / 1000],
+                 [sum(g for _, g in b) / len(b) for b in bins] + [sum(g for _, g in bins[-1]) / len(bins[-1])],
+                 where="post", label=name, linewidth=1)
+        total, xs, ys = 0.0, [], []
+        for t, g in pts:
+            total += g * interval_ns / 8e6  # Gb/s x ns = bits; / 8e6 -> MB
+            xs.append(t / 1000)
+            ys.append(total)
+        bottom.plot(xs, ys, label=name, linewidth=1)
+    top.set_ylabel("Gb/s")
+    top.set_ylim(bottom=0)
+    bottom.set_ylabel("MB")
+    bottom.set_xlabel("time (µs)")
+    for ax in (top, bottom):
+        ax.grid(True, alpha=0.3)
+    if series:
+        top.legend(fontsize=7, loc="upper right")
+    return _save(out, "throughput.png", plt, fig)
+
+
+def pause_intervals(rows: list[tuple], end_ns: int) -> dict[str, list[tuple[int, int]]]:
+    """(switch:port prio p) -> [(start, duration)] during which the switch held its peer paused (XOFF..XON)."""
+    since: dict[str, int] = {}
+    out: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for t, sw, port, prio, paused, direction in rows:
+        if direction != "tx":
+            continue
+        key = f"{sw}:{port} prio {prio}"
+        if paused and key not in since:
+            since[key] = t
+        elif not paused and key in since:
+            t0 = since.pop(key)
+            out[key].append((t0, t - t0))
+    for key, t0 in since.items():
+        out[key].append((t0, end_ns - t0))
+    return out
+
+
+def plot_pauses(out: OutputDir, rows: list[tuple], end_ns: int, title: str) -> Path:
+    intervals = pause_intervals(rows, end_ns)
+    plt, fig, ax = _figure(f"{title}: PFC pause timeline (XOFF sent until XON)")
+    keys = sorted(intervals)[:MAX_LINES * 2]
+    for i, k in enumerate(keys):
+        ax.broken_barh([(t / 1000, d / 1000) for t, d in intervals[k]], (i - 0.4, 0.8), color="tab:red",
+                       linewidth=0)
+    ax.set_yticks(range(len(keys)), keys, fontsize=7)
+    ax.set_xlim(0, max(end_ns / 1000, 1))
+    ax.set_xlabel("time (µs)")
+    if not keys:
+        ax.text(0.5, 0.5, "no PFC pause", transform=ax.transAxes, ha="center")
+    return _save(out, "pauses.png", plt, fig)
+
+
+def plot_completions(out: OutputDir, flows: list[dict], title: str) -> Path:
+    plt, fig, ax = _figure(title)
+    names = [f["name"] for f in flows]
+    if flows and all(f["backlogged"] for f in flows):
+        ax.set_title(f"{title}: goodput per flow (steady state)")
+        ax.barh(names, [f["goodput_gbps"] or 0 for f in flows], color="tab:blue")
+        ax.set_xlabel("goodput (Gb/s)")
+    else:
+        ax.set_title(f"{title}: flow completion times")
+        ax.barh(names, [(f["fct_ns"] or 0) / 1000 for f in flows],
+                color=["tab:blue" if f["completed"] else "tab:gray" for f in flows])
+        ax.set_xlabel("completion time (µs)")
+    ax.tick_params(axis="y", labelsize=7)
+    ax.invert_yaxis()
+    return _save(out, "fct.png", plt, fig)
+
+
+def write_plots(out: OutputDir, rec: Any, summary: dict[str, Any]) -> list[Path]:
+    title = summary.get("scenario", "run")
+    return [plot_queues(out, rec.queue_rows, title),
+            plot_flow_rates(out, rec.flow_rows, title, rec.flow_interval_ns, summary["sim_time_ns"]),
+            plot_pauses(out, rec.pause_rows, summary["sim_time_ns"], title),
+            plot_completions(out, summary["flows"], title)]

@@ -1,0 +1,82 @@
+"""summary.json: the figures of one run in a shape every engine fills the same way.
+
+Top level: `engine`, `scenario`, `seed`, `complete` (false when interrupted or stopped by max_duration with work
+left), `stop_reason`, `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
+control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
+
+totals:
+- drops: frames the switches' buffers refused (tail and PFC-headroom overflow) plus frames the P4 program dropped;
+- ecn_marked: CE-marked RoCE frames that reached a receiver NIC (what the notification point sees);
+- pfc_pause_frames: PFC frames with a non-zero pause time sent by switches (XOFF and its refreshes);
+  pfc_resume_frames: those with pause time 0 (XON);
+- cnps: CNPs sent by notification points; retransmitted_packets: data packets sent again (go-back-N, timeouts);
+- max_queue_bytes: the deepest egress queue seen on any switch port and priority.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from traffic.flows import jain_index
+
+
+def switch_totals(switches: dict[str, Any]) -> dict[str, int]:
+    """Buffer drops, P4 drops, PFC frames and the deepest queue over every switch's stats."""
+    t = {"buffer_drops": 0, "p4_drops": 0, "pfc_pause_frames": 0, "pfc_resume_frames": 0, "max_queue_bytes": 0}
+    for sw in switches.values():
+        t["p4_drops"] += sw.get("ingress_drops", 0)
+        for port in sw["tm"]["ports"].values():
+            t["buffer_drops"] += sum(port["drops"]) + sum(port["headroom_drops"])
+            t["pfc_pause_frames"] += sum(port["pause_sent"])
+            t["pfc_resume_frames"] += sum(port["resume_sent"])
+            t["max_queue_bytes"] = max(t["max_queue_bytes"], max(port["max_queue_bytes"]))
+    return t
+
+
+def host_totals(hosts: dict[str, Any]) -> dict[str, int]:
+    t = {"ecn_marked": 0, "cnps": 0, "retransmitted_packets": 0, "timeouts": 0, "icrc_errors": 0}
+    for h in hosts.values():
+        nic = h.get("nic", {})
+        t["ecn_marked"] += nic.get("ce_received", 0)
+        t["cnps"] += nic.get("cnps_sent", 0)
+        t["retransmitted_packets"] += nic.get("retransmitted", 0)
+        t["timeouts"] += nic.get("timeouts", 0)
+        t["icrc_errors"] += nic.get("icrc_errors", 0)
+    return t
+
+
+def fairness(flows: list[dict]) -> dict[str, Any]:
+    """Jain's index of the flows' goodput, and the spread of completion times."""
+    gp = [f["goodput_gbps"] for f in flows if f.get("goodput_gbps")]
+    fcts = [f["fct_ns"] for f in flows if f.get("fct_ns")]
+    return {"goodput_jain": round(jain_index(gp), 6) if gp else None,
+            "min_goodput_gbps": min(gp) if gp else None, "max_goodput_gbps": max(gp) if gp else None,
+            "first_fct_ns": min(fcts) if fcts else None, "last_fct_ns": max(fcts) if fcts else None}
+
+
+def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: bool, sim_time_ns: int,
+                  wall_time_s: float, packets_transmitted: int, flows: list[dict], switches: dict[str, Any],
+                  hosts: dict[str, Any]) -> dict[str, Any]:
+    sw, host = switch_totals(switches), host_totals(hosts)
+    totals = {"drops": sw["buffer_drops"] + sw["p4_drops"], "buffer_drops": sw["buffer_drops"],
+              "p4_drops": sw["p4_drops"], "ecn_marked": host["ecn_marked"],
+              "pfc_pause_frames": sw["pfc_pause_frames"], "pfc_resume_frames": sw["pfc_resume_frames"],
+              "cnps": host["cnps"], "retransmitted_packets": host["retransmitted_packets"],
+              "timeouts": host["timeouts"], "icrc_errors": host["icrc_errors"],
+              "max_queue_bytes": sw["max_queue_bytes"],
+              "flows_completed": sum(1 for f in flows if f["completed"]), "flows": len(flows)}
+    return {
+        "engine": engine,
+        "scenario": scenario.name,
+        "description": scenario.description,
+        "seed": scenario.seed,
+        "complete": complete,
+        "stop_reason": stop_reason,
+        "sim_time_ns": sim_time_ns,
+        "wall_time_s": round(wall_time_s, 3),
+        "packets_transmitted": packets_transmitted,
+        "flows": flows,
+        "totals": totals,
+        "fairness": fairness(flows),
+        "switches": switches,
+        "hosts": hosts,
+    }
