@@ -89,3 +89,25 @@ def test_open_flows_run_back_to_back():
     assert all(r["fct_ns"] > 0 and r["goodput_gbps"] < 100 and not r["failed"] for r in rows)
     with pytest.raises(ConfigError):
         open_flows(nics, [FlowSpec("a", "zz", 1, 0, None, "x")])
+
+
+def test_backlogged_flow_reports_pause_time_over_its_measurement_window():
+    """Pause time and goodput cover the same window: start-up pauses before mark() are not counted."""
+    from types import SimpleNamespace
+
+    from traffic.flows import OpenFlow
+
+    paused = {"ns": 0}
+    nic = SimpleNamespace(paused_ns=lambda prio, now: paused["ns"],
+                          post_backlogged=lambda qp, now, chunk, name="": SimpleNamespace())
+    qp = SimpleNamespace(priority=3, stats=SimpleNamespace(retransmitted=0), error=False)
+    peer = SimpleNamespace(stats=SimpleNamespace(bytes_received=0))
+    flow = OpenFlow(FlowSpec("a", "b", 1 << 20, 0, None, "f"), nic, qp, peer=peer, backlogged=True)
+    flow.start(0)
+    paused["ns"] = 400  # paused during the warm-up
+    flow.mark(1000)
+    paused["ns"] = 400 + 250  # and 250 ns inside the window
+    peer.stats.bytes_received = 1000
+    row = flow.report(2000)
+    assert (row["start_ns"], row["end_ns"], row["bytes"]) == (1000, 2000, 1000)
+    assert row["paused_ns"] == 250

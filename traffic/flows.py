@@ -59,6 +59,9 @@ class OpenFlow:
         """Start the measurement window of a backlogged flow now (after a warm-up)."""
         self.window_start_ns = now_ns
         self.window_bytes0 = self.delivered_bytes
+        # pause time is reported over the same window as the bytes: start-up pauses would otherwise be divided
+        # by the window's length (a paused share that does not match the goodput, even above 100%)
+        self.paused_at_start = self.nic.paused_ns(self.qp.priority, now_ns)
 
     @property
     def started(self) -> bool:
@@ -80,7 +83,8 @@ class OpenFlow:
         return self.qp.stats.retransmitted
 
     def paused_ns(self, now_ns: int) -> int:
-        """Time the sender was paused by PFC on this flow's priority while the flow was active."""
+        """Time the sender was paused by PFC on this flow's priority while the flow was active (backlogged: in the
+        measurement window)."""
         if self.message is None:
             return 0
         end = self.paused_at_end if self.paused_at_end is not None else self.nic.paused_ns(self.qp.priority, now_ns)
