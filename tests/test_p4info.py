@@ -326,3 +326,129 @@ def test_compile_dump_prints_generated_code(tmp_path, capsys):
     assert "def " in capsys.readouterr().out
     with pytest.raises(RocelabError, match="nothing to do"):
         _compile([str(src)])
+
+
+# ---- p4c's P4Info conventions (facts checked against p4c's published output for v1model programs)
+
+FACTS_P4 = r"""
+#include <core.p4>
+#include <v1model.p4>
+enum bit<8> Kind_t { A = 1, B = 0x2A }
+enum Color_t { RED, BLUE }
+type bit<16> Tag_t;
+@controller_header("packet_in") header cpu_in_h { bit<9> port; bit<7> pad; Tag_t tag; }
+header h_t { bit<8> a; bit<16> b; }
+struct dig_t { bit<48> mac; Kind_t kind; error err; Color_t color; bool flag; }
+struct headers_t { h_t h; }
+struct meta_t { bit<8> m; dig_t d; }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action set(bit<8> v, @id(1) bit<16> w, Tag_t t) { hdr.h.a = v; hdr.h.b = w; }
+    action learn() { digest(1, meta.d); }
+    register<int<12>>(4) signed_cells;
+    @max_group_size(16) @selector_size_semantics("sum_of_members") @max_member_weight(100)
+    action_selector(HashAlgorithm.crc16, 64, 14) sel;
+    table no_default {
+        key = { hdr.h.isValid(): exact; hdr.h.a: exact; hdr.h.b[7:0]: ternary; }
+        actions = { set; }
+    }
+    table with_args {
+        key = { hdr.h.a: exact; hdr.h.b: selector; meta.m: exact; }
+        actions = { set; NoAction; }
+        default_action = set(10, 0x1234, 7);
+        implementation = sel;
+    }
+    apply { no_default.apply(); with_args.apply(); learn(); }
+}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory):
+    frontend = _frontend()
+    src = tmp_path_factory.mktemp("facts") / "facts.p4"
+    src.write_text(FACTS_P4)
+    return build_p4info(frontend.load_program(str(src)).info)
+
+
+def _by_name(items):
+    return {x.preamble.name: x for x in items}
+
+
+def test_controller_header_id_hashes_the_header_type_name(facts):
+    (ch,) = facts.controller_packet_metadata
+    assert ch.preamble.name == ch.preamble.alias == "packet_in"
+    # p4c: id from the header type's name, not from the annotation ("packet_in_header_t" -> 81826293)
+    assert p4c_id(p4i.CONTROLLER_HEADER, "packet_in_header_t") == 81826293
+    assert ch.preamble.id == p4c_id(p4i.CONTROLLER_HEADER, "cpu_in_h")
+    assert [(m.id, m.name, m.bitwidth) for m in ch.metadata] == [(1, "port", 9), (2, "pad", 7), (3, "tag", 16)]
+    assert ch.metadata[2].type_name.name == "Tag_t"
+    assert facts.type_info.new_types["Tag_t"].original_type.bitstring.bit.bitwidth == 16
+
+
+def test_table_without_default_action_gets_defaultonly_noaction(facts):
+    t = _by_name(facts.tables)["I.no_default"]
+    no_action = p4c_id(ACTION, "NoAction")
+    assert [r.id for r in t.action_refs] == [p4c_id(ACTION, "I.set"), no_action]
+    assert t.action_refs[1].scope == 2 and list(t.action_refs[1].annotations) == ["@defaultonly"]  # DEFAULT_ONLY
+    assert t.initial_default_action.action_id == no_action and not t.initial_default_action.arguments
+    assert t.const_default_action_id == 0 and t.size == 1024
+
+
+def test_key_names_and_ids_follow_p4c(facts):
+    tables = _by_name(facts.tables)
+    keys = [(m.id, m.name, m.bitwidth) for m in tables["I.no_default"].match_fields]
+    assert keys == [(1, "hdr.h.$valid$", 1), (2, "hdr.h.a", 8), (3, "hdr.h.b[7:0]", 8)]
+    # a selector key is no match field but still takes its position's id
+    keys = [(m.id, m.name) for m in tables["I.with_args"].match_fields]
+    assert keys == [(1, "hdr.h.a"), (3, "meta.m")]
+
+
+def test_action_param_ids_respect_id_annotations(facts):
+    act = _by_name(facts.actions)["I.set"]
+    # w has @id(1): v, the first without one, moves on to 2; t takes 3
+    assert [(p.id, p.name, p.bitwidth) for p in act.params] == [(2, "v", 8), (1, "w", 16), (3, "t", 16)]
+    assert act.params[2].type_name.name == "Tag_t"
+
+
+def test_initial_default_action_arguments_are_full_width_bytes(facts):
+    t = _by_name(facts.tables)["I.with_args"]
+    d = t.initial_default_action
+    assert d.action_id == p4c_id(ACTION, "I.set")
+    assert [(a.param_id, a.value) for a in d.arguments] == [(2, b"\x0a"), (1, b"\x12\x34"), (3, b"\x00\x07")]
+    assert t.implementation_id == p4c_id(p4i.ACTION_PROFILE, "I.sel")
+
+
+def test_action_selector_sizing_annotations(facts):
+    (ap,) = facts.action_profiles
+    assert ap.with_selector and ap.size == 64 and ap.max_group_size == 16
+    assert ap.sum_of_members.max_member_weight == 100
+    assert not list(ap.preamble.annotations)  # p4c turns them into fields
+
+
+def test_digest_and_register_type_specs(facts):
+    (d,) = facts.digests
+    assert d.preamble.name == "dig_t" and d.preamble.id == p4c_id(p4i.DIGEST, "dig_t")
+    members = {m.name: m.type_spec for m in facts.type_info.structs["dig_t"].members}
+    assert members["mac"].bitstring.bit.bitwidth == 48
+    assert members["kind"].serializable_enum.name == "Kind_t"
+    assert members["err"].HasField("error") and members["flag"].HasField("bool")
+    assert members["color"].enum.name == "Color_t"
+    se = facts.type_info.serializable_enums["Kind_t"]
+    assert se.underlying_type.bitwidth == 8 and [(m.name, m.value) for m in se.members] == [("A", b"\x01"),
+                                                                                         ("B", b"\x2a")]
+    assert [m.name for m in facts.type_info.enums["Color_t"].members] == ["RED", "BLUE"]
+    assert list(facts.type_info.error.members)[:3] == ["NoError", "PacketTooShort", "NoMatch"]
+    (r,) = facts.registers
+    assert r.type_spec.bitstring.int.bitwidth == 12 and r.size == 4
+
+
+def test_type_info_is_always_written():
+    assert "type_info {" in to_text(build_p4info(ProgramInfo()))

@@ -304,7 +304,7 @@ class FakeTarget:
 
 def _info():
     acts = [ActionInfo("MyIngress.fwd", [ParamInfo("port", 9, 1), ParamInfo("tag", 8, 2)]), ActionInfo("NoAction")]
-    t = TableInfo("MyIngress.t", [MatchFieldInfo("hdr.h.k", "ternary", 16, 1), MatchFieldInfo("hdr.h.v.isValid()", "exact", 1, 2)],
+    t = TableInfo("MyIngress.t", [MatchFieldInfo("hdr.h.k", "ternary", 16, 1), MatchFieldInfo("hdr.h.v.$valid$", "exact", 1, 2)],
                   actions=[ActionRefInfo("MyIngress.fwd"), ActionRefInfo("NoAction")])
     e = TableInfo("MyIngress.e", [MatchFieldInfo("hdr.h.k", "exact", 16, 1)], actions=[ActionRefInfo("MyIngress.fwd")],
                   implementation="MyIngress.ap")
@@ -323,10 +323,10 @@ def run_fake(text, target=None):
 def test_runner_add_resolves_names_fills_keys_and_shifts_priority():
     _, t = run_fake("add t 5 k:0x12** v.$valid$:1 fwd(port:3, tag:4) = X\nadd MyIngress.t hdr.h.v.isValid():0 NoAction()\n")
     add1, add2 = [c for c in t.calls if c[0] == "table_add"]
-    assert add1 == ("table_add", "MyIngress.t", {"hdr.h.k": (0x1200, 0xFF00), "hdr.h.v.isValid()": 1},
+    assert add1 == ("table_add", "MyIngress.t", {"hdr.h.k": (0x1200, 0xFF00), "hdr.h.v.$valid$": 1},
                     "MyIngress.fwd", {"port": 3, "tag": 4}, 6, None, None)
     # a left-out ternary key is a wildcard; no priority given -> the lowest
-    assert add2[2] == {"hdr.h.k": (0, 0), "hdr.h.v.isValid()": 0} and add2[5] == 1
+    assert add2[2] == {"hdr.h.k": (0, 0), "hdr.h.v.$valid$": 0} and add2[5] == 1
 
 
 def test_runner_indirect_table_gets_a_member_per_action_entry():

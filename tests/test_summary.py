@@ -52,7 +52,7 @@ def test_table_names_keys_and_actions():
 """, body="ipv4_lpm.apply();")
     t = info.table("MyIngress.ipv4_lpm")
     assert [(m.name, m.match_kind, m.bitwidth, m.id) for m in t.match_fields] == [
-        ("hdr.ipv4.dst", "lpm", 32, 1), ("hdr.ipv4.isValid()", "exact", 1, 2),
+        ("hdr.ipv4.dst", "lpm", 32, 1), ("hdr.ipv4.$valid$", "exact", 1, 2),
         ("hdr.eth.src[7:0]", "ternary", 8, 3), ("alias", "exact", 8, 4)]
     assert [a.name for a in t.actions] == ["MyIngress.fwd", "MyIngress.drop", "NoAction"]
     assert t.default_action == "MyIngress.drop" and t.default_action_args == []
@@ -282,7 +282,7 @@ def test_top_level_extern_instance_and_key_expression_text():
   table t { key = { meta.b & 0xff00: ternary; hdr.eth.isValid(): exact; } actions = { a; } }
 """, body="t.apply();")
     assert [(c.name, c.size) for c in info.counters] == [("global_hits", 4)]
-    assert [m.name for m in info.table("MyIngress.t").match_fields] == ["meta.b & 0xff00", "hdr.eth.isValid()"]
+    assert [m.name for m in info.table("MyIngress.t").match_fields] == ["meta.b & 0xff00", "hdr.eth.$valid$"]
 
 
 @pytest.mark.parametrize("locals_, message", [

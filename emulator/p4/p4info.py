@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from emulator.errors import P4Error, RocelabError
+from emulator.p4 import types as T
 from emulator.p4.program import Annotated, ProgramInfo
+from emulator.p4.typespec import TypeSpecConverter, value_bytes
 
 # P4Ids prefixes (p4info.proto)
 ACTION, TABLE, VALUE_SET, CONTROLLER_HEADER = 0x01, 0x02, 0x03, 0x04
@@ -181,12 +184,14 @@ def _aliases(names: list[str]) -> dict[str, str]:
 
 
 _SKIP_ANNOTATIONS = {"name", "id", "hidden", "brief", "description"}
+# action selector sizing annotations become ActionProfile fields, not preamble annotations
+_PROFILE_ANNOTATIONS = {"max_group_size", "selector_size_semantics", "max_member_weight"}
 
 
-def _annotations(obj: Annotated) -> list[str]:
+def _annotations(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
     out = []
     for key, args in (getattr(obj, "annotations", None) or {}).items():
-        if key in _SKIP_ANNOTATIONS:
+        if key in _SKIP_ANNOTATIONS or key in skip:
             continue
         if isinstance(args, str):
             args = [args]
@@ -198,12 +203,13 @@ def _hidden(obj) -> bool:
     return "hidden" in (getattr(obj, "annotations", None) or {})
 
 
-def _preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = None) -> None:
+def _preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = None,
+              skip: set[str] = frozenset()) -> None:
     name = _cp_name(name or obj.name)
     pre.id = symbols.id(prefix, name)
     pre.name = name
     pre.alias = symbols.alias(name)
-    pre.annotations.extend(_annotations(obj))
+    pre.annotations.extend(_annotations(obj, skip))
     for key in ("brief", "description"):
         vals = (getattr(obj, "annotations", None) or {}).get(key)
         if vals:
@@ -212,20 +218,31 @@ def _preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = No
 
 
 _MATCH_TYPES = {"exact": "EXACT", "lpm": "LPM", "ternary": "TERNARY", "range": "RANGE", "optional": "OPTIONAL"}
-_COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH", None: "BOTH"}
-_METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", None: "BYTES"}
+_COUNTER_UNITS = {"packets": "PACKETS", "bytes": "BYTES", "packets_and_bytes": "BOTH"}
+_METER_UNITS = {"packets": "PACKETS", "bytes": "BYTES"}
 
 
-def _match_field(mf_msg, mf, pb: _Messages) -> None:
+def _match_field(mf_msg, mf, pb: _Messages, types: TypeSpecConverter) -> None:
     mf_msg.id = mf.id_override or mf.id
     mf_msg.name = mf.name
-    mf_msg.bitwidth = mf.bitwidth
+    mf_msg.bitwidth = types.width(mf.type, mf.bitwidth)
     mf_msg.annotations.extend(_annotations(mf))
+    type_name = types.type_name(mf.type)
+    if type_name:
+        mf_msg.type_name.name = type_name
     kind = _MATCH_TYPES.get(mf.match_kind)
     if kind is None:
         mf_msg.other_match_type = mf.match_kind
     else:
         mf_msg.match_type = pb.enum("MatchField", "MatchType", kind)
+
+
+def _symbol_name(prefix: int, obj) -> str:
+    """The name p4c hashes for an object's id: controller headers use their header type's name (the
+    annotation's "packet_in"/"packet_out" only names the P4Info entry)."""
+    if prefix == CONTROLLER_HEADER:
+        return getattr(obj, "type_name", None) or obj.name
+    return obj.name
 
 
 def build_symbols(info: ProgramInfo) -> SymbolTable:
@@ -241,11 +258,11 @@ def build_symbols(info: ProgramInfo) -> SymbolTable:
     for prefix, items in groups:
         for obj in items:
             if not _hidden(obj) and obj.id_override is not None:
-                s.add(prefix, obj.name, obj.id_override, obj)
+                s.add(prefix, _symbol_name(prefix, obj), obj.id_override, obj)
     for prefix, items in groups:
         for obj in items:
             if not _hidden(obj) and obj.id_override is None:
-                s.add(prefix, obj.name, None, obj)
+                s.add(prefix, _symbol_name(prefix, obj), None, obj)
     s.compute()
     return s
 
@@ -255,119 +272,193 @@ def build_p4info(info: ProgramInfo):
     pb = _pb()
     s = build_symbols(info)
     p4 = pb.P4Info()
-    p4.pkg_info.arch = "v1model"
-
+    types = TypeSpecConverter(p4.type_info, info.newtype_decls)
+    _pkg_info(p4.pkg_info, info)
+    p4.type_info.SetInParent()  # p4c always writes type_info, empty or not
+    params_by_action: dict[str, list] = {}
     for a in info.actions:
-        if _hidden(a):
-            continue
-        msg = p4.actions.add()
-        _preamble(msg.preamble, s, ACTION, a)
-        for prm in a.params:
-            pm = msg.params.add()
-            pm.id = prm.id_override or prm.id
-            pm.name = prm.name
-            pm.bitwidth = prm.bitwidth
-            pm.annotations.extend(_annotations(prm))
-
-    directs = {}
+        if not _hidden(a):
+            _action(p4.actions.add(), a, s, types)
+            params_by_action[_cp_name(a.name)] = a.params
+    attached = {}
     for t in info.tables:
-        if _hidden(t):
-            continue
-        msg = p4.tables.add()
-        _preamble(msg.preamble, s, TABLE, t)
-        for mf in t.match_fields:
-            _match_field(msg.match_fields.add(), mf, pb)
-        for ref in t.actions:
-            ar = msg.action_refs.add()
-            ar.id = s.id(ACTION, ref.name)
-            ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
-            ar.annotations.extend(_annotations(ref))
-        if t.const_default_action and t.default_action:
-            msg.const_default_action_id = s.id(ACTION, t.default_action)
-        if t.implementation:
-            msg.implementation_id = s.id(ACTION_PROFILE, t.implementation)
-        if t.direct_counter:
-            msg.direct_resource_ids.append(s.id(DIRECT_COUNTER, t.direct_counter))
-            directs[_cp_name(t.direct_counter)] = t.name
-        if t.direct_meter:
-            msg.direct_resource_ids.append(s.id(DIRECT_METER, t.direct_meter))
-            directs[_cp_name(t.direct_meter)] = t.name
-        msg.size = t.size
-        msg.idle_timeout_behavior = pb.enum("Table", "IdleTimeoutBehavior",
-                                            "NOTIFY_CONTROL" if t.idle_timeout else "NO_TIMEOUT")
-        msg.is_const_table = bool(t.entries_const)
-        if t.const_entries:
-            msg.has_initial_entries = True
-
+        if not _hidden(t):
+            _table(p4.tables.add(), t, s, pb, types, params_by_action)
+            attached.update({_cp_name(n): t.name for n in (t.direct_counter, t.direct_meter) if n})
     for ap in info.action_profiles:
-        if _hidden(ap):
-            continue
-        msg = p4.action_profiles.add()
-        _preamble(msg.preamble, s, ACTION_PROFILE, ap)
-        msg.table_ids.extend(s.id(TABLE, tn) for tn in ap.table_names)
-        msg.with_selector = ap.with_selector
-        msg.size = ap.size
-        msg.max_group_size = ap.max_group_size
-
-    for c in info.counters:
-        msg = p4.counters.add()
-        _preamble(msg.preamble, s, COUNTER, c)
-        msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "BOTH"))
-        msg.size = c.size
-    for c in info.direct_counters:
-        msg = p4.direct_counters.add()
-        _preamble(msg.preamble, s, DIRECT_COUNTER, c)
-        msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "BOTH"))
-        table = c.table or directs.get(_cp_name(c.name))
-        if table:
-            msg.direct_table_id = s.id(TABLE, table)
-    for m in info.meters:
-        msg = p4.meters.add()
-        _preamble(msg.preamble, s, METER, m)
-        msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "BYTES"))
-        msg.size = m.size
-    for m in info.direct_meters:
-        msg = p4.direct_meters.add()
-        _preamble(msg.preamble, s, DIRECT_METER, m)
-        msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "BYTES"))
-        table = m.table or directs.get(_cp_name(m.name))
-        if table:
-            msg.direct_table_id = s.id(TABLE, table)
-
+        if not _hidden(ap):
+            _action_profile(p4.action_profiles.add(), ap, s)
+    _counters_and_meters(p4, info, s, pb, attached)
     for r in info.registers:
         msg = p4.registers.add()
         _preamble(msg.preamble, s, REGISTER, r)
-        msg.type_spec.bitstring.bit.bitwidth = r.bitwidth
+        if r.type_args:
+            types.convert(msg.type_spec, r.type_args[0])
+        else:
+            msg.type_spec.bitstring.bit.bitwidth = r.bitwidth
         msg.size = r.size
-
     for d in info.digests:
         msg = p4.digests.add()
         _preamble(msg.preamble, s, DIGEST, d)
-        msg.type_spec.struct.name = d.name
-        struct = p4.type_info.structs[d.name]
-        for f in d.fields:
-            member = struct.members.add()
-            member.name = f.name
-            member.type_spec.bitstring.bit.bitwidth = f.bitwidth
-
+        _digest_type(msg.type_spec, d, types)
     for vs in info.value_sets:
         msg = p4.value_sets.add()
         _preamble(msg.preamble, s, VALUE_SET, vs)
         for mf in vs.match_fields:
-            _match_field(msg.match.add(), mf, pb)
+            _match_field(msg.match.add(), mf, pb, types)
         msg.size = vs.size
-
     for ch in info.controller_headers:
-        msg = p4.controller_packet_metadata.add()
-        _preamble(msg.preamble, s, CONTROLLER_HEADER, ch)
-        if not any(a.startswith("@controller_header") for a in msg.preamble.annotations):
-            msg.preamble.annotations.append(f'@controller_header("{ch.name}")')
-        for i, f in enumerate(ch.fields, 1):
-            md = msg.metadata.add()
-            md.id = i
-            md.name = f.name
-            md.bitwidth = f.bitwidth
+        _controller_header(p4.controller_packet_metadata.add(), ch, s, types)
     return p4
+
+
+def _pkg_info(msg, info: ProgramInfo) -> None:
+    """arch, the @pkginfo(key=value) strings and the other annotations of `main` (as p4c fills PkgInfo)."""
+    msg.arch = "v1model"
+    for key, args in info.main_annotations.items():
+        if key != "pkginfo":
+            if key not in _SKIP_ANNOTATIONS:
+                msg.annotations.append(f"@{key}({', '.join(args)})" if args else f"@{key}")
+            continue
+        for k, v in re.findall(r'(\w+)\s*=\s*"([^"]*)"', args[0] if args else ""):
+            if k in ("name", "version", "organization", "contact", "url", "arch"):
+                setattr(msg, k, v)
+
+
+def _action(msg, a, s: SymbolTable, types: TypeSpecConverter) -> None:
+    _preamble(msg.preamble, s, ACTION, a)
+    for prm in a.params:
+        pm = msg.params.add()
+        pm.id = prm.id_override or prm.id
+        pm.name = prm.name
+        ptype = getattr(prm, "type", None)
+        if not isinstance(T.strip_newtype(ptype) if ptype is not None else None, T.Enum):
+            pm.bitwidth = types.width(ptype, prm.bitwidth)  # p4c gives (non-serializable) enums no width
+        pm.annotations.extend(_annotations(prm))
+        type_name = types.type_name(ptype)
+        if type_name:
+            pm.type_name.name = type_name
+        elif isinstance(ptype, T.Enum):
+            types.enum(ptype)
+            pm.type_name.name = ptype.name
+
+
+def _table(msg, t, s: SymbolTable, pb: _Messages, types: TypeSpecConverter, params_by_action: dict) -> None:
+    _preamble(msg.preamble, s, TABLE, t)
+    for mf in t.match_fields:
+        _match_field(msg.match_fields.add(), mf, pb, types)
+    for ref in t.actions:
+        ar = msg.action_refs.add()
+        ar.id = s.id(ACTION, ref.name)
+        ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
+        ar.annotations.extend(_annotations(ref))
+    if t.default_action:
+        if t.const_default_action:
+            msg.const_default_action_id = s.id(ACTION, t.default_action)
+        _initial_default(msg.initial_default_action, t, s, params_by_action)
+    if t.implementation:
+        msg.implementation_id = s.id(ACTION_PROFILE, t.implementation)
+    if t.direct_counter:
+        msg.direct_resource_ids.append(s.id(DIRECT_COUNTER, t.direct_counter))
+    if t.direct_meter:
+        msg.direct_resource_ids.append(s.id(DIRECT_METER, t.direct_meter))
+    msg.size = t.size
+    msg.idle_timeout_behavior = pb.enum("Table", "IdleTimeoutBehavior",
+                                        "NOTIFY_CONTROL" if t.idle_timeout else "NO_TIMEOUT")
+    msg.is_const_table = bool(t.entries_const)
+    if t.const_entries:
+        msg.has_initial_entries = True
+
+
+def _initial_default(msg, t, s: SymbolTable, params_by_action: dict) -> None:
+    """The default action and its arguments (each big-endian in its parameter's byte width, as p4c writes)."""
+    msg.action_id = s.id(ACTION, t.default_action)
+    params = params_by_action.get(_cp_name(t.default_action), [])
+    for prm, value in zip(params, t.default_action_args):
+        arg = msg.arguments.add()
+        arg.param_id = prm.id_override or prm.id
+        arg.value = value_bytes(value, prm.bitwidth)
+
+
+def _action_profile(msg, ap, s: SymbolTable) -> None:
+    _preamble(msg.preamble, s, ACTION_PROFILE, ap, skip=_PROFILE_ANNOTATIONS)
+    msg.table_ids.extend(s.id(TABLE, tn) for tn in ap.table_names)
+    msg.with_selector = ap.with_selector
+    msg.size = ap.size
+    if not ap.with_selector:  # the sizing annotations mean nothing without a selector (p4c warns, ignores them)
+        return
+    annos = ap.annotations or {}
+    msg.max_group_size = _anno_int(annos, "max_group_size") or ap.max_group_size
+    semantics = (annos.get("selector_size_semantics") or [""])[0].strip().strip('"')
+    if semantics == "sum_of_members":
+        msg.sum_of_members.max_member_weight = _anno_int(annos, "max_member_weight")
+    elif semantics == "sum_of_weights":
+        msg.sum_of_weights.SetInParent()
+
+
+def _anno_int(annos: dict, key: str) -> int:
+    try:
+        return int((annos.get(key) or ["0"])[0].strip(), 0)
+    except ValueError:
+        return 0
+
+
+def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, attached: dict) -> None:
+    for c in info.counters:
+        msg = p4.counters.add()
+        _preamble(msg.preamble, s, COUNTER, c)
+        msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
+        msg.size = c.size
+    for m in info.meters:
+        msg = p4.meters.add()
+        _preamble(msg.preamble, s, METER, m)
+        msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
+        msg.size = m.size
+    # direct resources appear only when a table uses them (p4c adds them with their table)
+    for c in info.direct_counters:
+        table = c.table or attached.get(_cp_name(c.name))
+        if table:
+            msg = p4.direct_counters.add()
+            _preamble(msg.preamble, s, DIRECT_COUNTER, c)
+            msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
+            msg.direct_table_id = s.id(TABLE, table)
+    for m in info.direct_meters:
+        table = m.table or attached.get(_cp_name(m.name))
+        if table:
+            msg = p4.direct_meters.add()
+            _preamble(msg.preamble, s, DIRECT_METER, m)
+            msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
+            msg.direct_table_id = s.id(TABLE, table)
+
+
+def _digest_type(spec, d, types: TypeSpecConverter) -> None:
+    if d.type is not None:
+        types.convert(spec, d.type)
+        return
+    spec.struct.name = d.name  # a ProgramInfo built by hand: members from the field list
+    struct = types.type_info.structs[d.name]
+    for f in d.fields:
+        member = struct.members.add()
+        member.name = f.name
+        member.type_spec.bitstring.bit.bitwidth = f.bitwidth
+
+
+def _controller_header(msg, ch, s: SymbolTable, types: TypeSpecConverter) -> None:
+    """Named by the annotation ("packet_in"), id from the header type's name, fields numbered as p4c does."""
+    msg.preamble.id = s.id(CONTROLLER_HEADER, _symbol_name(CONTROLLER_HEADER, ch))
+    msg.preamble.name = ch.name
+    msg.preamble.alias = ch.name
+    msg.preamble.annotations.extend(_annotations(ch))
+    if not any(a.startswith("@controller_header") for a in msg.preamble.annotations):
+        msg.preamble.annotations.append(f'@controller_header("{ch.name}")')
+    for i, f in enumerate(ch.fields, 1):
+        md = msg.metadata.add()
+        md.id = i
+        md.name = f.name
+        md.bitwidth = types.width(f.type, f.bitwidth)
+        type_name = types.type_name(f.type)
+        if type_name:
+            md.type_name.name = type_name
 
 
 def to_text(p4info) -> str:

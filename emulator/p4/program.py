@@ -28,14 +28,16 @@ class MatchFieldInfo(Annotated):
     name: str
     match_kind: str  # exact, lpm, ternary, range, optional, selector
     bitwidth: int
-    id: int  # 1-based position among the table's non-selector keys
+    id: int  # p4c's field id: @id, else the 1-based key position (selector keys count) not taken by an @id
+    type: Any = field(default=None, kw_only=True, compare=False)  # the key's P4 type (types.py), for P4Info
 
 
 @dataclass
 class ParamInfo(Annotated):
     name: str
     bitwidth: int
-    id: int  # 1-based
+    id: int  # 1-based (@id, else the position not taken by an @id)
+    type: Any = field(default=None, kw_only=True, compare=False)  # the parameter's P4 type, for P4Info
 
 
 @dataclass
@@ -105,12 +107,14 @@ class ExternInstanceInfo(Annotated):
 class StructFieldInfo:
     name: str
     bitwidth: int
+    type: Any = field(default=None, kw_only=True, compare=False)  # the field's P4 type, for P4Info type specs
 
 
 @dataclass
 class DigestInfo(Annotated):
     name: str  # the type name of the digested struct, as p4c names v1model digests
     fields: list[StructFieldInfo] = field(default_factory=list)
+    type: Any = field(default=None, kw_only=True, compare=False)  # the digested P4 type (types.py)
 
 
 @dataclass
@@ -118,12 +122,15 @@ class ValueSetInfo(Annotated):
     name: str
     match_fields: list[MatchFieldInfo] = field(default_factory=list)
     size: int = 0
+    elem_type: Any = field(default=None, kw_only=True, compare=False)  # the value set's element type
 
 
 @dataclass
 class ControllerHeaderInfo(Annotated):
     name: str  # "packet_in" / "packet_out" from @controller_header("...")
     fields: list[StructFieldInfo] = field(default_factory=list)
+    # the header type's name: p4c hashes it (not the annotation's name) for the P4Info id
+    type_name: str | None = field(default=None, kw_only=True)
 
 
 @dataclass
@@ -143,6 +150,8 @@ class ProgramInfo:
     controller_headers: list[ControllerHeaderInfo] = field(default_factory=list)
     # v1model main: parser, verifyChecksum, ingress, egress, computeChecksum, deparser -> AST declarations
     blocks: dict[str, Any] = field(default_factory=dict)
+    newtype_decls: dict[str, Any] = field(default_factory=dict)  # `type` declarations by name (P4Info type_info)
+    main_annotations: dict[str, list[str]] = field(default_factory=dict)  # on `main` (P4Info pkg_info)
 
     def table(self, name: str) -> TableInfo:
         return _find(self.tables, name, "table")

@@ -111,6 +111,54 @@ def expr_text(e: ast.Expression) -> str:
     return type(e).__name__
 
 
+def _field_external_name(struct_t, fname: str) -> str:
+    """A struct/header field's control-plane name: its @name annotation, else its name."""
+    decl = getattr(T.strip_newtype(struct_t), "decl", None) if struct_t is not None else None
+    for fd in getattr(decl, "fields", None) or []:
+        if getattr(fd, "name", None) == fname:
+            return name_annotation(fd.annotations) or fname
+    return fname
+
+
+def key_name(e: ast.Expression) -> str:
+    """The control-plane name p4c's front end gives a table key without @name (its TableKeyNames pass):
+    paths, members (a field's @name wins; `h.isValid()` is `h.$valid$`), constant indexes, slices and `&`.
+    p4c rejects other expressions without @name; we fall back to their source text."""
+    if isinstance(e, ast.MethodCall) and isinstance(e.target, ast.Member) and not e.args \
+            and e.target.name == "isValid" \
+            and isinstance(T.strip_newtype(getattr(e.target.expr, "type", None)), (T.Header, T.HeaderUnion)):
+        return f"{key_name(e.target.expr)}.$valid$"
+    if isinstance(e, ast.Member):
+        fname = _field_external_name(getattr(e.expr, "type", None), e.name)
+        if fname.startswith("."):
+            return fname[1:]
+        return f"{key_name(e.expr)}.{fname}"
+    if isinstance(e, ast.ArrayIndex):
+        return f"{key_name(e.expr)}[{key_name(e.index)}]"
+    if isinstance(e, ast.Slice):
+        return f"{key_name(e.expr)}[{key_name(e.hi)}:{key_name(e.lo)}]"
+    if isinstance(e, ast.Binary) and e.op == "&":
+        return f"{key_name(e.left)} & {key_name(e.right)}"
+    return expr_text(e)
+
+
+def allocate_field_ids(overrides: list[int | None]) -> list[int]:
+    """p4c's FieldIdAllocator (match fields, action params, packet-IO metadata): @id values are kept; the others
+    get their 1-based position, moved up past any id already taken (a position holding an @id is skipped)."""
+    taken = {i for i in overrides if i is not None}
+    out, index = [], 1
+    for ov in overrides:
+        if ov is not None:
+            out.append(ov)
+            index += 1
+            continue
+        while index in taken:
+            index += 1
+        out.append(index)
+        taken.add(index)
+    return out
+
+
 def key_width(t: T.P4Type) -> int:
     t = T.strip_newtype(t)
     if isinstance(t, (T.Enum, T.Error)):
@@ -160,9 +208,11 @@ class Summarizer:
 
     def run(self) -> ProgramInfo:
         self.controller_headers()
+        self.info.newtype_decls = {d.name: d for d in self.checked.ast.declarations if isinstance(d, ast.NewTypeDecl)}
         main = self.checked.main
         if main is None:
             return self.info
+        self.info.main_annotations = annotations_of(getattr(main, "annotations", None))
         # extern instances declared at top level (outside any block) keep their bare names
         for d in self.checked.ast.declarations:
             if isinstance(d, ast.Instantiation) and d is not main:
@@ -262,13 +312,12 @@ class Summarizer:
             if self.actions[qn].decl is not ad:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
-        params = []
-        for p in ad.params:
-            if p.direction is not None:
-                continue
-            params.append(ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), len(params) + 1,
-                                    annotations=annotations_of(p.annotations), decl=p,
-                                    id_override=id_override(p.annotations)))
+        cp = [p for p in ad.params if p.direction is None]
+        ids = allocate_field_ids([id_override(p.annotations) for p in cp])
+        params = [ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), i,
+                            annotations=annotations_of(p.annotations), decl=p,
+                            id_override=id_override(p.annotations), type=p.param_type.resolved)
+                  for p, i in zip(cp, ids)]
         self.actions[qn] = ActionInfo(qn, params, annotations=annotations_of(ad.annotations), decl=ad,
                                       id_override=id_override(ad.annotations))
         return qn
@@ -280,17 +329,20 @@ class Summarizer:
         info = TableInfo(qn, annotations=annotations_of(t.annotations), decl=t, id_override=id_override(t.annotations))
         kinds = []
         if t.key is not None:
-            for k in t.key.elements:
-                name = name_annotation(k.annotations) or expr_text(k.expr)
+            # selector keys take part in the id allocation although they are not P4Info match fields (as in p4c)
+            ids = allocate_field_ids([id_override(k.annotations) for k in t.key.elements])
+            for k, fid in zip(t.key.elements, ids):
+                name = name_annotation(k.annotations) or key_name(k.expr)
                 w = key_width(k.expr.type)
                 if k.match_kind == "selector":
                     info.selector_fields.append(MatchFieldInfo(name, "selector", w, len(info.selector_fields) + 1,
-                                                               annotations=annotations_of(k.annotations), decl=k))
+                                                               annotations=annotations_of(k.annotations), decl=k,
+                                                               type=k.expr.type))
                 else:
                     kinds.append((k.match_kind, w))
-                    info.match_fields.append(MatchFieldInfo(name, k.match_kind, w, len(info.match_fields) + 1,
+                    info.match_fields.append(MatchFieldInfo(name, k.match_kind, w, fid,
                                                             annotations=annotations_of(k.annotations), decl=k,
-                                                            id_override=id_override(k.annotations)))
+                                                            id_override=id_override(k.annotations), type=k.expr.type))
         names_by_decl = {}
         for ref in t.actions.actions:
             ad = ref.name.decl
@@ -336,8 +388,22 @@ class Summarizer:
                     info.direct_counter = name
                 else:
                     info.direct_meter = name
+        if t.get_property("default_action") is None:
+            self.implicit_no_action(info, block, path)
         self.validate_table(t, info)
         self.info.tables.append(info)
+
+    def implicit_no_action(self, info: TableInfo, block, path: str) -> None:
+        """A table without default_action gets NoAction, listed as @defaultonly when its actions lack it (what
+        p4c's front end makes of it, so P4Info and the control plane see the same table)."""
+        decl = next((d for d in self.checked.ast.declarations
+                     if isinstance(d, ast.ActionDecl) and d.name == "NoAction"), None)
+        if decl is None:
+            return
+        name = self.action(decl, block, path)
+        info.default_action = name
+        if all(r.name != name for r in info.actions):
+            info.actions.append(ActionRefInfo(name, "DEFAULT_ONLY", annotations={"defaultonly": []}))
 
     def validate_table(self, t: ast.TableDecl, info: TableInfo) -> None:
         """Rules p4c's v1model back end enforces on a table's shape."""
@@ -484,18 +550,24 @@ class Summarizer:
         et = T.strip_newtype(d.elem_type.resolved)
         fields = []
         if isinstance(et, T.Struct):
+            fds = list(et.decl.fields) if et.decl is not None else []
+            ids = allocate_field_ids([id_override(fd.annotations) for fd in fds] or [None] * len(et.fields))
             for i, f in enumerate(et.fields):
-                fd = et.decl.fields[i] if et.decl is not None else None
-                mk = "exact"
-                if fd is not None:
-                    a = ast.find_annotation(fd.annotations, "match")
-                    if a is not None:
-                        mk = a.body.strip()
-                fields.append(MatchFieldInfo(f.name, mk, key_width(f.type), i + 1))
+                fd = fds[i] if i < len(fds) else None
+                annos = fd.annotations if fd is not None else []
+                a = ast.find_annotation(annos, "match")
+                mk = a.body.strip() if a is not None else "exact"
+                kept = annotations_of([x for x in annos if x.name != "match"])
+                fields.append(MatchFieldInfo(name_annotation(annos) or f.name, mk, key_width(f.type), ids[i],
+                                             annotations=kept, type=f.type))
+        elif isinstance(et, T.SerEnum):
+            # p4c lists one exact field per enum member (its P4Runtime serializer does so)
+            w = key_width(et.underlying)
+            fields = [MatchFieldInfo(m, "exact", w, i + 1) for i, (m, _) in enumerate(et.members)]
         else:
-            fields.append(MatchFieldInfo("", "exact", key_width(et), 1))
+            fields.append(MatchFieldInfo("", "exact", key_width(et), 1, type=et))
         self.info.value_sets.append(ValueSetInfo(name, fields, _int(d.size), annotations=annotations_of(d.annotations),
-                                                 decl=d, id_override=id_override(d.annotations)))
+                                                 decl=d, id_override=id_override(d.annotations), elem_type=et))
 
     def digest(self, callee, node) -> None:
         t = callee.type_args.get("T")
@@ -504,14 +576,14 @@ class Summarizer:
         t = T.strip_newtype(t) if t is not None else None
         if isinstance(t, (T.Struct, T.Header)):
             name = t.name
-            fields = [StructFieldInfo(f.name, key_width(f.type)) for f in t.fields]
+            fields = [StructFieldInfo(f.name, key_width(f.type), type=f.type) for f in t.fields]
         elif isinstance(t, (T.Tuple, T.List)):
             name = f"digest_{len(self.digests)}"
-            fields = [StructFieldInfo(f"f{i}", key_width(e)) for i, e in enumerate(t.elements)]
+            fields = [StructFieldInfo(f"f{i}", key_width(e), type=e) for i, e in enumerate(t.elements)]
         else:
             raise P4Error(f"digest data must be a struct, not {t}", node.loc)
         if name not in self.digests:
-            self.digests[name] = DigestInfo(name, fields, decl=getattr(t, "decl", None))
+            self.digests[name] = DigestInfo(name, fields, decl=getattr(t, "decl", None), type=t)
         node.digest_name = name
 
     def controller_headers(self) -> None:
@@ -522,10 +594,12 @@ class Summarizer:
                     continue
                 name = a.string_value or a.body.strip().strip('"')
                 t = d.fields and self.checked.decl_types.get(d)
-                fields = [StructFieldInfo(f.name, key_width(f.type)) for f in (t.fields if t else [])]
+                fields = [StructFieldInfo(_field_external_name(t, f.name), key_width(f.type), type=f.type)
+                          for f in (t.fields if t else [])]
                 self.info.controller_headers.append(
                     ControllerHeaderInfo(name, fields, annotations=annotations_of(d.annotations), decl=d,
-                                         id_override=id_override(d.annotations)))
+                                         id_override=id_override(d.annotations),
+                                         type_name=name_annotation(d.annotations) or d.name))
 
 
 def summarize(checked: CheckedProgram) -> ProgramInfo:

@@ -15,6 +15,7 @@ required. Every mistake raises RuntimeApiError naming the table, action, field o
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +59,16 @@ def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
     if bare in names:
         return [bare]
     return [n for n in names if n.endswith("." + bare)]
+
+
+def canonical_key_name(name: str) -> str:
+    """A table key name as P4Info spells it (p4c's): `h.isValid()` and BMv2's `h.$valid` are `h.$valid$`,
+    BMv2's stack spelling `s$2` is `s[2]`."""
+    name = re.sub(r"\$([0-9]+)", r"[\1]", name)
+    for suffix in (".isValid()", "isValid()", ".$valid$", ".$valid", "$valid$"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)].rstrip(".") + ".$valid$"
+    return name
 
 
 def _resolve(name: str, names: Iterable[str], what: str, where: str = "") -> str:
@@ -132,7 +143,7 @@ class RuntimeApi:
         names = [f.name for f in fields]
         given: dict[str, Any] = {}
         for key, spec in match.items():
-            fname = _resolve(key, names, "match field", f" of table '{table.name}'")
+            fname = _resolve(canonical_key_name(key), names, "match field", f" of table '{table.name}'")
             if fname in given:
                 raise RuntimeApiError(f"match field '{fname}' of table '{table.name}' is given twice")
             given[fname] = spec

@@ -326,6 +326,8 @@ class CodeGen:
         for dname, disp in self.dispatch:
             self.ns[dname].update({k: self.ns[v] for k, v in disp.items()})
             self.ns[dname].setdefault(None, _nocopy)  # a table without any default action: nothing runs
+            # ... which the front end names NoAction (added @defaultonly when the action list lacks it)
+            self.ns[dname].setdefault("NoAction", _nocopy)
         hdr_cls = meta_cls = sm_cls = None
         ing = self.info.blocks.get("ingress")
         if ing is not None and len(ing.params) >= 3:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.errors import P4Error, RocelabError, RuntimeApiError
+from emulator.target.api import canonical_key_name
 
 
 class StfError(RocelabError):
@@ -630,12 +631,8 @@ def _resolve(names: list[str], wanted: str, what: str, where: str) -> str:
 
 
 def _key_alias(name: str) -> str:
-    """p4c's spellings of key names: `h.$valid$` / `h.$valid` for `h.isValid()`, `s$2` for `s[2]`."""
-    name = re.sub(r"\$([0-9]+)", r"[\1]", name)
-    for suffix in (".$valid$", ".$valid", "$valid$"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)].rstrip(".") + ".isValid()"
-    return name
+    """Key names as P4Info spells them (p4c's): `h.isValid()` / `h.$valid` -> `h.$valid$`, `s$2` -> `s[2]`."""
+    return canonical_key_name(name)
 
 
 def key_to_match(kind: str, width: int, kv: KeyValue, field_name: str) -> Any:

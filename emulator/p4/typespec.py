@@ -1,0 +1,193 @@
+"""P4 types -> P4Runtime `P4DataTypeSpec`, filling `P4Info.type_info` as p4c's TypeSpecConverter does.
+
+Used for digest data, register cells, and the `type_name` of action parameters, match fields and packet-IO
+metadata of user-defined (`type`) types. Facts followed (P4Runtime spec, p4c's output):
+- bit<W> / int<W> / varbit<W> -> `bitstring { bit | int | varbit }`; bool -> `bool {}`; typedefs are transparent.
+- struct / header / header_union -> a named reference, with the members registered in `type_info` once.
+- enum -> `enum { name }` + `type_info.enums`; `enum bit<W>` -> `serializable_enum { name }` + its members'
+  values as big-endian bytes of the underlying width; error -> `error {}` + every error member in `type_info.error`.
+- `type T` -> `new_type { name }` + `type_info.new_types[T]`: the original type, or with
+  `@p4runtime_translation(uri, bit<W> | string)` the translated type (and W is the control plane's width).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.p4 import ast
+from emulator.p4 import types as T
+
+
+@dataclass
+class Translation:
+    """`@p4runtime_translation("uri", bit<W>)` (sdn_bitwidth W) or `(..., string)` (sdn_bitwidth None)."""
+
+    uri: str
+    sdn_bitwidth: int | None
+
+
+def translation_of(decl) -> Translation | None:
+    a = ast.find_annotation(getattr(decl, "annotations", None) or [], "p4runtime_translation")
+    if a is None:
+        return None
+    m = re.match(r'\s*"([^"]*)"\s*,\s*(.+?)\s*$', a.body or "", re.S)
+    if m is None:
+        return None
+    width = re.fullmatch(r"(?:bit\s*<\s*(\d+)\s*>|(\d+))", m.group(2))
+    return Translation(m.group(1), int(width.group(1) or width.group(2)) if width else None)
+
+
+def value_bytes(value: int, width: int) -> bytes:
+    """An unsigned value as big-endian bytes of the type's byte width (p4c's stringRepr)."""
+    n = max(1, (width + 7) // 8)
+    return (value & ((1 << (n * 8)) - 1)).to_bytes(n, "big")
+
+
+@dataclass
+class TypeSpecConverter:
+    type_info: Any  # p4.config.v1.P4TypeInfo
+    newtype_decls: dict[str, Any] = field(default_factory=dict)  # `type` declarations by name
+
+    # ---- entry points
+    def convert(self, spec, t: T.P4Type) -> None:
+        """Fill `spec` (a P4DataTypeSpec) for type `t`."""
+        if isinstance(t, T.NewType):
+            self.new_type(t)
+            spec.new_type.name = t.name
+        elif isinstance(t, (T.Bits, T.VarBits)):
+            self.bitstring(spec.bitstring, t)
+        elif isinstance(t, T.Bool):
+            spec.bool.SetInParent()
+        elif isinstance(t, T.Struct):
+            self.struct(t)
+            spec.struct.name = t.name
+        elif isinstance(t, T.Header):
+            self.header(t)
+            spec.header.name = t.name
+        elif isinstance(t, T.HeaderUnion):
+            self.header_union(t)
+            spec.header_union.name = t.name
+        elif isinstance(t, T.HeaderStack):
+            self.stack(spec, t)
+        elif isinstance(t, (T.Tuple, T.List)):
+            spec.tuple.SetInParent()
+            for e in t.elements:
+                self.convert(spec.tuple.members.add(), e)
+        elif isinstance(t, T.SerEnum):
+            self.ser_enum(t)
+            spec.serializable_enum.name = t.name
+        elif isinstance(t, T.Enum):
+            self.enum(t)
+            spec.enum.name = t.name
+        elif isinstance(t, T.Error):
+            self.error(t)
+            spec.error.SetInParent()
+
+    def type_name(self, t: T.P4Type | None) -> str | None:
+        """The `type_name` P4Info gives a parameter / key / metadata of type `t` (user-defined types only);
+        registers the type in type_info as p4c does."""
+        if isinstance(t, T.NewType):
+            self.new_type(t)
+            return t.name
+        if isinstance(t, T.SerEnum):
+            self.ser_enum(t)
+        return None
+
+    def width(self, t: T.P4Type | None, default: int) -> int:
+        """The control plane's width of `t`: a translated `type` uses its SDN width (0 for string)."""
+        if isinstance(t, T.NewType):
+            tr = translation_of(self.newtype_decls.get(t.name))
+            if tr is not None:
+                return tr.sdn_bitwidth or 0
+        if isinstance(T.strip_newtype(t) if t is not None else None, T.Error):
+            return 0
+        return default
+
+    # ---- type_info entries
+    @staticmethod
+    def bitstring(spec, t) -> None:
+        if isinstance(t, T.VarBits):
+            spec.varbit.max_bitwidth = t.max_width
+        elif t.signed:
+            spec.int.bitwidth = t.width
+        else:
+            spec.bit.bitwidth = t.width
+
+    def struct(self, t: T.Struct) -> None:
+        if t.name in self.type_info.structs:
+            return
+        entry = self.type_info.structs[t.name]
+        for f in t.fields:
+            m = entry.members.add()
+            m.name = f.name
+            self.convert(m.type_spec, f.type)
+
+    def header(self, t: T.Header) -> None:
+        if t.name in self.type_info.headers:
+            return
+        entry = self.type_info.headers[t.name]
+        for f in t.fields:
+            m = entry.members.add()
+            m.name = f.name
+            base = T.strip_newtype(f.type)
+            if isinstance(base, T.SerEnum):
+                base = base.underlying
+            if isinstance(base, (T.Bits, T.VarBits)):
+                self.bitstring(m.type_spec, base)
+
+    def header_union(self, t: T.HeaderUnion) -> None:
+        if t.name in self.type_info.header_unions:
+            return
+        entry = self.type_info.header_unions[t.name]
+        for f in t.fields:
+            m = entry.members.add()
+            m.name = f.name
+            self.header(f.type)
+            m.header.name = f.type.name
+
+    def stack(self, spec, t: T.HeaderStack) -> None:
+        elem = t.elem
+        if isinstance(elem, T.HeaderUnion):
+            self.header_union(elem)
+            spec.header_union_stack.header_union.name = elem.name
+            spec.header_union_stack.size = t.size
+        else:
+            self.header(elem)
+            spec.header_stack.header.name = elem.name
+            spec.header_stack.size = t.size
+
+    def enum(self, t: T.Enum) -> None:
+        if t.name in self.type_info.enums:
+            return
+        entry = self.type_info.enums[t.name]
+        for name in t.members:
+            entry.members.add().name = name
+
+    def ser_enum(self, t: T.SerEnum) -> None:
+        if t.name in self.type_info.serializable_enums:
+            return
+        entry = self.type_info.serializable_enums[t.name]
+        entry.underlying_type.bitwidth = t.underlying.width
+        for name, value in t.members:
+            m = entry.members.add()
+            m.name = name
+            m.value = value_bytes(value, t.underlying.width)
+
+    def error(self, t: T.Error) -> None:
+        if not self.type_info.error.members:
+            self.type_info.error.members.extend(t.members)
+
+    def new_type(self, t: T.NewType) -> None:
+        if t.name in self.type_info.new_types:
+            return
+        entry = self.type_info.new_types[t.name]
+        tr = translation_of(self.newtype_decls.get(t.name))
+        if tr is None:
+            self.convert(entry.original_type, t.base)
+            return
+        entry.translated_type.uri = tr.uri
+        if tr.sdn_bitwidth is None:
+            entry.translated_type.sdn_string.SetInParent()
+        else:
+            entry.translated_type.sdn_bitwidth = tr.sdn_bitwidth
