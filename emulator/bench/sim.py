@@ -1,10 +1,10 @@
 """`rocelab bench sim`: how fast the virtual-time simulator runs an incast, in frames per wall second.
 
-Scenario: N senders (default 8) each RDMA WRITE `--bytes` to one receiver through one switch running
-p4src/fabric.p4 (host routes, DSCP map), 100 Gb/s links with 1 µs delay, PFC on the RoCE priority. Every frame
-put on any wire counts (data, ACKs, CNPs, PFC), which is what the engine, the TM and the P4 pipeline pay for.
-`--switch fake` swaps the P4 switch for a trivial forwarder to measure the engine and TM alone; `--profile`
-prints the hot spots.
+Default: the bundled scenarios/incast_pfc.yaml (8 senders x 2 MiB -> 1 receiver through fabric.p4, 100 Gb/s,
+1 µs, PFC), or any `--scenario FILE`. Every frame put on any wire counts (data, ACKs, CNPs, PFC), which is what
+the engine, the TM and the P4 pipeline pay for. `--builtin` runs a built-in incast of `--senders` x `--bytes`
+instead, and `--switch fake` (built-in only) swaps the P4 switch for a trivial forwarder to measure the engine
+and TM alone; `--profile` prints the hot spots. Last line: JSON {"frames_per_s": N, "wall_s": W}.
 """
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from typing import Any
 
 from emulator.errors import RocelabError
 
-FABRIC_P4 = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"
-JSON_KEYS = ("sim_frames_per_s", "events_per_s", "sim_us_per_wall_s")
+ROOT = Path(__file__).resolve().parents[2]
+FABRIC_P4 = ROOT / "p4src" / "fabric.p4"
+INCAST_PFC = ROOT / "scenarios" / "incast_pfc.yaml"
+JSON_KEYS = ("frames_per_s", "wall_s")
 DESCRIPTIONS = {
-    "sim_frames_per_s": "frames transmitted (all links) per wall-clock second (goal >= 25,000)",
+    "frames_per_s": "frames transmitted (all links) per wall-clock second (goal >= 25,000)",
     "events_per_s": "engine events per wall-clock second",
     "sim_us_per_wall_s": "simulated microseconds per wall-clock second",
     "frames": "frames transmitted",
@@ -28,22 +30,23 @@ DESCRIPTIONS = {
     "complete": "every message completed before the wall-clock limit",
     "pause_frames": "PFC pause frames the switch sent",
     "drops": "frames the switch dropped (tail + headroom overflow)",
-    "switch": "fabric (P4 pipeline), fake (engine and TM only) or scenario (--scenario FILE)",
+    "switch": "fabric (P4 pipeline), fake (engine and TM only) or the scenario file run",
 }
 
 G100 = 100_000_000_000
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--senders", type=int, default=8, help="incast senders (default 8)")
+    p.add_argument("--scenario", default=str(INCAST_PFC), help="scenario file to run (default: incast_pfc)")
+    p.add_argument("--builtin", action="store_true", help="run the built-in incast instead of a scenario file")
+    p.add_argument("--senders", type=int, default=8, help="built-in incast senders (default 8)")
     p.add_argument("--bytes", type=int, default=1_000_000, help="bytes each sender writes (default 1,000,000)")
     p.add_argument("--seconds", type=float, default=20.0, help="wall-clock limit (default 20)")
     p.add_argument("--switch", choices=("fabric", "fake"), default="fabric",
-                   help="fabric.p4 on the v1model target (default) or a trivial forwarder")
+                   help="built-in incast: fabric.p4 on the v1model target (default) or a trivial forwarder")
     p.add_argument("--no-pfc", action="store_true", help="turn PFC off")
     p.add_argument("--profile", action="store_true", help="run under cProfile and print the hot spots")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--scenario", help="run this scenario file instead of the built-in incast")
 
 
 def host_mac(i: int) -> str:
@@ -126,20 +129,22 @@ class _FakeRouter:
 
 
 def run(args: argparse.Namespace) -> dict:
-    if getattr(args, "scenario", None):
+    if not (args.builtin or args.switch == "fake"):
         from emulator.scenario.load import load_scenario
         from emulator.sim.build import build_scenario
 
-        built = build_scenario(load_scenario(args.scenario), base_dir=Path(args.scenario).parent)
-        net, messages = built.net, built.messages
-        args.switch = "scenario"
+        built = build_scenario(load_scenario(args.scenario, [f"seed={args.seed}"]), base_dir=Path(args.scenario).parent)
+        net, done = built.net, built.done
+        args.switch = Path(args.scenario).name
     else:
         net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
+
+        def done() -> bool:
+            return all(m.done or m.failed for m in messages)
     deadline = time.perf_counter() + args.seconds
 
     def stop_when() -> bool:
-        # messages of a scenario are posted at their start times: none yet is not "all done"
-        return (bool(messages) and all(m.done or m.failed for m in messages)) or time.perf_counter() > deadline
+        return done() or time.perf_counter() > deadline
 
     if getattr(args, "profile", False):
         import cProfile
@@ -153,14 +158,14 @@ def run(args: argparse.Namespace) -> dict:
     ports = res.switches["s1"]["tm"]["ports"]
     wall = max(res.wall_s, 1e-9)
     return {
-        "sim_frames_per_s": round(res.frames_tx / wall),
+        "frames_per_s": round(res.frames_tx / wall),
         "events_per_s": round(res.events / wall),
         "sim_us_per_wall_s": round(res.end_ns / 1000 / wall, 1),
         "frames": res.frames_tx,
         "events": res.events,
         "wall_s": round(res.wall_s, 3),
         "sim_us": round(res.end_ns / 1000, 1),
-        "complete": all(m.done for m in messages),
+        "complete": done(),
         "pause_frames": sum(sum(p["pause_sent"]) for p in ports.values()),
         "drops": sum(sum(p["drops"]) + sum(p["headroom_drops"]) for p in ports.values()),
         "switch": args.switch,

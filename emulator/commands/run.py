@@ -11,6 +11,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from emulator.errors import ConfigError
+
 EXIT_INCOMPLETE = 3
 
 
@@ -35,9 +37,14 @@ def main(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else Path("runs") / sc.name
     console = Console(stderr=True, quiet=args.quiet)
     until = sc.duration if sc.duration is not None else None
-    with _progress(console, until) as progress:
-        outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
-                               progress=progress, plots=False if args.no_plots else None)
+    try:
+        with _progress(console, until) as progress:
+            outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
+                                   progress=progress, plots=False if args.no_plots else None)
+    except ConfigError as exc:  # raised while building: name the scenario file too
+        if exc.file is None:
+            exc.file = args.scenario
+        raise
     summary = outcome.summary
     if not args.quiet:
         console_out = Console()

@@ -67,9 +67,9 @@ def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: 
     import matplotlib.pyplot as plt
 
     k = max(1, max(end_ns // 30, 20_000) // interval_ns)  # samples per bin
-    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for t, name, gbps in rows:
-        series[name].append((t, gbps))
+    series: dict[str, list[tuple[int, float, int]]] = defaultdict(list)
+    for t, name, gbps, nbytes in rows:
+        series[name].append((t, gbps, nbytes))
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), dpi=110, sharex=True)
     top.set_title(f"{title}: per-flow throughput ({k * interval_ns / 1000:g} µs bins)")
     bottom.set_title("delivered data (slope = throughput)")
@@ -77,11 +77,11 @@ def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: 
         pts = series[name]
         bins = [pts[i:i + k] for i in range(0, len(pts), k)]
         top.step([b[0][0] / 1000 for b in bins] + [bins[-1][-1][0] / 1000],
-                 [sum(g for _, g in b) / len(b) for b in bins] + [sum(g for _, g in bins[-1]) / len(bins[-1])],
+                 [sum(g for _, g, _ in b) / len(b) for b in bins] + [sum(g for _, g, _ in bins[-1]) / len(bins[-1])],
                  where="post", label=name, linewidth=1)
         total, xs, ys = 0.0, [], []
-        for t, g in pts:
-            total += g * interval_ns / 8e6  # Gb/s x ns = bits; / 8e6 -> MB
+        for t, _, nbytes in pts:
+            total += nbytes / 1e6
             xs.append(t / 1000)
             ys.append(total)
         bottom.plot(xs, ys, label=name, linewidth=1)

@@ -77,6 +77,16 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "flows": flows,
         "totals": totals,
         "fairness": fairness(flows),
-        "switches": switches,
-        "hosts": hosts,
+        "switches": jsonable(switches),
+        "hosts": jsonable(hosts),
     }
+
+
+def jsonable(value: Any) -> Any:
+    """The same data as JSON will hold it (mapping keys as strings, tuples as lists), so a summary in memory
+    equals the summary.json read back."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from emulator.scenario.units import rate_bps, size_bytes, time_ns
 
@@ -153,11 +153,12 @@ class NicSpec(Strict):
     retry_count: int = Field(7, ge=0)
     dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
 
-    @model_validator(mode="after")
-    def _mtu(self):
-        if self.mtu not in (256, 512, 1024, 2048, 4096):
-            raise ValueError(f"mtu must be one of 256, 512, 1024, 2048, 4096 (IB path MTUs), got {self.mtu}")
-        return self
+    @field_validator("mtu")
+    @classmethod
+    def _mtu(cls, mtu: int) -> int:
+        if mtu not in (256, 512, 1024, 2048, 4096):
+            raise ValueError(f"mtu must be one of 256, 512, 1024, 2048, 4096 (IB path MTUs), got {mtu}")
+        return mtu
 
 
 class FlowSpec(Strict):

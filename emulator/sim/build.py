@@ -127,8 +127,14 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
         nic = Nic(h, host_mac(i), host_ip(i), rate, cfg)
         nics[h] = nic
         net.add_host(h, nic)
-    for a, pa, b, pb, rate, delay in link_ports:
-        net.add_link(a, pa, b, pb, rate, delay)
+    for i, (a, pa, b, pb, rate, delay) in enumerate(link_ports):
+        try:
+            net.add_link(a, pa, b, pb, rate, delay)
+        except ConfigError as exc:  # the TM names its own field; point at the scenario's
+            if exc.path.endswith(".buffer_bytes"):
+                raise ConfigError(f"{exc.message} (switch {a if a in fabrics else b}, topology.links[{i}])",
+                                  "switch.buffer.size") from None
+            raise
 
     for name, fab in fabrics.items():
         node = net.switches[name]

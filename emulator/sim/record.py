@@ -8,8 +8,9 @@
 - pauses.csv: time_ns, switch, port, prio, paused (1/0), direction — "tx": the switch sent XOFF/XON out of that
   port; "rx": that egress queue was paused/resumed by a received PFC frame.
 - throughput.csv: time_ns, node, port, tx_gbps — per port and interval, for ports that sent something.
-- flows.csv: time_ns, flow, gbps — each started flow's in-order delivered payload rate per `flow_interval_ns`
-  (coarser than the queue samples: at 100 Gb/s a 1 µs window holds about one packet of an 8-way share).
+- flows.csv: time_ns, flow, gbps, bytes — each started flow's in-order delivered payload in the interval ending
+  at time_ns and its rate, every `flow_interval_ns` (coarser than the queue samples: at 100 Gb/s a 1 µs window
+  holds about one packet of an 8-way share), plus a last partial interval at the end of the run.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ class Recorder:
         self.queue_rows: list[tuple[int, str, int, int, int, int]] = []
         self.pause_rows: list[tuple[int, str, int, int, int, str]] = []
         self.throughput_rows: list[tuple[int, str, int, float]] = []
-        self.flow_rows: list[tuple[int, str, float]] = []
+        self.flow_rows: list[tuple[int, str, float, int]] = []
         self.flow_interval_ns = interval_ns
+        self._flow_sample: Any = None
         if queues:
             net.sample_queues(interval_ns, lambda *row: self.queue_rows.append(row))
         if pauses:
@@ -58,7 +60,8 @@ class Recorder:
         self._last_t = now
 
     def track_flows(self, flows: Iterable[Any], interval_ns: int) -> None:
-        """Sample each flow's delivered bytes (`delivered_bytes`, `spec.name`) every interval_ns into flow_rows."""
+        """Sample each flow's delivered bytes (`delivered_bytes`, `spec.name`) every interval_ns into flow_rows
+        (time_ns, flow, Gb/s over the interval, bytes in the interval); `finish(now)` adds the last partial one."""
         flows = list(flows)
         self.flow_interval_ns = interval_ns
         last = {id(f): (None, 0) for f in flows}
@@ -67,11 +70,17 @@ class Recorder:
             for f in flows:
                 t0, b0 = last[id(f)]
                 b = f.delivered_bytes
-                if t0 is not None and (b != b0 or not f.done):
-                    self.flow_rows.append((now, f.spec.name, round((b - b0) * 8 / (now - t0), 3)))
+                if t0 is not None and now > t0 and (b != b0 or not f.done):
+                    self.flow_rows.append((now, f.spec.name, round((b - b0) * 8 / (now - t0), 3), b - b0))
                 if f.started and not (f.done and b == b0):
                     last[id(f)] = (now, b)
+        self._flow_sample = sample
         self.net.every(interval_ns, sample, start_ns=self.net.now)
+
+    def finish(self, now: int) -> None:
+        """Close the series at the end of a run (the interval since the last sample)."""
+        if self._flow_sample is not None:
+            self._flow_sample(now)
 
     def tables(self) -> list[tuple[str, tuple[str, ...], list[tuple]]]:
         """(file name, header, rows) of every series."""
@@ -79,7 +88,7 @@ class Recorder:
                ("pauses.csv", ("time_ns", "switch", "port", "prio", "paused", "direction"), self.pause_rows),
                ("throughput.csv", ("time_ns", "node", "port", "tx_gbps"), self.throughput_rows)]
         if self.flow_rows:
-            out.append(("flows.csv", ("time_ns", "flow", "gbps"), self.flow_rows))
+            out.append(("flows.csv", ("time_ns", "flow", "gbps", "bytes"), self.flow_rows))
         return out
 
     def write_csv(self, out_dir: str | Path | OutputDir) -> list[Path]:

@@ -50,6 +50,7 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
         res = net.run(until_ns=until, stop_when=stop_when, progress=progress)
     finally:
         net.close()
+    rec.finish(res.end_ns)
     left = not all(f.done for f in built.flows) and sc.duration is None
     complete = res.complete and not left
     reason = res.reason if res.complete else "interrupted"
