@@ -479,6 +479,25 @@ def test_value_set_in_select():
     assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x01\x00"
 
 
+def test_struct_value_set_matches_a_tuple_select_given_as_one_integer():
+    # a control plane that does not know the struct layout writes the fields back to back (16 + 8 bits here)
+    top = "struct pair_t { bit<8> a; bit<8> n; }"
+    states = """
+    state s2 { pkt.extract(h.l); transition select(h.data.a, h.l.n) { vs: one; default: accept; } }
+    state one { h.items[0].setValid(); h.items[0].v = 9; transition accept; }
+    """
+    src = (PARSER_PROG.replace("$START", "pkt.extract(h.data); transition s2;").replace("$STATES", states)
+           .replace("$PLOCALS", "value_set<pair_t>(4) vs;").replace("$IBODY", "").replace("$TOP", top))
+    sw = V1Switch(load(src))
+    (vs,) = sw.value_sets.values()
+    vs.add(0x0705)  # a=7, n=5
+    vs.add(0x3000, 0xF000)  # a=0x3?, any n
+    out = lambda a, n: sw.process(0, bytes([a]) + bytes(7) + bytes([n]))[0][1][8:]  # noqa: E731
+    assert out(7, 5) == b"\x05\x09\x00"
+    assert out(7, 6) == b"\x06\x00"
+    assert out(0x3C, 0xEE) == b"\xee\x09\x00"
+
+
 # ----------------------------------------------------------------------------------------------- sub-blocks, unions
 
 def test_sub_control_with_constructor_args_and_copy_out():

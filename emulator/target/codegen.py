@@ -446,7 +446,7 @@ class CodeGen:
                 qn = self._qualify(d, inst.path)
                 obj = self._object(qn, d)
                 if obj is None:
-                    obj = ValueSetRuntime(qn)
+                    obj = ValueSetRuntime(qn, value_set_widths(d.elem_type.resolved))
                     self.objects[qn] = obj
                 self.env[id(d)] = self.bind("VS_" + d.name, obj)
         return inits
@@ -1804,15 +1804,41 @@ def _anno_ints(a) -> list[int]:
     return vals
 
 
-class ValueSetRuntime:
-    """A parser value_set: members are (value, mask|None); `match(v)` tests them (v a tuple for several keys)."""
+def value_set_widths(t) -> list[int]:
+    """Field widths of a value_set's element type: one per struct field (a tuple select), else one."""
+    t = strip(t) if t is not None else None
+    if isinstance(t, T.Struct):
+        return [(_bits(f.type) or (1, False))[0] for f in t.fields]
+    return [(_bits(t) or (0, False))[0]]
 
-    def __init__(self, name: str):
+
+def _split_fields(value: int, widths: list[int]) -> tuple:
+    """An integer holding several fields back to back (most significant first) as a tuple of field values."""
+    out = []
+    for w in reversed(widths):
+        out.append(value & _mask(w))
+        value >>= w
+    return tuple(reversed(out))
+
+
+class ValueSetRuntime:
+    """A parser value_set: members are (value, mask|None); `match(v)` tests them (v a tuple for several keys).
+    A struct-typed set matches a tuple select; its members may also be given as one integer of all the fields
+    concatenated (how a control plane without the struct layout writes them)."""
+
+    def __init__(self, name: str, widths: list[int] | None = None):
         self.name = name
+        self.widths = widths or []
         self.members: list[tuple[Any, Any]] = []
 
     def add(self, value, mask=None) -> None:
-        self.members.append((value, mask))
+        if len(self.widths) > 1:
+            if isinstance(value, int):
+                value = _split_fields(value, self.widths)
+            if isinstance(mask, int):
+                mask = _split_fields(mask, self.widths)
+        self.members.append((tuple(value) if isinstance(value, list) else value,
+                             tuple(mask) if isinstance(mask, list) else mask))
 
     def clear(self) -> None:
         self.members.clear()

@@ -19,7 +19,14 @@ from typing import Any
 
 from emulator.errors import P4Error, RuntimeApiError
 from emulator.p4.program import ProgramInfo
-from emulator.target.codegen import CompiledProgram, PacketCtx, Runtime, ValueSetRuntime, compile_program
+from emulator.target.codegen import (
+    CompiledProgram,
+    PacketCtx,
+    Runtime,
+    ValueSetRuntime,
+    compile_program,
+    value_set_widths,
+)
 from emulator.target.packet import PacketIn, join_emitted
 from emulator.target.pre import Pre
 
@@ -125,7 +132,7 @@ class V1Switch:
         self.externs: dict[str, Any] = self.state.externs
         self.tables = self.state.tables
         self.action_profiles = self.state.profiles
-        self.value_sets = {v.name: ValueSetRuntime(v.name) for v in info.value_sets}
+        self.value_sets = {v.name: ValueSetRuntime(v.name, value_set_widths(v.elem_type)) for v in info.value_sets}
         # tables last: an anonymous action profile may carry the name of its table
         objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
         self.rt = Runtime()
