@@ -49,7 +49,7 @@ def test_summary_has_the_documented_fields_and_they_add_up(small_run):
     _, _, s = small_run
     for key in ("engine", "sim_time_ns", "wall_time_s", "packets_transmitted", "flows", "totals", "complete"):
         assert key in s
-    assert s["engine"] == "sim" and s["complete"] is True and s["stop_reason"] == "stop_when"
+    assert s["engine"] == "sim" and s["complete"] is True and s["stop_reason"] == "completed"
     assert set(s["totals"]) >= {"drops", "ecn_marked", "pfc_pause_frames", "cnps", "retransmitted_packets",
                                 "max_queue_bytes"}
     assert len(s["flows"]) == 8

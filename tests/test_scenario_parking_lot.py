@@ -51,7 +51,7 @@ def test_the_bundled_file_is_the_parking_lot():
 
 def test_lossless_steady_state(outcome: RunOutcome):
     s = outcome.summary
-    assert s["complete"] and s["stop_reason"] == "until"
+    assert s["complete"] and s["stop_reason"] == "duration"
     assert s["totals"]["drops"] == 0
     assert s["totals"]["retransmitted_packets"] == 0
     assert all(f["backlogged"] and not f["failed"] for f in s["flows"])

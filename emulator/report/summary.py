@@ -1,7 +1,7 @@
 """summary.json: the figures of one run in a shape every engine fills the same way.
 
 Top level: `engine`, `scenario`, `seed`, `complete` (false when interrupted or stopped by max_duration with work
-left), `stop_reason`, `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
+left), `stop_reason` (completed | duration | max_duration | interrupted), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
 control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
 
 totals:

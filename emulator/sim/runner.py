@@ -45,7 +45,10 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
         for fname, node, port in pcap_targets(built, sc.outputs.pcap):
             pcaps.append((fname, net.pcap(node, port, str(out.stage(fname)))))
     until = sc.duration if sc.duration is not None else sc.max_duration
-    stop_when = None if sc.duration is not None else built.done
+    stop_when = None
+    if sc.duration is None:
+        stop_when = built.done  # a backstop (failed flows); completions stop the engine at the exact time
+        _stop_when_all_done(built)
     try:
         res = net.run(until_ns=until, stop_when=stop_when, progress=progress)
     finally:
@@ -53,9 +56,7 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
     rec.finish(res.end_ns)
     left = not all(f.done for f in built.flows) and sc.duration is None
     complete = res.complete and not left
-    reason = res.reason if res.complete else "interrupted"
-    if res.complete and left:
-        reason = "max_duration"
+    reason = stop_reason(res.reason, sc.duration is not None, left)
     summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason, complete=complete,
                             sim_time_ns=res.end_ns, wall_time_s=res.wall_s, packets_transmitted=res.frames_tx,
                             flows=flow_report(built.flows, res.end_ns), switches=res.switches, hosts=res.hosts)
@@ -73,3 +74,25 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
         finally:
             out.discard()
     return outcome
+
+
+def stop_reason(engine_reason: str, has_duration: bool, work_left: bool) -> str:
+    """Why the run ended, in the scenario's terms: completed | duration | max_duration | interrupted."""
+    if engine_reason == "interrupted":
+        return "interrupted"
+    if has_duration:
+        return "duration"
+    return "max_duration" if work_left else "completed"
+
+
+def _stop_when_all_done(built: BuiltScenario) -> None:
+    """Stop the engine right after the completion that finishes the last flow, so sim_time_ns is that time."""
+    for nic in built.nics.values():
+        previous = nic.on_complete
+
+        def on_complete(msg: Any, previous=previous) -> None:
+            if previous is not None:
+                previous(msg)
+            if built.done():
+                built.net.stop()
+        nic.on_complete = on_complete
