@@ -121,7 +121,9 @@ def plot_pauses(out: OutputDir, rows: list[tuple], end_ns: int, title: str) -> P
     for i, k in enumerate(keys):
         ax.broken_barh([(t / 1000, d / 1000) for t, d in intervals[k]], (i - 0.4, 0.8), color="tab:red",
                        linewidth=0)
-    ax.set_yticks(range(len(keys)), keys, fontsize=7)
+    # the share of the run each peer was held paused: the bars alone are too dense to read off at µs cycles
+    labels = [f"{k}  ({sum(d for _, d in intervals[k]) / max(end_ns, 1):.0%})" for k in keys]
+    ax.set_yticks(range(len(keys)), labels, fontsize=7)
     ax.set_xlim(0, max(end_ns / 1000, 1))
     ax.set_xlabel("time (µs)")
     if not keys:

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Re-make the README's figures: run every bundled scenario into runs/<name>/ and copy its plots to docs/img/.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+mkdir -p docs/img
+for f in scenarios/*.yaml; do
+  name=$(basename "$f" .yaml)
+  .venv/bin/rocelab run "$f" --out "runs/$name" --quiet
+  for plot in queues throughput pauses fct; do
+    cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
+  done
+  .venv/bin/python - "runs/$name/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+t, fair = s["totals"], s["fairness"]
+print(f"{s['scenario']}: sim {s['sim_time_ns'] / 1000:.1f} us, wall {s['wall_time_s']} s, "
+      f"{s['packets_transmitted']} frames; drops {t['drops']}, retx {t['retransmitted_packets']}, "
+      f"ECN {t['ecn_marked']}, CNPs {t['cnps']}, PFC {t['pfc_pause_frames']}/{t['pfc_resume_frames']}, "
+      f"max queue {t['max_queue_bytes']} B, Jain {fair['goodput_jain']}, last FCT {fair['last_fct_ns']}")
+for f in s["flows"]:
+    span = f["fct_ns"] or (f["end_ns"] - f["start_ns"])
+    print(f"  {f['name']}: {f['goodput_gbps']} Gb/s, paused {f['paused_ns'] / span:.3f}, retx {f['retransmitted_packets']}")
+PY
+done
