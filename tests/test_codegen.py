@@ -498,6 +498,47 @@ def test_struct_value_set_matches_a_tuple_select_given_as_one_integer():
     assert out(0x3C, 0xEE) == b"\xee\x09\x00"
 
 
+def test_p4_names_that_are_python_keywords():
+    # fields, union members, a @field_list field, locals, parameters, states, tables, externs named like
+    # Python keywords (valid P4 names) must compile and behave
+    src = PRELUDE.replace("struct headers { data_t data; extra_t extra; }", "") + """
+header class_t { bit<8> pass; bit<8> lambda; bit<8> None; }
+header_union u_t { class_t def; class_t import; }
+struct headers { class_t class; u_t with; }
+struct meta_t { @field_list(0) bit<8> yield; bit<8> global; }
+bit<8> async(in bit<8> await, inout bit<8> nonlocal) { nonlocal = nonlocal + 1; return await + 1; }
+parser P(packet_in pkt, out headers hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.class); transition try; }
+    state try { pkt.extract(hdr.with.def); transition accept; }
+}
+control VC(inout headers hdr, inout meta_t meta) { apply { } }
+control I(inout headers hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    register<bit<8>>(4) del;
+    action raise(bit<8> is) { hdr.class.lambda = is; }
+    table finally { key = { hdr.class.None: exact; } actions = { raise; } default_action = raise(0x22); }
+    apply {
+        bit<8> elif = 3;
+        hdr.class.pass = async(hdr.class.pass, elif) + elif;
+        finally.apply();
+        del.write(0, hdr.class.None);
+        del.read(meta.global, 0);
+        hdr.with.import = hdr.with.def;
+        hdr.with.import.pass = meta.global;
+        meta.yield = 1;
+        sm.egress_spec = 1;
+    }
+}
+control E(inout headers hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+    sw = V1Switch(load(src))
+    out = sw.process(0, bytes([1, 2, 7, 0xAA, 0xBB, 0xCC]))
+    # pass = async(1) + 4 = 6; lambda from the default action; the union's import member replaces def
+    assert out == [(1, bytes([6, 0x22, 7, 7, 0xBB, 0xCC]))]
+
+
 # ----------------------------------------------------------------------------------------------- sub-blocks, unions
 
 def test_sub_control_with_constructor_args_and_copy_out():

@@ -39,6 +39,7 @@ from emulator.target.packet import (
     ParserReject,
     TypeLayout,
     make_class,
+    pyattr,
 )
 
 PARSER_STATE_LIMIT = 10000  # state transitions per parse before error.ParserTimeout
@@ -254,6 +255,7 @@ class CodeGen:
         return self.bind("K_" + str(strip(t)), self.cls_of(t))
 
     def field_layout(self, name: str, t) -> FieldLayout:
+        name = pyattr(name)  # the layout names the Python attribute
         t = strip(t)
         b = _bits(t)
         if b is not None:
@@ -849,7 +851,7 @@ class CodeGen:
             dst = self.expr(left)
             self.out(f"{dst}._set({self.expr(right, want=lt)})")
             if isinstance(left, A.Member) and isinstance(strip(left.expr.type), T.HeaderUnion):
-                self.out(f"if {dst}._valid: {self.expr(left.expr)}._only({left.name!r})")
+                self.out(f"if {dst}._valid: {self.expr(left.expr)}._only({pyattr(left.name)!r})")
             return
         self.store(left, self.expr(right, want=lt))
 
@@ -874,7 +876,7 @@ class CodeGen:
         if isinstance(left, A.PathExpression):
             self.out(f"{self.path(left)} = {src}")
         elif isinstance(left, A.Member):
-            self.out(f"{self.expr(left.expr)}.{left.name} = {src}")
+            self.out(f"{self.expr(left.expr)}.{pyattr(left.name)} = {src}")
         elif isinstance(left, A.ArrayIndex):
             raise Unsupported("assignment to a tuple element", left.loc)
         else:
@@ -957,7 +959,7 @@ class CodeGen:
                 return f"{h}._valid"
             if m == "setValid":
                 if isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
-                    o(f"{self.expr(recv.expr)}._only({recv.name!r})")
+                    o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
                 o(f"{h}._valid = True")
             else:
                 o(f"{h}._valid = False")
@@ -1307,7 +1309,7 @@ class CodeGen:
         if ing is not None and len(ing.params) > 1:
             walk(ing.params[1].param_type.resolved, [])
         lines = ["def _fl(s_meta, s_sm, d_meta, d_sm):", "    pass"]
-        lines += [f"    d_meta.{'.'.join(p)} = s_meta.{'.'.join(p)}" for p in paths]
+        lines += [f"    d_meta.{'.'.join(map(pyattr, p))} = s_meta.{'.'.join(map(pyattr, p))}" for p in paths]
         ns: dict = {}
         exec("\n".join(lines) + "\n", ns)
         self.field_list_copiers[idx] = ns["_fl"]
@@ -1329,7 +1331,7 @@ class CodeGen:
                     return None
                 o(f"{x}.cur = {self.expr(h)}._extract({x}.data, {x}.cur{vl})")
                 if isinstance(h, A.Member) and isinstance(strip(h.expr.type), T.HeaderUnion):
-                    o(f"{self.expr(h.expr)}._only({h.name!r})")
+                    o(f"{self.expr(h.expr)}._only({pyattr(h.name)!r})")
                 return None
             if m == "lookahead":
                 rt = strip(callee.ret)
@@ -1397,7 +1399,7 @@ class CodeGen:
             self.out(f"{src}._emit({out})")
         elif isinstance(t, T.Struct):
             for f in t.fields:
-                self._emit_path(out, f"{src}.{f.name}", f.type)
+                self._emit_path(out, f"{src}.{pyattr(f.name)}", f.type)
         else:
             raise Unsupported(f"cannot emit a value of type {t}", getattr(e, "loc", None))
 
@@ -1476,10 +1478,10 @@ class CodeGen:
             if name == "nextIndex":
                 return f"{s}.nextIndex"
         if isinstance(ot, (T.Header, T.Struct, T.HeaderUnion)):
-            return f"{self.expr(obj)}.{name}"
+            return f"{self.expr(obj)}.{pyattr(name)}"
         if isinstance(t, (T.Error, T.Enum, T.SerEnum)):
             return repr(self._enum_value(e, t))
-        return f"{self.expr(obj)}.{name}"
+        return f"{self.expr(obj)}.{pyattr(name)}"
 
     def _enum_value(self, e, t):
         if isinstance(t, T.Error):

@@ -8,6 +8,8 @@ an int plus its current width in the slot `<name>__w`.
 """
 from __future__ import annotations
 
+import keyword
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,6 +92,15 @@ def make_class(layout: TypeLayout, namespace: dict | None = None) -> type:
     cls._source = src
     cls._layout = layout
     return cls
+
+
+# P4 names that cannot be Python attribute names as they are (Python keywords, our own `_` attributes)
+_RESERVED_ATTRS = frozenset(keyword.kwlist) | {"_valid", "_kind", "_names", "_layout", "_source"}
+
+
+def pyattr(name: str) -> str:
+    """The Python attribute holding P4 field `name` (a field may be called `pass`, `class` or `from`)."""
+    return f"{name}__p4" if name in _RESERVED_ATTRS or keyword.iskeyword(name) else name
 
 
 def _pyname(name: str) -> str:
