@@ -9,7 +9,6 @@ an int plus its current width in the slot `<name>__w`.
 from __future__ import annotations
 
 import keyword
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
