@@ -33,14 +33,68 @@ class LinkSpec(Strict):
     delay: Duration | None = None  # defaults to topology.delay
 
 
+def _host_names(hosts: list[str] | int, prefix: str = "h", first: int = 1) -> list[str]:
+    return [f"{prefix}{i}" for i in range(first, first + hosts)] if isinstance(hosts, int) else list(hosts)
+
+
+class StarSpec(Strict):
+    """One switch with every host on it: `star: {switch: s1, hosts: 9}` (h1..h9) or a list of host names."""
+
+    switch: str = "s1"
+    hosts: list[str] | Annotated[int, Field(ge=1, le=510)]
+
+    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+        hosts = _host_names(self.hosts)
+        return [self.switch], hosts, [LinkSpec(a=h, b=self.switch) for h in hosts]
+
+
+class TwoLevelSpec(Strict):
+    """Leaf-spine: `spines` x `leaves`, each leaf linked to every spine, `hosts_per_leaf` hosts on each leaf
+    (h1.. numbered leaf by leaf). Links default to the topology's rate; `uplink_rate` sets leaf-spine links."""
+
+    spines: int = Field(2, ge=1, le=64)
+    leaves: int = Field(2, ge=1, le=64)
+    hosts_per_leaf: int = Field(4, ge=1, le=256)
+    uplink_rate: Rate | None = None
+
+    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+        spines = [f"spine{i}" for i in range(1, self.spines + 1)]
+        leaves = [f"leaf{i}" for i in range(1, self.leaves + 1)]
+        hosts: list[str] = []
+        links: list[LinkSpec] = []
+        for j, leaf in enumerate(leaves):  # host ports first on each leaf (1..n), then uplinks
+            mine = _host_names(self.hosts_per_leaf, first=j * self.hosts_per_leaf + 1)
+            hosts += mine
+            links += [LinkSpec(a=h, b=leaf) for h in mine]
+        links += [LinkSpec(a=leaf, b=spine, rate=self.uplink_rate) for leaf in leaves for spine in spines]
+        return leaves + spines, hosts, links
+
+
 class Topology(Strict):
-    """Either a star (`star: {switch, hosts}`), a two-level tree, or explicit switches/hosts/links."""
+    """Either a star (`star: {switch, hosts}`), a two-level leaf-spine (`two_level: {spines, leaves,
+    hosts_per_leaf}`), or explicit switches/hosts/links."""
 
     rate: Rate = 100 * 10**9
     delay: Duration = 1000
+    star: StarSpec | None = None
+    two_level: TwoLevelSpec | None = None
     switches: list[str] = Field(default_factory=list)
     hosts: list[str] = Field(default_factory=list)
     links: list[LinkSpec] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _expand_shorthand(self):
+        shorthands = [x for x in (self.star, self.two_level) if x is not None]
+        if not shorthands:
+            if not self.hosts:
+                raise ValueError("no hosts: give star, two_level, or switches/hosts/links")
+            return self
+        if len(shorthands) > 1 or self.switches or self.hosts or self.links:
+            raise ValueError("give one of star, two_level, or switches/hosts/links")
+        switches, hosts, links = shorthands[0].expand()
+        # set without re-validating the model (validate_assignment would run this validator again)
+        self.__dict__.update(switches=switches, hosts=hosts, links=links)
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -171,15 +225,44 @@ class FlowSpec(Strict):
 
 
 class IncastSpec(Strict):
+    """N senders -> 1 receiver, `bytes` each, starting at `start` plus a uniform jitter in [0, jitter]."""
+
     senders: list[str]
     receiver: str
     bytes: Size
     start: Duration = 0
+    jitter: Duration = 0
+    priority: int | None = Field(None, ge=0, le=7)
+
+
+class ManyToManySpec(Strict):
+    """Every host of `hosts` sends `bytes` to every other one (or to each of `receivers`)."""
+
+    hosts: list[str]
+    bytes: Size
+    receivers: list[str] | None = None
+    start: Duration = 0
+    jitter: Duration = 0
+    priority: int | None = Field(None, ge=0, le=7)
+
+
+class PermutationSpec(Strict):
+    """Each host sends `bytes` to exactly one other and receives from exactly one (random, from the seed)."""
+
+    hosts: list[str]
+    bytes: Size
+    start: Duration = 0
+    jitter: Duration = 0
+    priority: int | None = Field(None, ge=0, le=7)
 
 
 class Workload(Strict):
+    """Explicit flows plus any of the patterns; jitter and permutations draw from the scenario's seed."""
+
     flows: list[FlowSpec] = Field(default_factory=list)
     incast: IncastSpec | None = None
+    many_to_many: ManyToManySpec | None = None
+    permutation: PermutationSpec | None = None
     backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
     warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
@@ -212,10 +295,21 @@ class Scenario(Strict):
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")
-        if self.workload.incast:
-            for i, s in enumerate(self.workload.incast.senders):
+        wl = self.workload
+        if wl.incast:
+            for i, s in enumerate(wl.incast.senders):
                 check(s, f"workload.incast.senders[{i}]")
-            check(self.workload.incast.receiver, "workload.incast.receiver")
+            check(wl.incast.receiver, "workload.incast.receiver")
+            if wl.incast.receiver in wl.incast.senders:
+                raise ValueError(f"workload.incast.receiver: '{wl.incast.receiver}' is also a sender")
+        for key in ("many_to_many", "permutation"):
+            spec = getattr(wl, key)
+            for field in ("hosts", "receivers"):
+                for i, h in enumerate(getattr(spec, field, None) or []):
+                    check(h, f"workload.{key}.{field}[{i}]")
+        if wl.permutation and (len(set(wl.permutation.hosts)) != len(wl.permutation.hosts)
+                               or len(wl.permutation.hosts) < 2):
+            raise ValueError("workload.permutation.hosts: needs two or more distinct hosts")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
         if self.duration is not None and self.workload.warmup >= self.duration:

@@ -25,7 +25,7 @@ from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.tm.config import tm_config_from_spec
 from traffic.flows import OpenFlow, open_flows
-from traffic.workloads import FlowSpec, incast
+from traffic.workloads import FlowSpec, incast, many_to_many, permutation
 
 
 def host_mac(i: int) -> str:
@@ -150,19 +150,27 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                 raise ConfigError(str(exc), f"switch.entries[{k}]") from None
 
     built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
-    built.add_flows(workload_flows(sc.workload), backlogged=sc.workload.backlogged)
+    built.add_flows(workload_flows(sc.workload, sc.seed), backlogged=sc.workload.backlogged)
     if sc.workload.backlogged and sc.workload.warmup:
         net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
     return built
 
 
-def workload_flows(wl: Any) -> list[FlowSpec]:
-    """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then incast."""
+def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
+    """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then the
+    patterns (traffic.workloads), whose jitter and permutation draw from `seed`."""
     flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority, f.name or f"flow{i}-{f.src}-{f.dst}")
              for i, f in enumerate(wl.flows)]
     if wl.incast is not None:
-        flows += list(incast(wl.incast.senders, wl.incast.receiver, wl.incast.bytes, wl.incast.start))
+        i = wl.incast
+        flows += incast(i.senders, i.receiver, i.bytes, i.start, i.jitter, i.priority, seed)
+    if wl.many_to_many is not None:
+        m = wl.many_to_many
+        flows += many_to_many(m.hosts, m.bytes, m.start, m.jitter, m.priority, seed, receivers=m.receivers)
+    if wl.permutation is not None:
+        p = wl.permutation
+        flows += permutation(p.hosts, p.bytes, p.start, p.jitter, p.priority, seed)
     return sorted(flows, key=lambda f: (f.start_ns, f.name))
 
 
