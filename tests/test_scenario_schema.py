@@ -87,3 +87,16 @@ def test_set_overrides_nested_fields_and_list_items():
         apply_override(data, "workload.flows[3].bytes=1")
     with pytest.raises(ConfigError, match="path=value"):
         apply_override(data, "seed")
+
+
+def test_host_nics_override_fields_of_nic_per_host():
+    sc = scenario(topology={"star": {"hosts": 3}}, nic={"mtu": 2048, "dcqcn": {"enabled": True}},
+                  host_nics={"h2": {"dcqcn": {"rate_ai": "1Gbps"}}, "h3": {"mtu": 4096}})
+    assert sc.nic_of("h1") == sc.nic
+    h2, h3 = sc.nic_of("h2"), sc.nic_of("h3")
+    assert h2.mtu == 2048 and h2.dcqcn.enabled and h2.dcqcn.rate_ai == 10**9
+    assert h3.mtu == 4096 and h3.dcqcn.enabled
+    built = build_scenario(sc)
+    assert built.nics["h3"].config.mtu == 4096 and built.nics["h1"].config.mtu == 2048
+    with pytest.raises(ValueError, match="host_nics.zz: unknown host"):
+        scenario(topology={"star": {"hosts": 1}}, host_nics={"zz": {}})

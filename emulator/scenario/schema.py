@@ -274,6 +274,14 @@ class Outputs(Strict):
     plots: bool = True
 
 
+def _deep_merge(base: dict, override: dict) -> dict:
+    """base with override's keys replacing, mappings merged recursively."""
+    out = dict(base)
+    for k, v in override.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
 class Scenario(Strict):
     name: str = "scenario"
     description: str = ""
@@ -283,8 +291,24 @@ class Scenario(Strict):
     topology: Topology
     switch: SwitchSpec = Field(default_factory=SwitchSpec)
     nic: NicSpec = Field(default_factory=NicSpec)
+    # per-host changes to `nic`, merged field by field: `host_nics: {h1: {dcqcn: {enabled: false}}}`
+    host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
     outputs: Outputs = Field(default_factory=Outputs)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _merge_host_nics(cls, data):
+        if isinstance(data, dict) and isinstance(data.get("host_nics"), dict):
+            base = data.get("nic") or {}
+            data = dict(data)
+            data["host_nics"] = {h: _deep_merge(base, o) if isinstance(o, dict) and isinstance(base, dict) else o
+                                 for h, o in data["host_nics"].items()}
+        return data
+
+    def nic_of(self, host: str) -> NicSpec:
+        """The NIC settings of `host` (its host_nics entry, else `nic`)."""
+        return self.host_nics.get(host, self.nic)
 
     @model_validator(mode="after")
     def _workload_hosts(self):
@@ -292,6 +316,8 @@ class Scenario(Strict):
         def check(name: str, where: str):
             if name not in hosts:
                 raise ValueError(f"{where}: unknown host '{name}' (hosts: {sorted(hosts)})")
+        for h in self.host_nics:
+            check(h, f"host_nics.{h}")
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")

@@ -115,7 +115,6 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
         link_ports.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
 
     host_index = {h: i for i, h in enumerate(topo.hosts)}
-    nic_cfg_base = _nic_config(sc.nic)
     nics: dict[str, Any] = {}
     for h, i in host_index.items():
         gw = None
@@ -123,7 +122,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
             if nb in fabrics:
                 gw = _mac_str(net.switches[nb].mac_of(ports[(nb, h)]))
         rate = next((r for a, _, b, _, r, _ in link_ports if h in (a, b)), topo.rate)
-        cfg = _nic_config(sc.nic, gateway_mac=gw) if gw else nic_cfg_base
+        cfg = _nic_config(sc.nic_of(h), gateway_mac=gw)
         nic = Nic(h, host_mac(i), host_ip(i), rate, cfg)
         nics[h] = nic
         net.add_host(h, nic)
@@ -136,13 +135,17 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                                   "switch.buffer.size") from None
             raise
 
+    flows = workload_flows(sc.workload, sc.seed)
+    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
+    data_prios = sorted({sc.nic_of(h).data_priority for h in topo.hosts} |
+                        {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         node = net.switches[name]
         if sc.switch.routes == "auto":
             _install_routes(name, node, fab, graph, ports, host_index, net)
         for dscp, prio in sorted(sc.switch.dscp_priority.items()):
             fab.set_dscp_priority(dscp, prio)
-        _install_ecn(fab, node, sc.switch.ecn, sorted({sc.nic.data_priority}))
+        _install_ecn(fab, node, sc.switch.ecn, data_prios)
         for k, e in enumerate(sc.switch.entries):
             try:
                 fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
@@ -150,7 +153,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                 raise ConfigError(str(exc), f"switch.entries[{k}]") from None
 
     built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
-    built.add_flows(workload_flows(sc.workload, sc.seed), backlogged=sc.workload.backlogged)
+    built.add_flows(flows, backlogged=sc.workload.backlogged)
     if sc.workload.backlogged and sc.workload.warmup:
         net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
