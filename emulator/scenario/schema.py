@@ -18,6 +18,7 @@ from emulator.scenario.units import rate_bps, size_bytes, time_ns
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
 Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
+Priority = Annotated[int, Field(ge=0, le=7)]
 
 
 class Strict(BaseModel):
@@ -220,40 +221,38 @@ class FlowSpec(Strict):
     dst: str
     bytes: Size  # the WRITE's size; with workload.backlogged, the size of each WRITE that keeps the QP busy
     start: Duration = 0
-    priority: int | None = Field(None, ge=0, le=7)  # None: nic.data_priority
+    priority: Priority | None = None  # None: nic.data_priority
     name: str | None = None
 
 
-class IncastSpec(Strict):
-    """N senders -> 1 receiver, `bytes` each, starting at `start` plus a uniform jitter in [0, jitter]."""
+class PatternSpec(Strict):
+    """What every traffic pattern shares: `bytes` per flow, starting at `start` plus a uniform jitter in
+    [0, jitter], on `priority` (None: nic.data_priority)."""
+
+    bytes: Size
+    start: Duration = 0
+    jitter: Duration = 0
+    priority: Priority | None = None
+
+
+class IncastSpec(PatternSpec):
+    """N senders -> 1 receiver."""
 
     senders: list[str]
     receiver: str
-    bytes: Size
-    start: Duration = 0
-    jitter: Duration = 0
-    priority: int | None = Field(None, ge=0, le=7)
 
 
-class ManyToManySpec(Strict):
-    """Every host of `hosts` sends `bytes` to every other one (or to each of `receivers`)."""
+class ManyToManySpec(PatternSpec):
+    """Every host of `hosts` sends to every other one (or to each of `receivers`)."""
 
     hosts: list[str]
-    bytes: Size
     receivers: list[str] | None = None
-    start: Duration = 0
-    jitter: Duration = 0
-    priority: int | None = Field(None, ge=0, le=7)
 
 
-class PermutationSpec(Strict):
-    """Each host sends `bytes` to exactly one other and receives from exactly one (random, from the seed)."""
+class PermutationSpec(PatternSpec):
+    """Each host sends to exactly one other and receives from exactly one (random, from the seed)."""
 
     hosts: list[str]
-    bytes: Size
-    start: Duration = 0
-    jitter: Duration = 0
-    priority: int | None = Field(None, ge=0, le=7)
 
 
 class Workload(Strict):
