@@ -702,3 +702,21 @@ def test_struct_expression_with_dots_and_missing_field():
     assert st[1].init.const_value == (1, 2, 3, 0, False)  # declaration order, not written order
     text = program(body="meta_t m2 = { a = 1 };")
     assert_error(text, "{ a = 1 }", "field 'b' of meta_t is missing")
+
+
+# ------------------------------------------------------------------------------------------------ for loops
+
+def test_for_loops_check_scopes_types_and_break_placement():
+    prog = compile_(program(body="""
+    bit<8> total = 0;
+    for (bit<8> i = 0; i < 4; i = i + 1) { total = total + i; if (total > 3) { break; } }
+    for (bit<8> i in 1 .. 3) { total = total + i; }
+    """))
+    loops = [s for s in body_stmts(prog) if isinstance(s, (ast.ForStatement, ast.ForInStatement))]
+    assert len(loops) == 2 and loops[1].collection.type == T.Bits(8)
+    assert_error(program(body="break;"), "break", "break outside a for loop")
+    assert_error(program(body="for (bit<8> i = 0; i; i = i + 1) { }"), "i; i", "for condition must be bool")
+    text = program(body="for (bit<8> i = 0; i < 2; i = i + 1) { } sm.egress_spec = (bit<9>)i;")
+    with pytest.raises(P4Error, match="'i'"):
+        compile_(text)  # the loop variable is scoped to the loop
+    assert_error(program(body="for (bit<8> x in hdr) { }"), "hdr)", "a for-in loop iterates over")

@@ -530,9 +530,25 @@ def test_unexpected_tokens_are_named():
     assert e.message == "expected a declaration but found '42'"
 
 
+def test_for_loops_parse():
+    prog = parse_program(preprocess_text(
+        "control C(inout bit<8> x) { apply {"
+        " for (bit<8> i = 0, bit<8> j = 1; i < 4; i = i + 1, x = x + j) { if (x == 3) { break; } continue; }"
+        " for (bit<8> k in 1 .. 3) { x = x + k; }"
+        " for (; ; ) { break; } } }"))
+    loops = prog.declarations[0].body.statements
+    assert [type(s).__name__ for s in loops] == ["ForStatement", "ForInStatement", "ForStatement"]
+    f = loops[0]
+    assert [type(x).__name__ for x in f.init] == ["VarDecl", "VarDecl"]
+    assert isinstance(f.cond, ast.Binary) and len(f.updates) == 2
+    assert [type(x).__name__ for x in f.body.statements[0].then.statements] == ["BreakStatement"]
+    assert isinstance(loops[1].collection, ast.Range) and loops[1].var.name == "k"
+    assert loops[2].cond is None and not loops[2].init and not loops[2].updates
+
+
 def test_unsupported_constructs_are_named():
-    e, _ = _err("control C() { apply { for (bit<8> i = 0; i < 4; i = i + 1) { } } }")
-    assert "unsupported construct" in e.message and "for" in e.message
+    e, _ = _err("control C() { apply { while (true) { } } }")
+    assert "unsupported construct" in e.message and "while" in e.message
     e, _ = _err("control C(inout bit<8> x) { apply { x += 1; } }")
     assert "compound assignment '+='" in e.message
 

@@ -455,6 +455,35 @@ class EmptyStatement(Statement):
 
 
 @dataclass(eq=False)
+class ForStatement(Statement):
+    """`for (init, ...; cond; update, ...) body` (P4-16 1.2.5): `init` holds VarDecls and statements."""
+
+    init: list[Node] = field(default_factory=list)
+    cond: Expression | None = None
+    updates: list[Statement] = field(default_factory=list)
+    body: Statement | None = None
+
+
+@dataclass(eq=False)
+class ForInStatement(Statement):
+    """`for (T x in collection) body` (P4-16 1.2.5): a range `lo .. hi` (both included) or a header stack."""
+
+    var: VarDecl
+    collection: Expression
+    body: Statement | None = None
+
+
+@dataclass(eq=False)
+class BreakStatement(Statement):
+    pass
+
+
+@dataclass(eq=False)
+class ContinueStatement(Statement):
+    pass
+
+
+@dataclass(eq=False)
 class TransitionStatement(Statement):
     """`transition target;` — target is a `PathExpression` (state name, `accept`, `reject`) or a
     `SelectExpression`."""

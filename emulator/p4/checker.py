@@ -170,13 +170,14 @@ def _dirn(p: ast.Parameter) -> str:
 class _Ctx:
     """Where we are: enclosing block kind, return type, parser states, table action lists."""
 
-    __slots__ = ("kind", "ret", "block", "in_action")
+    __slots__ = ("kind", "ret", "block", "in_action", "loops")
 
     def __init__(self, kind: str, ret: T.P4Type | None = None, block=None, in_action=False):
         self.kind = kind  # "top", "parser", "control", "action", "function"
         self.ret = ret
         self.block = block
         self.in_action = in_action
+        self.loops = 0  # depth of enclosing for loops (break / continue need one)
 
 
 class Checker:
@@ -906,12 +907,57 @@ class Checker:
                 raise _err(f"return needs a value of type {ctx.ret}", st)
         elif isinstance(st, ast.EmptyStatement):
             pass
+        elif isinstance(st, (ast.ForStatement, ast.ForInStatement)):
+            self.check_loop(st, scope, ctx)
+        elif isinstance(st, (ast.BreakStatement, ast.ContinueStatement)):
+            if ctx.loops == 0:
+                word = "break" if isinstance(st, ast.BreakStatement) else "continue"
+                raise _err(f"{word} outside a for loop", st)
         elif isinstance(st, ast.TransitionStatement):
             if ctx.kind != "parser":
                 raise _err("transition outside a parser state", st)
             self.check_transition(st, scope, ctx)
         else:
             raise _err(f"unsupported statement {type(st).__name__}", st)
+
+    def check_loop(self, st, scope: Scope, ctx: _Ctx) -> None:
+        """for loops (P4-16 1.2.5): the header's declarations live in the loop's own scope."""
+        if ctx.kind == "parser":
+            raise _err("for loops are not allowed in a parser", st)
+        s = Scope(scope)
+        if isinstance(st, ast.ForStatement):
+            for x in st.init:
+                self.check_stmt_or_decl(x, s, ctx)
+            if st.cond is not None:
+                ct = self.check_expr(st.cond, s, ctx)
+                if not isinstance(ct, T.Bool):
+                    raise _err(f"for condition must be bool, not {ct}", st.cond)
+            for x in st.updates:
+                self.check_stmt(x, s, ctx)
+        else:
+            self.check_for_in_header(st, s, ctx)
+        ctx.loops += 1
+        try:
+            if st.body is not None:
+                self.check_stmt(st.body, Scope(s), ctx)
+        finally:
+            ctx.loops -= 1
+
+    def check_for_in_header(self, st: ast.ForInStatement, scope: Scope, ctx: _Ctx) -> None:
+        self.check_var(st.var, scope, ctx)
+        vt = self.decl_types[st.var]
+        coll = st.collection
+        if isinstance(coll, ast.Range):
+            for bound in (coll.lo, coll.hi):
+                self.check_expr(bound, scope, ctx)
+                self.coerce(bound, vt)
+            coll.type = vt
+            return
+        ct = T.strip_newtype(self.check_expr(coll, scope, ctx))
+        if not isinstance(ct, T.HeaderStack):
+            raise _err(f"a for-in loop iterates over a range 'lo .. hi' or a header stack, not {ct}", coll)
+        if not self.same_type(ct.elem, vt):
+            raise _err(f"loop variable '{st.var.name}' has type {vt} but the stack holds {ct.elem}", st.var)
 
     def check_switch(self, st: ast.SwitchStatement, scope: Scope, ctx: _Ctx) -> None:
         t = self.check_expr(st.expr, scope, ctx)

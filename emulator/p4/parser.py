@@ -31,9 +31,7 @@ _POSTFIX_BP = 140
 
 _BASE_TYPE_KW = frozenset({"bit", "int", "varbit", "bool", "string", "void", "tuple", "error", "match_kind"})
 _DIRECTIONS = frozenset({"in", "out", "inout"})
-_UNSUPPORTED_STMT = {"for": "'for' loops (P4-16 1.2.5)", "while": "'while' loops (not P4)",
-                     "do": "'do' loops (not P4)", "break": "'break' (P4-16 1.2.5)",
-                     "continue": "'continue' (P4-16 1.2.5)"}
+_UNSUPPORTED_STMT = {"while": "'while' loops (not P4)", "do": "'do' loops (not P4)"}
 
 
 class _Backtrack(Exception):
@@ -984,11 +982,62 @@ class Parser:
             return self.const_decl(annos)
         if k == "transition":
             raise self.error("'transition' is only allowed at the end of a parser state")
+        if k == "ID" and t.text == "for" and self.peek().kind == "(":
+            return self.for_statement()
+        if k == "ID" and t.text in ("break", "continue") and self.peek().kind == ";":
+            self.advance()
+            self.advance()
+            return (ast.BreakStatement if t.text == "break" else ast.ContinueStatement)(loc=t.loc)
         if k == "ID" and t.text in _UNSUPPORTED_STMT and self.peek().kind in ("(", ";"):
             raise self.error(f"unsupported construct: {_UNSUPPORTED_STMT[t.text]}")
         if self._declaration_follows():
             return self.typed_declaration(annos)
         return self.expression_statement()
+
+    def for_statement(self) -> ast.Statement:
+        """`for (init; cond; updates) body` or `for (T x in collection) body` (P4-16 1.2.5)."""
+        start = self.advance()
+        self.expect("(")
+        if self._declaration_follows() and self.lookahead(lambda: (self.type_ref(), self.name(), self.expect("in"))):
+            vt = self.tok
+            ty = self.type_ref()
+            name = self.name()
+            self.expect("in")
+            coll = self.expression()
+            if self.accept(".."):
+                coll = ast.Range(coll, self.expression(), loc=coll.loc)
+            self.expect(")")
+            var = ast.VarDecl(ty, name, None, loc=vt.loc)
+            return ast.ForInStatement(var, coll, self.statement(), loc=start.loc)
+        init = self._for_clauses(";", declarations=True)
+        self.expect(";")
+        cond = None if self.at(";") else self.expression()
+        self.expect(";")
+        updates = self._for_clauses(")", declarations=False)
+        self.expect(")")
+        return ast.ForStatement(init, cond, updates, self.statement(), loc=start.loc)
+
+    def _for_clauses(self, end: str, declarations: bool) -> list[ast.Node]:
+        """Comma-separated declarations / assignments / calls of a for header (without their ';')."""
+        out: list[ast.Node] = []
+        while not self.at(end):
+            t = self.tok
+            if declarations and self._declaration_follows():
+                ty = self.type_ref()
+                name = self.name()
+                init = self.initializer() if self.accept("=") else None
+                out.append(ast.VarDecl(ty, name, init, loc=t.loc))
+            else:
+                e = self.expression()
+                if self.accept("="):
+                    out.append(ast.AssignmentStatement(e, self.expression(), loc=t.loc))
+                elif isinstance(e, ast.MethodCall):
+                    out.append(ast.MethodCallStatement(e, loc=t.loc))
+                else:
+                    raise self.error(f"expected '=' or a method call but found {self._describe(self.tok)}")
+            if not self.accept(","):
+                break
+        return out
 
     def _declaration_follows(self) -> bool:
         t = self.tok

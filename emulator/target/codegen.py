@@ -775,6 +775,14 @@ class CodeGen:
             self.ret(s)
         elif isinstance(s, A.EmptyStatement):
             pass
+        elif isinstance(s, A.ForStatement):
+            self.for_loop(s)
+        elif isinstance(s, A.ForInStatement):
+            self.for_in_loop(s)
+        elif isinstance(s, A.BreakStatement):
+            o("break")
+        elif isinstance(s, A.ContinueStatement):
+            o("continue")
         elif isinstance(s, A.VarDecl):
             v = self.uniq("v_" + s.name)
             self.env[id(s)] = v
@@ -785,6 +793,47 @@ class CodeGen:
             self._declare_instantiation(self.inst, s)
         else:
             raise Unsupported(f"unsupported statement {type(s).__name__}", s.loc)
+
+    def for_loop(self, s) -> None:
+        """`for (init; cond; updates) body` as a Python `while`: the updates run at the top of every pass but the
+        first, so a P4 `continue` (a Python `continue`) still runs them; the condition's side effects stay inside."""
+        o = self.out
+        for x in s.init:
+            self.stmt(x)
+        first = self.uniq("first")
+        o(f"{first} = True")
+        o("while True:")
+        o.ind += 1
+        if s.updates:
+            o(f"if not {first}:")
+            o.ind += 1
+            for x in s.updates:
+                self.stmt(x)
+            o.ind -= 1
+        o(f"{first} = False")
+        if s.cond is not None:
+            o(f"if not {self.expr(s.cond)}: break")
+        self.block(s.body)
+        o.ind -= 1
+
+    def for_in_loop(self, s) -> None:
+        """`for (T x in lo .. hi)` (both bounds included, evaluated once) or over a header stack's elements."""
+        o = self.out
+        v = self.uniq("v_" + s.var.name)
+        self.env[id(s.var)] = v
+        coll = s.collection
+        if isinstance(coll, A.Range):
+            it = self.uniq("it")
+            o(f"for {it} in range({self.expr(coll.lo, want=coll.type)}, {self.expr(coll.hi, want=coll.type)} + 1):")
+            o.ind += 1
+            o(f"{v} = {it}")
+        else:
+            it = self.uniq("it")
+            o(f"for {it} in {self.expr(coll)}.elems:")
+            o.ind += 1
+            o(f"{v} = {it}._copy()")  # the loop variable holds a copy of each element
+        self.block(s.body)
+        o.ind -= 1
 
     def ret(self, s) -> None:
         o = self.out
