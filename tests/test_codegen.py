@@ -479,6 +479,14 @@ def test_value_set_in_select():
     assert sw.process(0, bytes([7]) + bytes(7))[0][1][8:] == b"\x01\x00"
 
 
+def test_extract_into_dont_care_skips_the_header():
+    states = "state s2 { pkt.extract<len_t>(_); pkt.extract(h.l); transition accept; }"
+    frame, _ = run_parser("pkt.extract(h.data); transition s2;", states, bytes(8) + b"\x05\x07P")
+    assert frame == bytes(8) + b"\x07" + b"\x00" + b"P"  # len_t 05 skipped, 07 extracted; tail x=0
+    frame, _ = run_parser("pkt.extract(h.data); transition s2;", states, bytes(8))
+    assert frame == bytes(8) + b"\x01"  # too short to skip: PacketTooShort
+
+
 def test_struct_value_set_matches_a_tuple_select_given_as_one_integer():
     # a control plane that does not know the struct layout writes the fields back to back (16 + 8 bits here)
     top = "struct pair_t { bit<8> a; bit<8> n; }"

@@ -1378,6 +1378,10 @@ class CodeGen:
                 if isinstance(h, A.Member) and h.name == "next" and isinstance(strip(h.expr.type), T.HeaderStack):
                     o(f"{x}.cur = {self.expr(h.expr)}.extract_next({x}.data, {x}.cur{vl})")
                     return None
+                if isinstance(h, A.DontCare):  # `extract<T>(_)`: skip a T (a throwaway instance checks the length)
+                    ht = (getattr(callee, "type_args", None) or {}).get("T") or getattr(h, "type", None)
+                    o(f"{x}.cur = {self.cls_name(ht)}()._extract({x}.data, {x}.cur{vl})")
+                    return None
                 o(f"{x}.cur = {self.expr(h)}._extract({x}.data, {x}.cur{vl})")
                 if isinstance(h, A.Member) and isinstance(strip(h.expr.type), T.HeaderUnion):
                     o(f"{self.expr(h.expr)}._only({pyattr(h.name)!r})")
