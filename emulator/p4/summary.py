@@ -205,6 +205,10 @@ class Summarizer:
         self.profiles: dict[str, ActionProfileInfo] = {}
         self.digests: dict[str, DigestInfo] = {}
         self.instance_names: dict[tuple[str, int], str] = {}
+        # P4Info lists actions as p4c does: block by block (in evaluation order), the global actions a block uses
+        # (which p4c copies into it) first, then the block's own in declaration order
+        self.action_keys: dict[str, tuple[int, int, int]] = {}
+        self.block_index = -1
 
     def run(self) -> ProgramInfo:
         self.controller_headers()
@@ -229,7 +233,7 @@ class Summarizer:
                 self.info.blocks[V1MODEL_BLOCKS[i]] = decl
             self.walk_block(decl, path, ctor)
         self.check_unique_names()
-        self.info.actions = list(self.actions.values())
+        self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, 0)))
         self.info.action_profiles = list(self.profiles.values())
         self.info.digests = list(self.digests.values())
         return self.info
@@ -260,6 +264,8 @@ class Summarizer:
         return None, "", None
 
     def walk_block(self, decl, path: str, ctor) -> None:
+        self.block_index += 1
+        block_index = self.block_index
         # constructor arguments that are blocks are instances too (named after the parameter)
         if ctor is not None:
             for p, a in zip(ctor.params, ctor.args):
@@ -280,6 +286,7 @@ class Summarizer:
                     self.extern_instance(loc, qn, getattr(loc, "callee", None), loc.annotations)
             elif isinstance(loc, ast.ValueSetDecl):
                 self.value_set(loc, qualify(loc, path))
+        self.current_block = block_index
         for loc in decl.locals:
             if isinstance(loc, ast.TableDecl):
                 self.table(loc, decl, path)
@@ -295,8 +302,8 @@ class Summarizer:
 
     @staticmethod
     def body_nodes(decl):
-        if isinstance(decl, ast.ControlDecl):
-            roots = [decl.body] + [d for d in decl.locals if isinstance(d, ast.ActionDecl)]
+        if isinstance(decl, ast.ControlDecl):  # actions first, then the apply body (p4c's order for digests)
+            roots = [d for d in decl.locals if isinstance(d, ast.ActionDecl)] + [decl.body]
         else:
             roots = list(decl.states)
         for r in roots:
@@ -308,6 +315,9 @@ class Summarizer:
     def action(self, ad: ast.ActionDecl, block, path: str) -> str:
         inside = isinstance(block, ast.ControlDecl) and any(x is ad for x in block.locals)
         qn = qualify(ad, path if inside else "")
+        if qn not in self.action_keys:
+            pos = next((i for i, x in enumerate(block.locals) if x is ad), 0) if inside else 0
+            self.action_keys[qn] = (getattr(self, "current_block", 0), 1 if inside else 0, pos)
         if qn in self.actions:
             if self.actions[qn].decl is not ad:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
