@@ -452,3 +452,8 @@ def test_digest_and_register_type_specs(facts):
 
 def test_type_info_is_always_written():
     assert "type_info {" in to_text(build_p4info(ProgramInfo()))
+
+
+def test_actions_are_listed_in_p4c_order(facts):
+    # block by block; the global actions a block uses first, then its own in declaration order
+    assert [a.preamble.name for a in facts.actions] == ["NoAction", "I.set", "I.learn"]
