@@ -457,3 +457,20 @@ def test_type_info_is_always_written():
 def test_actions_are_listed_in_p4c_order(facts):
     # block by block; the global actions a block uses first, then its own in declaration order
     assert [a.preamble.name for a in facts.actions] == ["NoAction", "I.set", "I.learn"]
+
+
+def test_unused_tables_and_their_actions_are_left_out(tmp_path):
+    # p4c removes a table that is never applied ("Table ... is not used; removing"), then the actions only it
+    # named; extern instances stay even when unused
+    frontend = _frontend()
+    src = tmp_path / "unused.p4"
+    src.write_text(FACTS_P4.replace(
+        "    apply { no_default.apply(); with_args.apply(); learn(); }",
+        "    action only_unused() { }\n"
+        "    counter(4, CounterType.packets) idle;\n"
+        "    table never { key = { hdr.h.a: exact; } actions = { only_unused; } }\n"
+        "    apply { no_default.apply(); with_args.apply(); learn(); }"))
+    p = build_p4info(frontend.load_program(str(src)).info)
+    assert "I.never" not in {t.preamble.name for t in p.tables}
+    assert "I.only_unused" not in {a.preamble.name for a in p.actions}
+    assert [c.preamble.name for c in p.counters] == ["I.idle"]

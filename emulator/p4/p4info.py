@@ -162,6 +162,9 @@ class SymbolTable:
     def id(self, prefix: int, name: str) -> int:
         return self._symbols[prefix][_cp_name(name)]
 
+    def has(self, prefix: int, name: str) -> bool:
+        return _cp_name(name) in self._symbols.get(prefix, {})
+
     def alias(self, name: str) -> str:
         return self._aliases[_cp_name(name)]
 
@@ -255,6 +258,7 @@ def build_symbols(info: ProgramInfo) -> SymbolTable:
         (VALUE_SET, info.value_sets), (CONTROLLER_HEADER, info.controller_headers),
     ]
     # @id values first (as p4c reserves them while collecting), then the hashed ones
+    groups = [(prefix, [x for x in items if not getattr(x, "unused", False)]) for prefix, items in groups]
     for prefix, items in groups:
         for obj in items:
             if not _hidden(obj) and obj.id_override is not None:
@@ -277,12 +281,12 @@ def build_p4info(info: ProgramInfo):
     p4.type_info.SetInParent()  # p4c always writes type_info, empty or not
     params_by_action: dict[str, list] = {}
     for a in info.actions:
-        if not _hidden(a):
+        if not _hidden(a) and not a.unused:
             _action(p4.actions.add(), a, s, types)
             params_by_action[_cp_name(a.name)] = a.params
     attached = {}
     for t in info.tables:
-        if not _hidden(t):
+        if not _hidden(t) and not t.unused:
             _table(p4.tables.add(), t, s, pb, types, params_by_action)
             attached.update({_cp_name(n): t.name for n in (t.direct_counter, t.direct_meter) if n})
     for ap in info.action_profiles:
@@ -382,7 +386,7 @@ def _initial_default(msg, t, s: SymbolTable, params_by_action: dict) -> None:
 
 def _action_profile(msg, ap, s: SymbolTable) -> None:
     _preamble(msg.preamble, s, ACTION_PROFILE, ap, skip=_PROFILE_ANNOTATIONS)
-    msg.table_ids.extend(s.id(TABLE, tn) for tn in ap.table_names)
+    msg.table_ids.extend(s.id(TABLE, tn) for tn in ap.table_names if s.has(TABLE, tn))
     msg.with_selector = ap.with_selector
     msg.size = ap.size
     if not ap.with_selector:  # the sizing annotations mean nothing without a selector (p4c warns, ignores them)

@@ -44,6 +44,7 @@ class ParamInfo(Annotated):
 class ActionInfo(Annotated):
     name: str  # fully qualified
     params: list[ParamInfo] = field(default_factory=list)  # control-plane (directionless) params only
+    unused: bool = False  # only named by tables that are never applied (p4c drops it from P4Info)
 
 
 @dataclass
@@ -77,6 +78,7 @@ class TableInfo(Annotated):
     direct_counter: str | None = None
     direct_meter: str | None = None
     idle_timeout: bool = False
+    unused: bool = False  # never applied: p4c removes it ("Table ... is not used; removing"), so P4Info omits it
 
 
 @dataclass

@@ -208,6 +208,7 @@ class Summarizer:
         # P4Info lists actions as p4c does: block by block (in evaluation order), the global actions a block uses
         # (which p4c copies into it) first, then the block's own in declaration order
         self.action_keys: dict[str, tuple[int, int, int]] = {}
+        self.used_actions: set[str] = set()  # named by an applied table or called directly
         self.block_index = -1
 
     def run(self) -> ProgramInfo:
@@ -234,6 +235,8 @@ class Summarizer:
             self.walk_block(decl, path, ctor)
         self.check_unique_names()
         self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, 0)))
+        for a in self.info.actions:
+            a.unused = a.name not in self.used_actions
         self.info.action_profiles = list(self.profiles.values())
         self.info.digests = list(self.digests.values())
         return self.info
@@ -287,18 +290,27 @@ class Summarizer:
             elif isinstance(loc, ast.ValueSetDecl):
                 self.value_set(loc, qualify(loc, path))
         self.current_block = block_index
+        applied = self.applied_tables(decl)
         for loc in decl.locals:
             if isinstance(loc, ast.TableDecl):
-                self.table(loc, decl, path)
+                self.table(loc, decl, path, used=id(loc) in applied)
         # actions called directly, digests
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
                 continue
             if callee.kind == "action":
-                self.action(callee.decl, decl, path)
+                self.used_actions.add(self.action(callee.decl, decl, path))
             elif callee.kind == "extern_function" and callee.name == "digest":
                 self.digest(callee, node)
+
+    @staticmethod
+    def applied_tables(decl) -> set[int]:
+        """ids of the tables a control's apply body refers to (the others are never applied)."""
+        if not isinstance(decl, ast.ControlDecl) or decl.body is None:
+            return set()
+        return {id(n.decl) for n in ast.walk(decl.body)
+                if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
 
     @staticmethod
     def body_nodes(decl):
@@ -334,9 +346,10 @@ class Summarizer:
 
     # ---------------------------------------------------------------------------------------- tables
 
-    def table(self, t: ast.TableDecl, block, path: str) -> None:
+    def table(self, t: ast.TableDecl, block, path: str, used: bool = True) -> None:
         qn = qualify(t, path)
-        info = TableInfo(qn, annotations=annotations_of(t.annotations), decl=t, id_override=id_override(t.annotations))
+        info = TableInfo(qn, annotations=annotations_of(t.annotations), decl=t, id_override=id_override(t.annotations),
+                         unused=not used)
         kinds = []
         if t.key is not None:
             # selector keys take part in the id allocation although they are not P4Info match fields (as in p4c)
@@ -400,6 +413,8 @@ class Summarizer:
                     info.direct_meter = name
         if t.get_property("default_action") is None:
             self.implicit_no_action(info, block, path)
+        if used:
+            self.used_actions.update(r.name for r in info.actions)
         self.validate_table(t, info)
         self.info.tables.append(info)
 
