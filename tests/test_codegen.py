@@ -487,6 +487,31 @@ def test_extract_into_dont_care_skips_the_header():
     assert frame == bytes(8) + b"\x01"  # too short to skip: PacketTooShort
 
 
+def test_extract_into_next_member_of_a_header_union_stack():
+    src = PRELUDE.replace("struct headers { data_t data; extra_t extra; }", "") + """
+header a_t { bit<8> kind; }
+header b_t { bit<8> kind; bit<8> y; }
+header_union ab_t { a_t a; b_t b; }
+struct headers { ab_t[2] s; }
+struct meta_t { }
+parser P(packet_in pkt, out headers h, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { transition select(pkt.lookahead<bit<8>>()) { 1: ea; 2: eb; default: accept; } }
+    state ea { pkt.extract(h.s.next.a); transition start; }
+    state eb { pkt.extract(h.s.next.b); transition start; }
+}
+control VC(inout headers h, inout meta_t meta) { apply { } }
+control I(inout headers h, inout meta_t meta, inout standard_metadata_t sm) { apply { sm.egress_spec = 1; } }
+control E(inout headers h, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers h, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+    sw = V1Switch(load(src))
+    # each extract fills the next element, then moves on; a third element is out of bounds (kept as payload)
+    assert sw.process(0, bytes([2, 9, 1, 1, 7])) == [(1, bytes([2, 9, 1, 1, 7]))]
+    assert sw.process(0, bytes([1, 2, 9, 5])) == [(1, bytes([1, 2, 9, 5]))]
+
+
 def test_struct_value_set_matches_a_tuple_select_given_as_one_integer():
     # a control plane that does not know the struct layout writes the fields back to back (16 + 8 bits here)
     top = "struct pair_t { bit<8> a; bit<8> n; }"

@@ -1378,6 +1378,11 @@ class CodeGen:
                 if isinstance(h, A.Member) and h.name == "next" and isinstance(strip(h.expr.type), T.HeaderStack):
                     o(f"{x}.cur = {self.expr(h.expr)}.extract_next({x}.data, {x}.cur{vl})")
                     return None
+                hn = h.expr if isinstance(h, A.Member) else None
+                if isinstance(hn, A.Member) and hn.name == "next" and isinstance(strip(hn.expr.type), T.HeaderStack):
+                    # `extract(stack.next.member)` on a stack of header unions
+                    o(f"{x}.cur = {self.expr(hn.expr)}.extract_next_member({pyattr(h.name)!r}, {x}.data, {x}.cur{vl})")
+                    return None
                 if isinstance(h, A.DontCare):  # `extract<T>(_)`: skip a T (a throwaway instance checks the length)
                     ht = (getattr(callee, "type_args", None) or {}).get("T") or getattr(h, "type", None)
                     o(f"{x}.cur = {self.cls_name(ht)}()._extract({x}.data, {x}.cur{vl})")

@@ -428,6 +428,18 @@ class HeaderStack:
         self.nextIndex += 1
         return cur
 
+    def extract_next_member(self, member: str, data: bytes, cur: int, vlen: int | None = None) -> int:
+        """`extract(stack.next.m)` on a stack of header unions: member m of the next element becomes its only
+        valid member, then the element counts as extracted."""
+        if self.nextIndex >= self.size:
+            raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
+        u = self.elems[self.nextIndex]
+        h = getattr(u, member)
+        cur = h._extract(data, cur) if vlen is None else h._extract(data, cur, vlen)
+        u._only(member)
+        self.nextIndex += 1
+        return cur
+
     def push_front(self, n: int) -> None:
         if n <= 0:
             return
