@@ -474,3 +474,14 @@ def test_unused_tables_and_their_actions_are_left_out(tmp_path):
     assert "I.never" not in {t.preamble.name for t in p.tables}
     assert "I.only_unused" not in {a.preamble.name for a in p.actions}
     assert [c.preamble.name for c in p.counters] == ["I.idle"]
+
+
+def test_pkg_info_from_main_annotations(tmp_path):
+    frontend = _frontend()
+    src = tmp_path / "pkg.p4"
+    src.write_text(FACTS_P4.replace("V1Switch(P(), VC(), I(), E(), CC(), D()) main;",
+                                    '@pkginfo(name="facts", version="1.2", organization="rocelab") @brief("a test")\n'
+                                    "V1Switch(P(), VC(), I(), E(), CC(), D()) main;"))
+    pkg = build_p4info(frontend.load_program(str(src)).info).pkg_info
+    assert (pkg.arch, pkg.name, pkg.version, pkg.organization) == ("v1model", "facts", "1.2", "rocelab")
+    assert pkg.doc.brief == "a test" and not list(pkg.annotations)

@@ -327,6 +327,10 @@ def _pkg_info(msg, info: ProgramInfo) -> None:
         for k, v in re.findall(r'(\w+)\s*=\s*"([^"]*)"', args[0] if args else ""):
             if k in ("name", "version", "organization", "contact", "url", "arch"):
                 setattr(msg, k, v)
+    for key in ("brief", "description"):
+        vals = info.main_annotations.get(key)
+        if vals:
+            setattr(msg.doc, key, vals[0].strip().strip('"'))
 
 
 def _action(msg, a, s: SymbolTable, types: TypeSpecConverter) -> None:
