@@ -299,7 +299,7 @@ def test_top_level_extern_instance_and_key_expression_text():
   table u { key = { meta.a: exact; } actions = { a; } counters = dc; }""",
      "MyIngress.dc is attached to both MyIngress.t and MyIngress.u"),
     ("""action a() { }
-  table t { key = { meta.a: exact; } actions = { a; } size = 0; }""", "table size must be positive, not 0"),
+  table t { key = { meta.a: exact; } actions = { a; } size = -1; }""", "table size must be positive, not -1"),
 ])
 def test_table_shape_errors(locals_, message):
     with pytest.raises(P4Error) as ei:
@@ -327,3 +327,10 @@ def test_priority_annotation_on_entries():
             const entries = { @priority(7) 1 &&& 0xff: a(); @priority(9) 2 &&& 0xff: a(); } }
 """, body="t.apply();")
     assert [e.priority for e in info.table("MyIngress.t").const_entries] == [7, 9]
+
+
+def test_table_size_zero_means_the_default():
+    # p4c (getTableSize): a size of 0 is the default 1024
+    info = info_of(locals_="action a() { } table t { key = { meta.a: exact; } actions = { a; } size = 0; }",
+                   body="t.apply();")
+    assert info.table("MyIngress.t").size == 1024

@@ -389,7 +389,7 @@ class Summarizer:
                 info.default_action_args = args
                 info.const_default_action = p.const
             elif p.name == "size":
-                info.size = _int(p.value, 1024)
+                info.size = _int(p.value, 1024) or 1024  # p4c: size = 0 means the default size
             elif p.name == "support_timeout":
                 info.idle_timeout = bool(p.value.const_value)
             elif p.name == "implementation":
