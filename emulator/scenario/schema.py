@@ -192,8 +192,9 @@ class DcqcnSpec(Strict):
     rate_increase_timer: Duration = 55_000
     byte_counter: Size = 10 * 2**20
     fast_recovery_steps: int = Field(5, ge=1)
-    rate_ai: Rate = 5 * 10**9 // 1  # scaled for 100G (public ns-3 models: 5 Gb/s at 100G)
-    rate_hai: Rate = 50 * 10**9
+    # None: line rate / 1000 and 5 x R_AI (the paper's 40 Mb/s R_AI at 40 Gb/s, scaled; traffic/README.md)
+    rate_ai: Rate | None = None
+    rate_hai: Rate | None = None
     min_rate: Rate = 100 * 10**6
     cnp_interval: Duration = 50_000
 
@@ -204,8 +205,10 @@ class NicSpec(Strict):
     data_priority: int = Field(3, ge=0, le=7)
     data_dscp: int = Field(26, ge=0, le=63)
     cnp_dscp: int = Field(48, ge=0, le=63)
-    rto: Duration = 1_000_000
-    retry_count: int = Field(7, ge=0)
+    # local ACK timeout: 4.096 us x 2^timeout (IBTA); 14 (67 ms) is the usual verbs setting. `rto` overrides it.
+    timeout: int = Field(14, ge=0, le=31)
+    rto: Duration | None = None
+    retry_count: int = Field(7, ge=0, le=7)  # a 3-bit field
     dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
 
     @field_validator("mtu")

@@ -25,6 +25,7 @@ from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.tm.config import tm_config_from_spec
 from traffic.flows import OpenFlow, open_flows
+from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
 
 
@@ -122,7 +123,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
             if nb in fabrics:
                 gw = _mac_str(net.switches[nb].mac_of(ports[(nb, h)]))
         rate = next((r for a, _, b, _, r, _ in link_ports if h in (a, b)), topo.rate)
-        cfg = _nic_config(sc.nic_of(h), gateway_mac=gw)
+        cfg = NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw)
         nic = Nic(h, host_mac(i), host_ip(i), rate, cfg)
         nics[h] = nic
         net.add_host(h, nic)
@@ -214,19 +215,6 @@ def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None
                 fab.set_ecn_step(port, prio, ecn.threshold, unit="bytes")
             else:
                 fab.set_ecn_red(port, prio, ecn.kmin, ecn.kmax, ecn.pmax, unit="bytes")
-
-
-def _nic_config(spec: Any, gateway_mac: str | None = None) -> Any:
-    from traffic.dcqcn import DcqcnConfig
-    from traffic.nic import NicConfig
-
-    d = spec.dcqcn
-    dcqcn = DcqcnConfig(enabled=d.enabled, g=d.g, alpha_timer_ns=d.alpha_timer, rate_timer_ns=d.rate_increase_timer,
-                        byte_counter=d.byte_counter, fast_recovery_steps=d.fast_recovery_steps, rai_bps=d.rate_ai,
-                        rhai_bps=d.rate_hai, min_rate_bps=d.min_rate, cnp_interval_ns=d.cnp_interval)
-    return NicConfig(mtu=spec.mtu, ack_every=spec.ack_every, data_priority=spec.data_priority,
-                     data_dscp=spec.data_dscp, cnp_dscp=spec.cnp_dscp, rto_ns=spec.rto, retry_cnt=spec.retry_count,
-                     gateway_mac=gateway_mac, dcqcn=dcqcn)
 
 
 def pcap_targets(built: BuiltScenario, specs: list[str]) -> list[tuple[str, str, int | None]]:
