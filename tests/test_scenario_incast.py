@@ -181,3 +181,15 @@ def test_dcqcn_incast_queue_lower_than_pfc(dcqcn: RunOutcome, pfc: RunOutcome) -
     settle_ns = 100_000  # the first CNPs and a couple of pause cycles
     late_peak = max(b for t, b in receiver_queue(dcqcn) if t >= settle_ns)
     assert late_peak < max(b for t, b in receiver_queue(pfc) if t >= settle_ns)
+
+
+def test_summary_queue_statistics_show_dcqcn_lower(dcqcn: RunOutcome, pfc: RunOutcome) -> None:
+    """summary.json's `queues` (sampled peak, p99, time-averaged) say the same as the raw series above."""
+    def bottleneck(o: RunOutcome) -> dict:
+        q = o.summary["queues"][0]  # busiest first
+        assert (q["switch"], q["prio"]) == (SWITCH, 3) and q["max_bytes"] <= totals(o)["max_queue_bytes"]
+        return q
+    d, p = bottleneck(dcqcn), bottleneck(pfc)
+    interval = load_scenario(SCENARIOS / "incast_pfc.yaml").outputs.sample_interval
+    assert p["mean_bytes"] == pytest.approx(mean_queue_bytes(pfc, interval), rel=0.01)
+    assert d["p99_bytes"] < 0.85 * p["p99_bytes"] and d["mean_bytes"] < 0.25 * p["mean_bytes"]

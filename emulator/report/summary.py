@@ -10,7 +10,10 @@ totals:
 - pfc_pause_frames: PFC frames with a non-zero pause time sent by switches (XOFF and its refreshes);
   pfc_resume_frames: those with pause time 0 (XON);
 - cnps: CNPs sent by notification points; retransmitted_packets: data packets sent again (go-back-N, timeouts);
-- max_queue_bytes: the deepest egress queue seen on any switch port and priority.
+- max_queue_bytes: the deepest egress queue seen on any switch port and priority (exact, from the TM).
+
+queues: each egress queue that held data, from the periodic samples: its peak, 99th percentile and time-averaged
+depth in bytes (a first burst sets the peak; the percentile and mean say where the queue sits).
 """
 from __future__ import annotations
 
@@ -53,9 +56,30 @@ def fairness(flows: list[dict]) -> dict[str, Any]:
             "first_fct_ns": min(fcts) if fcts else None, "last_fct_ns": max(fcts) if fcts else None}
 
 
+def queue_stats(rows: list[tuple], interval_ns: int, sim_time_ns: int) -> list[dict[str, Any]]:
+    """Per (switch, port, priority) queue that held data: the sampled peak, 99th percentile and time-averaged
+    depth in bytes, busiest (by mean) first. Samples come every interval_ns; a queue absent from a sample was
+    empty, so the percentiles and means count those samples as zeros."""
+    ticks = sim_time_ns // interval_ns + 1
+    by_queue: dict[tuple[str, int, int], list[int]] = {}
+    for _t, sw, port, prio, _pkts, nbytes in rows:
+        by_queue.setdefault((sw, port, prio), []).append(nbytes)
+    out = []
+    for (sw, port, prio), values in by_queue.items():
+        if not any(values):
+            continue
+        values = sorted(values)
+        zeros = max(0, ticks - len(values))
+        rank = min(len(values) + zeros - 1, int(0.99 * (len(values) + zeros)))  # nearest-rank percentile
+        p99 = 0 if rank < zeros else values[rank - zeros]
+        out.append({"switch": sw, "port": port, "prio": prio, "max_bytes": values[-1], "p99_bytes": p99,
+                    "mean_bytes": round(sum(values) / max(ticks, len(values)))})
+    return sorted(out, key=lambda q: (-q["mean_bytes"], q["switch"], q["port"], q["prio"]))
+
+
 def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: bool, sim_time_ns: int,
                   wall_time_s: float, packets_transmitted: int, flows: list[dict], switches: dict[str, Any],
-                  hosts: dict[str, Any]) -> dict[str, Any]:
+                  hosts: dict[str, Any], queues: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     sw, host = switch_totals(switches), host_totals(hosts)
     totals = {"drops": sw["buffer_drops"] + sw["p4_drops"], "buffer_drops": sw["buffer_drops"],
               "p4_drops": sw["p4_drops"], "ecn_marked": host["ecn_marked"],
@@ -77,6 +101,7 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "flows": flows,
         "totals": totals,
         "fairness": fairness(flows),
+        "queues": queues or [],
         "switches": jsonable(switches),
         "hosts": jsonable(hosts),
     }

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.report.output import OutputDir
-from emulator.report.summary import build_summary
+from emulator.report.summary import build_summary, queue_stats
 from emulator.sim.build import BuiltScenario, build_scenario, pcap_targets
 from emulator.sim.record import Recorder
 from traffic.flows import flow_report
@@ -59,7 +59,8 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
     reason = stop_reason(res.reason, sc.duration is not None, left)
     summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason, complete=complete,
                             sim_time_ns=res.end_ns, wall_time_s=res.wall_s, packets_transmitted=res.frames_tx,
-                            flows=flow_report(built.flows, res.end_ns), switches=res.switches, hosts=res.hosts)
+                            flows=flow_report(built.flows, res.end_ns), switches=res.switches, hosts=res.hosts,
+                            queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
     outcome = RunOutcome(summary, built=built, recorder=rec)
     if out is not None:
         try:
