@@ -76,11 +76,14 @@ def test_system_includes_come_from_our_include_dir(tmp_path):
 
 
 def test_v1model_version_default_and_override(tmp_path):
+    # as p4c's v1model.p4: programs that define nothing get 20180101 (register<T>(size), bit<9> ports, no PortId_t)
     out = preprocess_text("#include <v1model.p4>\nconst bit<32> v = V1MODEL_VERSION;\n", str(tmp_path / "a.p4"))
-    assert "const bit<32> v = 20200408;" in out.text
-    assert "extern register<T> {" in out.text  # programs that ask for nothing keep register<T>(size)
+    assert "const bit<32> v = 20180101;" in out.text
+    assert "extern register<T> {" in out.text
+    assert "PortId_t" not in out.text and "bit<9> ingress_port;" in out.text
     out = preprocess_text("#define V1MODEL_VERSION 20200408\n#include <v1model.p4>\n", str(tmp_path / "b.p4"))
     assert "extern register<T, I> {" in out.text
+    assert "typedef bit<9> PortId_t;" in out.text and "PortId_t ingress_port;" in out.text
     out = preprocess_text("#include <v1model.p4>\n", str(tmp_path / "c.p4"), defines={"V1MODEL_VERSION": 20180101})
     assert "extern register<T> {" in out.text
 

@@ -1,10 +1,11 @@
 /* rocelab: the v1model architecture (BMv2 simple_switch), written from the P4-16 specification and the
  * documented BMv2/v1model interface. Extension: enq_qdepth_bytes / deq_qdepth_bytes (see docs/architecture.md).
  *
- * V1MODEL_VERSION: programs may #define it before including this file. Programs that define nothing get
- * 20200408 (PortId_t-typed ports) with the widely used bit<32>-indexed counters, meters and registers
- * (`register<T>(size)`); defining V1MODEL_VERSION >= 20200408 explicitly selects the generic-index forms
- * (`register<T, I>`, `counter<I>`, `meter<I>`).
+ * V1MODEL_VERSION: programs may #define it before including this file. As with p4c's v1model.p4, programs that
+ * define nothing get 20180101: ports are bit<9>, counters, meters and registers take bit<32> indexes
+ * (`register<T>(size)`) and there is no PortId_t (programs often declare their own). 20200408 or later adds
+ * `typedef bit<9> PortId_t` (the port fields' type) and the generic-index forms (`register<T, I>`, `counter<I>`,
+ * `meter<I>`), so `#if V1MODEL_VERSION >= 20200408` in a program picks the same branch as with p4c.
  */
 #ifndef _ROCELAB_V1MODEL_P4_
 #define _ROCELAB_V1MODEL_P4_
@@ -12,11 +13,10 @@
 #include <core.p4>
 
 #ifndef V1MODEL_VERSION
-#define V1MODEL_VERSION 20200408
-#define _ROCELAB_V1MODEL_BIT32_INDEX 1
+#define V1MODEL_VERSION 20180101
 #endif
 
-#if V1MODEL_VERSION >= 20200408 && !defined(_ROCELAB_V1MODEL_BIT32_INDEX)
+#if V1MODEL_VERSION >= 20200408
 #define _ROCELAB_V1MODEL_GENERIC_INDEX 1
 #endif
 
@@ -33,13 +33,18 @@ match_kind {
     selector   /* input of an action selector's hash */
 }
 
+#if V1MODEL_VERSION >= 20200408
 typedef bit<9> PortId_t;
+#define _ROCELAB_PORT_T PortId_t
+#else
+#define _ROCELAB_PORT_T bit<9>
+#endif
 
 @metadata @name("standard_metadata")
 struct standard_metadata_t {
-    PortId_t ingress_port;
-    PortId_t egress_spec;      /* set by ingress: the output port (511 drops) */
-    PortId_t egress_port;      /* the port egress processing runs for */
+    _ROCELAB_PORT_T ingress_port;
+    _ROCELAB_PORT_T egress_spec;      /* set by ingress: the output port (511 drops) */
+    _ROCELAB_PORT_T egress_port;      /* the port egress processing runs for */
     bit<32>  instance_type;    /* NORMAL 0, INGRESS_CLONE 1, EGRESS_CLONE 2, COALESCED 3, RECIRC 4,
                                   REPLICATION 5, RESUBMIT 6 */
     bit<32>  packet_length;
