@@ -100,3 +100,26 @@ def test_host_nics_override_fields_of_nic_per_host():
     assert built.nics["h3"].config.mtu == 4096 and built.nics["h1"].config.mtu == 2048
     with pytest.raises(ValueError, match="host_nics.zz: unknown host"):
         scenario(topology={"star": {"hosts": 1}}, host_nics={"zz": {}})
+
+
+def test_switch_overrides_and_port_scheduling_reach_each_switch():
+    sc = scenario(topology={"two_level": {"spines": 1, "leaves": 2, "hosts_per_leaf": 1}},
+                  switch={"pfc": {"enabled": True, "xoff": "40KB"}, "port_scheduling": {2: {"dwrr_weights": [2] * 8}}},
+                  switch_overrides={"spine1": {"pfc": {"enabled": False}, "buffer": {"size": "2MiB"}}})
+    spine, where = sc.switch_of("spine1")
+    assert where == "switch_overrides.spine1" and not spine.pfc.enabled and spine.pfc.xoff == 40_000
+    built = build_scenario(sc)
+    leaf_tm, spine_tm = built.net.switches["leaf1"].tm, built.net.switches["spine1"].tm
+    assert leaf_tm.config.pfc.enabled and not spine_tm.config.pfc.enabled
+    assert spine_tm.config.buffer_bytes == 2 * 2**20 and leaf_tm.config.buffer_bytes == 12 * 2**20
+    assert leaf_tm.config.port_schedulers[2].kind == "dwrr" and leaf_tm.config.port_schedulers[2].weights == (2,) * 8
+    with pytest.raises(ValueError, match="switch_overrides.zz: unknown switch"):
+        scenario(topology={"star": {"hosts": 1}}, switch_overrides={"zz": {}})
+    with pytest.raises(ValueError, match="8 positive weights"):
+        scenario(topology={"star": {"hosts": 1}}, switch={"port_scheduling": {1: {"dwrr_weights": [1]}}})
+
+
+def test_a_missing_program_names_the_field(tmp_path):
+    sc = scenario(topology={"star": {"hosts": 2}}, switch_overrides={"s1": {"program": "nope.p4"}})
+    with pytest.raises(ConfigError, match="switch_overrides.s1.program: error: P4 program not found"):
+        build_scenario(sc, base_dir=tmp_path)

@@ -167,6 +167,22 @@ class EntrySpec(Strict):
     priority: int | None = None
 
 
+def _check_weights(weights: list[int]) -> list[int]:
+    if len(weights) != 8 or any(w <= 0 for w in weights):
+        raise ValueError("dwrr_weights needs 8 positive weights, one per priority")
+    return weights
+
+
+class PortScheduling(Strict):
+    scheduling: Literal["strict", "dwrr"] = "dwrr"
+    dwrr_weights: list[int] = Field(default_factory=lambda: [1] * 8)
+
+    @field_validator("dwrr_weights")
+    @classmethod
+    def _weights(cls, weights: list[int]) -> list[int]:
+        return _check_weights(weights)
+
+
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
     routes: Literal["auto", "none"] = "auto"
@@ -174,15 +190,16 @@ class SwitchSpec(Strict):
     dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
     scheduling: Literal["strict", "dwrr"] = "strict"
     dwrr_weights: list[int] = Field(default_factory=lambda: [1] * 8)
+    # per egress port: `port_scheduling: {3: {scheduling: dwrr, dwrr_weights: [...]}}`
+    port_scheduling: dict[int, PortScheduling] = Field(default_factory=dict)
     buffer: BufferSpec = Field(default_factory=BufferSpec)
     pfc: PfcSpec = Field(default_factory=PfcSpec)
     ecn: EcnSpec = Field(default_factory=EcnSpec)
 
-    @model_validator(mode="after")
-    def _weights(self):
-        if len(self.dwrr_weights) != 8 or any(w <= 0 for w in self.dwrr_weights):
-            raise ValueError("dwrr_weights needs 8 positive weights, one per priority")
-        return self
+    @field_validator("dwrr_weights")
+    @classmethod
+    def _weights(cls, weights: list[int]) -> list[int]:
+        return _check_weights(weights)
 
 
 class DcqcnSpec(Strict):
@@ -293,6 +310,8 @@ class Scenario(Strict):
     topology: Topology
     switch: SwitchSpec = Field(default_factory=SwitchSpec)
     nic: NicSpec = Field(default_factory=NicSpec)
+    # per-switch changes to `switch`, merged field by field: `switch_overrides: {s2: {pfc: {enabled: false}}}`
+    switch_overrides: dict[str, SwitchSpec] = Field(default_factory=dict)
     # per-host changes to `nic`, merged field by field: `host_nics: {h1: {dcqcn: {enabled: false}}}`
     host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
@@ -300,17 +319,25 @@ class Scenario(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _merge_host_nics(cls, data):
-        if isinstance(data, dict) and isinstance(data.get("host_nics"), dict):
-            base = data.get("nic") or {}
-            data = dict(data)
-            data["host_nics"] = {h: _deep_merge(base, o) if isinstance(o, dict) and isinstance(base, dict) else o
-                                 for h, o in data["host_nics"].items()}
+    def _merge_overrides(cls, data):
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for key, base_key in (("host_nics", "nic"), ("switch_overrides", "switch")):
+            base = data.get(base_key) or {}
+            if isinstance(data.get(key), dict) and isinstance(base, dict):
+                data[key] = {n: _deep_merge(base, o) if isinstance(o, dict) else o for n, o in data[key].items()}
         return data
 
     def nic_of(self, host: str) -> NicSpec:
         """The NIC settings of `host` (its host_nics entry, else `nic`)."""
         return self.host_nics.get(host, self.nic)
+
+    def switch_of(self, name: str) -> tuple[SwitchSpec, str]:
+        """The settings of switch `name` and the field path they come from (for errors)."""
+        if name in self.switch_overrides:
+            return self.switch_overrides[name], f"switch_overrides.{name}"
+        return self.switch, "switch"
 
     @model_validator(mode="after")
     def _workload_hosts(self):
@@ -320,6 +347,10 @@ class Scenario(Strict):
                 raise ValueError(f"{where}: unknown host '{name}' (hosts: {sorted(hosts)})")
         for h in self.host_nics:
             check(h, f"host_nics.{h}")
+        for name in self.switch_overrides:
+            if name not in self.topology.switches:
+                raise ValueError(f"switch_overrides.{name}: unknown switch '{name}' "
+                                 f"(switches: {sorted(self.topology.switches)})")
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")

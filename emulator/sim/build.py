@@ -78,24 +78,13 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
 
     topo = sc.topology
     net = Network(seed=sc.seed)
-    tm_cfg = tm_config_from_spec(sc.switch)
-    program_path = Path(sc.switch.program)
-    if not program_path.is_absolute():
-        candidates = [Path(base_dir) / program_path] if base_dir else []
-        candidates.append(Path(__file__).resolve().parents[2] / program_path)
-        program_path = next((c for c in candidates if c.exists()), candidates[-1])
-    if not program_path.exists():
-        raise ConfigError(f"P4 program not found: {sc.switch.program}", "switch.program")
     cache = program_cache if program_cache is not None else {}
-    program = cache.get(str(program_path))
-    if program is None:
-        program = cache[str(program_path)] = FabricControl.compile(str(program_path))
-
     fabrics: dict[str, Any] = {}
     for name in topo.switches:
-        sw = make_v1switch(program, net.rng)
-        net.add_switch(name, sw, tm_cfg)
-        fabrics[name] = FabricControl(sw)
+        spec, where = sc.switch_of(name)
+        program = _load_program(spec.program, base_dir, cache, f"{where}.program")
+        net.add_switch(name, make_v1switch(program, net.rng), tm_config_from_spec(spec, where))
+        fabrics[name] = FabricControl(net.switches[name].sw)
 
     # ports in link order; rates/delays default to the topology's
     next_port = {n: 1 for n in topo.switches} | {n: 0 for n in topo.hosts}
@@ -132,8 +121,9 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
             net.add_link(a, pa, b, pb, rate, delay)
         except ConfigError as exc:  # the TM names its own field; point at the scenario's
             if exc.path.endswith(".buffer_bytes"):
-                raise ConfigError(f"{exc.message} (switch {a if a in fabrics else b}, topology.links[{i}])",
-                                  "switch.buffer.size") from None
+                sw = a if a in fabrics else b
+                raise ConfigError(f"{exc.message} (switch {sw}, topology.links[{i}])",
+                                  f"{sc.switch_of(sw)[1]}.buffer.size") from None
             raise
 
     flows = workload_flows(sc.workload, sc.seed)
@@ -142,16 +132,17 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                         {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         node = net.switches[name]
-        if sc.switch.routes == "auto":
+        spec, where = sc.switch_of(name)
+        if spec.routes == "auto":
             _install_routes(name, node, fab, graph, ports, host_index, net)
-        for dscp, prio in sorted(sc.switch.dscp_priority.items()):
+        for dscp, prio in sorted(spec.dscp_priority.items()):
             fab.set_dscp_priority(dscp, prio)
-        _install_ecn(fab, node, sc.switch.ecn, data_prios)
-        for k, e in enumerate(sc.switch.entries):
+        _install_ecn(fab, node, spec.ecn, data_prios)
+        for k, e in enumerate(spec.entries):
             try:
                 fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
             except Exception as exc:  # the API names the problem; add where it is in the scenario
-                raise ConfigError(str(exc), f"switch.entries[{k}]") from None
+                raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
 
     built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
     built.add_flows(flows, backlogged=sc.workload.backlogged)
@@ -159,6 +150,23 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
         net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
     return built
+
+
+def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
+    """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
+    per path per cache."""
+    from emulator.bench.fabric_control import FabricControl
+
+    path = Path(program)
+    if not path.is_absolute():
+        candidates = [Path(base_dir) / path] if base_dir else []
+        candidates.append(Path(__file__).resolve().parents[2] / path)
+        path = next((c for c in candidates if c.exists()), candidates[-1])
+    if not path.exists():
+        raise ConfigError(f"P4 program not found: {program}", where)
+    if str(path) not in cache:
+        cache[str(path)] = FabricControl.compile(str(path))
+    return cache[str(path)]
 
 
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:

@@ -186,14 +186,17 @@ def _plain_kwargs(cls: type, data: dict[str, Any], path: str, skip: set[str] = f
     return out
 
 
-def tm_config_from_spec(spec: Any) -> TmConfig:
-    """TmConfig from a scenario `SwitchSpec` (emulator.scenario.schema), read by attribute name."""
+def tm_config_from_spec(spec: Any, path: str = "switch") -> TmConfig:
+    """TmConfig from a scenario `SwitchSpec` (emulator.scenario.schema), read by attribute name; errors name
+    fields under `path`."""
     buf, pfc = spec.buffer, spec.pfc
     cfg = TmConfig(
         buffer_bytes=buf.size, reserved_bytes=buf.reserve, alpha=buf.alpha,
         scheduler=SchedulerConfig(kind=spec.scheduling, weights=tuple(spec.dwrr_weights)),
+        port_schedulers={port: SchedulerConfig(kind=p.scheduling, weights=tuple(p.dwrr_weights))
+                         for port, p in getattr(spec, "port_scheduling", {}).items()},
         pfc=PfcConfig(enabled=pfc.enabled, priorities=tuple(pfc.priorities), xoff_bytes=pfc.xoff,
                       xon_bytes=pfc.xon, alpha=pfc.alpha, headroom_bytes=pfc.headroom,
                       pause_quanta=pfc.pause_quanta))
-    cfg.validate("switch")
+    cfg.validate(path)
     return cfg
