@@ -165,6 +165,10 @@ def test_key_values():
     assert (kv.a, kv.b) == (0b1000, 0b1010)
     assert key_to_match("lpm", 32, parse_key_value("0x0a01****"), "f") == (0x0A010000, 16)
     assert key_to_match("lpm", 32, parse_key_value("10"), "f") == (10, 32)
+    # p4c's runner: without '/', a hex value's prefix is the bits its digits spell (leading zeros count)
+    assert key_to_match("lpm", 32, parse_key_value("0x0a010065"), "f") == (0x0A010065, 32)
+    assert key_to_match("lpm", 32, parse_key_value("0x0a01"), "f") == (0x0A01, 16)
+    assert key_to_match("lpm", 9, parse_key_value("0x1ff"), "f") == (0x1FF, 9)
     assert key_to_match("ternary", 32, parse_key_value("0x****0101"), "f") == (0x0101, 0xFFFF)
     assert key_to_match("ternary", 8, parse_key_value("7"), "f") == (7, 0xFF)
     # p4c: a hex value masks the bits its digits spell; decimal is exact
@@ -545,3 +549,10 @@ def test_cli_const_table_rejects_changes(tmp_path, capsys):
     assert "t.stf:1: error: " in capsys.readouterr().err
     # the const entries themselves work
     assert _cli(tmp_path, "packet 0 0100\nexpect 2 0101 $\npacket 0 0500\nexpect 7 0501 $\n", prog=CONST_PROG) == 0
+
+
+def test_runner_accepts_bmv2_spellings_of_validity_keys():
+    # p4c's runner also takes `h.valid` and a bare header name for a validity key
+    _, t = run_fake("add t k:0x12** v.valid:1 fwd(port:3, tag:4)\nadd t k:0x1200 hdr.h.v:0 fwd(port:1, tag:2)\n")
+    adds = [c for c in t.calls if c[0] == "table_add"]
+    assert adds[0][2]["hdr.h.v.$valid$"] == 1 and adds[1][2]["hdr.h.v.$valid$"] == 0

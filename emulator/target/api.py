@@ -71,6 +71,19 @@ def canonical_key_name(name: str) -> str:
     return name
 
 
+def _resolve_key(key: str, names: list[str], table: str) -> str:
+    """A match field by name: as written, else in P4Info's spelling (`h.isValid()` -> `h.$valid$`), else as p4c's
+    STF runner reads BMv2 names (`h.valid` or a bare header `h` for its validity key)."""
+    where = f" of table '{table}'"
+    for cand in (key, canonical_key_name(key)):
+        if _suffix_match(cand, names):
+            return _resolve(cand, names, "match field", where)
+    for cand in ((key[:-len(".valid")] + ".$valid$") if key.endswith(".valid") else None, key + ".$valid$"):
+        if cand and _suffix_match(cand, names):
+            return _resolve(cand, names, "match field", where)
+    return _resolve(canonical_key_name(key), names, "match field", where)
+
+
 def _resolve(name: str, names: Iterable[str], what: str, where: str = "") -> str:
     names = list(names)
     found = _suffix_match(name, names)
@@ -143,7 +156,7 @@ class RuntimeApi:
         names = [f.name for f in fields]
         given: dict[str, Any] = {}
         for key, spec in match.items():
-            fname = _resolve(canonical_key_name(key), names, "match field", f" of table '{table.name}'")
+            fname = _resolve_key(key, names, table.name)
             if fname in given:
                 raise RuntimeApiError(f"match field '{fname}' of table '{table.name}' is given twice")
             given[fname] = spec

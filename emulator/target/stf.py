@@ -630,6 +630,21 @@ def _resolve(names: list[str], wanted: str, what: str, where: str) -> str:
     raise RuntimeApiError(f"unknown {what} '{wanted}'{where} (known: {choices})")
 
 
+def _resolve_key_field(names: list[str], wanted: str, table: str) -> str:
+    """A key field of an `add`: as written, else in P4Info's spelling (see _key_alias), else as p4c's runner reads
+    BMv2 names (`h.valid`, or a bare header `h`, for the header's validity key)."""
+    cands = [wanted, _key_alias(wanted), wanted + ".$valid$"]
+    if wanted.endswith(".valid"):
+        cands.append(wanted[: -len(".valid")] + ".$valid$")
+    for cand in cands:
+        try:
+            return _resolve(names, cand, "key field", f" in table {table}")
+        except RuntimeApiError as exc:
+            if "ambiguous" in str(exc):
+                raise
+    return _resolve(names, _key_alias(wanted), "key field", f" in table {table}")
+
+
 def _key_alias(name: str) -> str:
     """Key names as P4Info spells them (p4c's): `h.isValid()` / `h.$valid` -> `h.$valid$`, `s$2` -> `s[2]`."""
     return canonical_key_name(name)
@@ -655,7 +670,9 @@ def key_to_match(kind: str, width: int, kv: KeyValue, field_name: str) -> Any:
         raise bad()
     if kind == "lpm":
         if f == "value":
-            return (a, width)
+            # as p4c's runner: a hex/binary/octal value's prefix is the bits its digits spell (0x0a01 on bit<32>
+            # is 0x00000a01/16, BMv2 then matches that prefix); a decimal one is a full-width prefix
+            return (a, min(kv.c, width) if kv.c else width)
         if f == "prefix":
             if b > width:
                 raise bad()
@@ -898,7 +915,7 @@ class StfRunner:
         fields = {f.name: f for f in table.match_fields}
         match = {}
         for name, kv in cmd.keys:
-            fname = _resolve(list(fields), _key_alias(name), "key field", f" in table {table.name}")
+            fname = _resolve_key_field(list(fields), name, table.name)
             f = fields[fname]
             match[fname] = key_to_match(f.match_kind, f.bitwidth, kv, fname)
         for fname, f in fields.items():
