@@ -14,7 +14,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import ARP, Dot1Q, Ether
 from scapy.packet import Raw
 
-from emulator.bench.fabric_control import FabricControl
+from emulator.control.fabric import FabricControl
 
 FABRIC_P4 = Path(__file__).resolve().parents[1] / "p4src" / "fabric.p4"
 ROUTER_MAC = "02:00:00:00:00:01"

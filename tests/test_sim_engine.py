@@ -420,8 +420,8 @@ def test_pfc_spreads_hop_by_hop_between_switches_without_loss():
 def _fabric_available() -> bool:
     """V1Switch exists and p4src/fabric.p4 compiles (both are built by other engineers in parallel)."""
     try:
-        from emulator.bench.fabric_control import FabricControl
         from emulator.bench.sim import FABRIC_P4
+        from emulator.control.fabric import FabricControl
         from emulator.target.switch import V1Switch
 
         V1Switch(FabricControl.compile(str(FABRIC_P4)))

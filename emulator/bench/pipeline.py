@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> dict:
 
 def build_switch(program_path: str = str(FABRIC_P4)):
     """fabric.p4 compiled and loaded with the benchmark's table set."""
-    from emulator.bench.fabric_control import FabricControl
+    from emulator.control.fabric import FabricControl
 
     fabric = FabricControl.load(program_path)
     install_tables(fabric)

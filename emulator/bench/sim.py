@@ -60,7 +60,7 @@ def host_ip(i: int) -> str:
 def build_fabric_switch(n_ports: int, rng: Any) -> Any:
     """fabric.p4 with one host route per port and the RoCE DSCP map."""
     try:
-        from emulator.bench.fabric_control import FabricControl
+        from emulator.control.fabric import FabricControl
         program = FabricControl.compile(str(FABRIC_P4))
         from emulator.target.switch import V1Switch  # noqa: F401 - a clear error if the target is missing
     except ImportError as exc:

@@ -73,7 +73,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
     import networkx as nx
 
-    from emulator.bench.fabric_control import FabricControl
+    from emulator.control.fabric import FabricControl
     from traffic.nic import Nic
 
     topo = sc.topology
@@ -155,7 +155,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
     """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
     per path per cache."""
-    from emulator.bench.fabric_control import FabricControl
+    from emulator.control.fabric import FabricControl
 
     path = Path(program)
     if not path.is_absolute():
