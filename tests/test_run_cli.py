@@ -208,3 +208,14 @@ def test_unreadable_and_malformed_files(tmp_path, capsys):
     bad.write_text("topology: {hosts: [a, b]\n")
     assert cli(["run", str(bad)]) == 2
     assert f"{bad}:2:1: error: not valid YAML" in capsys.readouterr().err
+
+
+def test_a_failing_run_leaves_no_partial_files(tmp_path, monkeypatch):
+    from emulator.sim.network import Network
+
+    def broken(self, *a, **kw):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(Network, "run", broken)
+    with pytest.raises(RuntimeError):
+        run_scenario(load_scenario(INCAST, SMALL + ['outputs.pcap=["s1:9"]']), out_dir=tmp_path)
+    assert list(tmp_path.iterdir()) == []

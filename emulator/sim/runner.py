@@ -37,44 +37,45 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
     """Build, run and report scenario `sc` (a validated Scenario); outputs go to out_dir when given."""
     built = build_scenario(sc, base_dir=base_dir, program_cache=program_cache)
     net = built.net
-    out = OutputDir(out_dir) if out_dir is not None else None
     rec = Recorder(net, interval_ns=sc.outputs.sample_interval)
     rec.track_flows(built.flows, sc.outputs.rate_interval)
-    pcaps = []
-    if out is not None:
-        for fname, node, port in pcap_targets(built, sc.outputs.pcap):
-            pcaps.append((fname, net.pcap(node, port, str(out.stage(fname)))))
-    until = sc.duration if sc.duration is not None else sc.max_duration
-    stop_when = None
-    if sc.duration is None:
-        stop_when = built.done  # a backstop (failed flows); completions stop the engine at the exact time
-        _stop_when_all_done(built)
-    try:
-        res = net.run(until_ns=until, stop_when=stop_when, progress=progress)
-    finally:
-        net.close()
-    rec.finish(res.end_ns)
-    left = not all(f.done for f in built.flows) and sc.duration is None
-    complete = res.complete and not left
-    reason = stop_reason(res.reason, sc.duration is not None, left)
-    summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason, complete=complete,
-                            sim_time_ns=res.end_ns, wall_time_s=res.wall_s, packets_transmitted=res.frames_tx,
-                            flows=flow_report(built.flows, res.end_ns), switches=res.switches, hosts=res.hosts,
-                            queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
-    outcome = RunOutcome(summary, built=built, recorder=rec)
-    if out is not None:
-        try:
-            for fname, _ in pcaps:
-                outcome.files.append(out.commit(fname))
+    out = OutputDir(out_dir) if out_dir is not None else None
+    try:  # whatever happens, nothing staged stays behind half-written
+        pcaps = [(fname, net.pcap(node, port, str(out.stage(fname))))
+                 for fname, node, port in pcap_targets(built, sc.outputs.pcap)] if out is not None else []
+        summary = _run(sc, built, rec, progress)
+        outcome = RunOutcome(summary, built=built, recorder=rec)
+        if out is not None:
+            outcome.files += [out.commit(fname) for fname, _ in pcaps]
             outcome.files += rec.write_csv(out)
             if sc.outputs.plots if plots is None else plots:
                 from emulator.report.plots import write_plots
 
                 outcome.files += write_plots(out, rec, summary)
             outcome.files.append(out.write_json("summary.json", summary))
-        finally:
+    finally:
+        net.close()
+        if out is not None:
             out.discard()
     return outcome
+
+
+def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, int], None] | None) -> dict:
+    """Run until the last flow completes (no duration), `duration` or `max_duration`, or Ctrl-C; the summary."""
+    until = sc.duration if sc.duration is not None else sc.max_duration
+    stop_when = None
+    if sc.duration is None:
+        stop_when = built.done  # a backstop (failed flows); completions stop the engine at the exact time
+        _stop_when_all_done(built)
+    res = built.net.run(until_ns=until, stop_when=stop_when, progress=progress)
+    built.net.close()  # flush and close the pcaps before they are renamed into place
+    rec.finish(res.end_ns)
+    left = sc.duration is None and not all(f.done for f in built.flows)
+    return build_summary(engine=ENGINE, scenario=sc, stop_reason=stop_reason(res.reason, sc.duration is not None, left),
+                         complete=res.complete and not left, sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
+                         packets_transmitted=res.frames_tx, flows=flow_report(built.flows, res.end_ns),
+                         switches=res.switches, hosts=res.hosts,
+                         queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool) -> str:
