@@ -468,12 +468,14 @@ def test_unused_tables_and_their_actions_are_left_out(tmp_path):
         "    apply { no_default.apply(); with_args.apply(); learn(); }",
         "    action only_unused() { }\n"
         "    counter(4, CounterType.packets) idle;\n"
-        "    table never { key = { hdr.h.a: exact; } actions = { only_unused; } }\n"
+        "    direct_counter(CounterType.packets) never_hits;\n"
+        "    table never { key = { hdr.h.a: exact; } actions = { only_unused; } counters = never_hits; }\n"
         "    apply { no_default.apply(); with_args.apply(); learn(); }"))
     p = build_p4info(frontend.load_program(str(src)).info)
     assert "I.never" not in {t.preamble.name for t in p.tables}
     assert "I.only_unused" not in {a.preamble.name for a in p.actions}
     assert [c.preamble.name for c in p.counters] == ["I.idle"]
+    assert not p.direct_counters  # its table is gone, and p4c adds direct counters with their table
 
 
 def test_pkg_info_from_main_annotations(tmp_path):

@@ -424,19 +424,25 @@ def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, a
         msg.size = m.size
     # direct resources appear only when a table uses them (p4c adds them with their table)
     for c in info.direct_counters:
-        table = c.table or attached.get(_cp_name(c.name))
+        table = _attached_table(c, s, attached)
         if table:
             msg = p4.direct_counters.add()
             _preamble(msg.preamble, s, DIRECT_COUNTER, c)
             msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
             msg.direct_table_id = s.id(TABLE, table)
     for m in info.direct_meters:
-        table = m.table or attached.get(_cp_name(m.name))
+        table = _attached_table(m, s, attached)
         if table:
             msg = p4.direct_meters.add()
             _preamble(msg.preamble, s, DIRECT_METER, m)
             msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
             msg.direct_table_id = s.id(TABLE, table)
+
+
+def _attached_table(x, s: SymbolTable, attached: dict) -> str | None:
+    """The P4Info table of a direct counter / meter (None when its table is not in P4Info, e.g. never applied)."""
+    table = attached.get(_cp_name(x.name)) or x.table
+    return table if table and s.has(TABLE, table) else None
 
 
 def _digest_type(spec, d, types: TypeSpecConverter) -> None:
