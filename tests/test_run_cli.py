@@ -219,3 +219,12 @@ def test_a_failing_run_leaves_no_partial_files(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         run_scenario(load_scenario(INCAST, SMALL + ['outputs.pcap=["s1:9"]']), out_dir=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bundled_scenarios_run_by_name(tmp_path, monkeypatch):
+    from emulator.commands.run import bundled_names, resolve_scenario
+
+    assert {"incast_pfc", "incast_lossy", "incast_dcqcn", "pfc_parking_lot"} <= set(bundled_names())
+    monkeypatch.chdir(tmp_path)
+    assert resolve_scenario("incast_pfc") == INCAST and resolve_scenario("incast_pfc.yaml") == INCAST
+    assert resolve_scenario("nope") == Path("nope")

@@ -17,7 +17,8 @@ EXIT_INCOMPLETE = 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scenario", metavar="SCENARIO.yaml", help="the scenario file")
+    p.add_argument("scenario", metavar="SCENARIO.yaml",
+                   help=f"the scenario file, or the name of a bundled one ({', '.join(bundled_names())})")
     p.add_argument("--out", metavar="DIR", help="output folder (default runs/<scenario name>)")
     p.add_argument("--seed", type=int, help="override the scenario's seed")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="PATH=VALUE",
@@ -26,12 +27,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
 
 
+BUNDLED = Path(__file__).resolve().parents[2] / "scenarios"
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.stem for p in BUNDLED.glob("*.yaml"))
+
+
+def resolve_scenario(arg: str) -> Path:
+    """A path as given, or a bundled scenario by name (`incast_pfc`) when no such file exists."""
+    path = Path(arg)
+    if not path.exists() and path.parent == Path(".") and (BUNDLED / f"{path.stem}.yaml").exists():
+        return BUNDLED / f"{path.stem}.yaml"
+    return path
+
+
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from emulator.scenario.load import load_scenario
     from emulator.sim.runner import run_scenario
 
+    args.scenario = str(resolve_scenario(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
     sc = load_scenario(args.scenario, overrides)
     out_dir = Path(args.out) if args.out else Path("runs") / sc.name
