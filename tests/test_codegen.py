@@ -512,6 +512,13 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
     assert sw.process(0, bytes([1, 2, 9, 5])) == [(1, bytes([1, 2, 9, 5]))]
 
 
+def test_self_assignment_of_composites_keeps_their_values():
+    # `sm = sm`, `h.data = h.data`, `meta = meta`: assigning a value to itself changes nothing
+    frame, _ = run_parser("pkt.extract(h.data); transition accept;", "", bytes([5, 6, 0, 7]) + bytes(4),
+                          ibody="sm = sm; h.data = h.data; meta = meta; h.data.a = h.data.a + 1;")
+    assert frame[:4] == bytes([6, 6, 0, 7])
+
+
 def test_struct_value_set_matches_a_tuple_select_given_as_one_integer():
     # a control plane that does not know the struct layout writes the fields back to back (16 + 8 bits here)
     top = "struct pair_t { bit<8> a; bit<8> n; }"

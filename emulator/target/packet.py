@@ -139,6 +139,7 @@ def _class_source(layout: TypeLayout) -> str:
     L.append("        return n")
     # _set: in-place assignment from another value of the same type
     L.append("    def _set(self, o):")
+    L.append("        if o is self: return")  # `x = x`: clearing first would lose the values
     if not comps:
         L.append("        d = self.__dict__")
         L.append("        d.clear()")

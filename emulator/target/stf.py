@@ -311,9 +311,7 @@ def _parse_line(line: str, lp: _LineParser) -> Command:
     if cmd == "packet":
         port_text, _, data = rest.partition(" ")
         port = lp.port(port_text or None)
-        hexdata = "".join(data.split())
-        if not hexdata:
-            raise lp.error("packet without data")
+        hexdata = "".join(data.split())  # may be empty: p4c's runner sends a 0-byte packet
         if not re.fullmatch(r"[0-9a-fA-F]*", hexdata):
             bad = next(ch for ch in hexdata if ch not in "0123456789abcdefABCDEF")
             raise lp.error(f"bad character '{bad}' in packet data (hex digits only)")
