@@ -71,27 +71,53 @@ class BuiltScenario:
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
-    import networkx as nx
-
     from emulator.control.fabric import FabricControl
-    from traffic.nic import Nic
 
-    topo = sc.topology
     net = Network(seed=sc.seed)
     cache = program_cache if program_cache is not None else {}
     fabrics: dict[str, Any] = {}
-    for name in topo.switches:
+    for name in sc.topology.switches:
         spec, where = sc.switch_of(name)
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
         net.add_switch(name, make_v1switch(program, net.rng), tm_config_from_spec(spec, where))
         fabrics[name] = FabricControl(net.switches[name].sw)
+    wiring = _wire(sc.topology)
+    nics = _add_hosts(sc, net, wiring)
+    _add_links(sc, net, wiring)
+    flows = workload_flows(sc.workload, sc.seed)
+    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
+    data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
+                        {f.priority for f in flows if f.priority is not None})
+    for name, fab in fabrics.items():
+        _program_switch(sc, name, fab, net, wiring, data_prios)
+    built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()})
+    built.add_flows(flows, backlogged=sc.workload.backlogged)
+    if sc.workload.backlogged and sc.workload.warmup:
+        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
+    pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
+    return built
 
-    # ports in link order; rates/delays default to the topology's
+
+@dataclass
+class _Wiring:
+    """Port numbers of the topology's links (in link order) and its graph, for hosts, links and routes."""
+
+    ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
+    links: list[tuple[str, int, str, int, int, int]]  # (a, port_a, b, port_b, rate, delay)
+    graph: Any  # networkx.Graph of nodes and links
+    host_index: dict[str, int]
+
+
+def _wire(topo: Any) -> _Wiring:
+    """Number ports per node in link order (switches from 1, a host's one port 0); rates/delays default to the
+    topology's."""
+    import networkx as nx
+
     next_port = {n: 1 for n in topo.switches} | {n: 0 for n in topo.hosts}
     ports: dict[tuple[str, str], int] = {}
     graph = nx.Graph()
     graph.add_nodes_from(topo.switches + topo.hosts)
-    link_ports: list[tuple[str, int, str, int, int, int]] = []
+    links = []
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
@@ -102,54 +128,52 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
         graph.add_edge(lk.a, lk.b)
-        link_ports.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
+    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
 
-    host_index = {h: i for i, h in enumerate(topo.hosts)}
+
+def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
+    """A NIC per host at its link's rate, sending to the MAC of the switch port it is attached to."""
+    from traffic.nic import Nic
+
     nics: dict[str, Any] = {}
-    for h, i in host_index.items():
+    for h, i in wiring.host_index.items():
         gw = None
-        for nb in graph.neighbors(h):
-            if nb in fabrics:
-                gw = _mac_str(net.switches[nb].mac_of(ports[(nb, h)]))
-        rate = next((r for a, _, b, _, r, _ in link_ports if h in (a, b)), topo.rate)
-        cfg = NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw)
-        nic = Nic(h, host_mac(i), host_ip(i), rate, cfg)
-        nics[h] = nic
-        net.add_host(h, nic)
-    for i, (a, pa, b, pb, rate, delay) in enumerate(link_ports):
+        for nb in wiring.graph.neighbors(h):
+            if nb in net.switches:
+                gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
+        rate = next((r for a, _, b, _, r, _ in wiring.links if h in (a, b)), sc.topology.rate)
+        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw))
+        net.add_host(h, nics[h])
+    return nics
+
+
+def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
+    for i, (a, pa, b, pb, rate, delay) in enumerate(wiring.links):
         try:
             net.add_link(a, pa, b, pb, rate, delay)
         except ConfigError as exc:  # the TM names its own field; point at the scenario's
             if exc.path.endswith(".buffer_bytes"):
-                sw = a if a in fabrics else b
+                sw = a if a in net.switches else b
                 raise ConfigError(f"{exc.message} (switch {sw}, topology.links[{i}])",
                                   f"{sc.switch_of(sw)[1]}.buffer.size") from None
             raise
 
-    flows = workload_flows(sc.workload, sc.seed)
-    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
-    data_prios = sorted({sc.nic_of(h).data_priority for h in topo.hosts} |
-                        {f.priority for f in flows if f.priority is not None})
-    for name, fab in fabrics.items():
-        node = net.switches[name]
-        spec, where = sc.switch_of(name)
-        if spec.routes == "auto":
-            _install_routes(name, node, fab, graph, ports, host_index, net)
-        for dscp, prio in sorted(spec.dscp_priority.items()):
-            fab.set_dscp_priority(dscp, prio)
-        _install_ecn(fab, node, spec.ecn, data_prios)
-        for k, e in enumerate(spec.entries):
-            try:
-                fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
-            except Exception as exc:  # the API names the problem; add where it is in the scenario
-                raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
 
-    built = BuiltScenario(net, nics, fabrics, ports, {h: host_ip(i) for h, i in host_index.items()})
-    built.add_flows(flows, backlogged=sc.workload.backlogged)
-    if sc.workload.backlogged and sc.workload.warmup:
-        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
-    pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
-    return built
+def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring, data_prios: list[int]) -> None:
+    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name`."""
+    node = net.switches[name]
+    spec, where = sc.switch_of(name)
+    if spec.routes == "auto":
+        _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+    for dscp, prio in sorted(spec.dscp_priority.items()):
+        fab.set_dscp_priority(dscp, prio)
+    _install_ecn(fab, node, spec.ecn, data_prios)
+    for k, e in enumerate(spec.entries):
+        try:
+            fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+        except Exception as exc:  # the API names the problem; add where it is in the scenario
+            raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
 
 
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
