@@ -720,3 +720,16 @@ def test_for_loops_check_scopes_types_and_break_placement():
     with pytest.raises(P4Error, match="'i'"):
         compile_(text)  # the loop variable is scoped to the loop
     assert_error(program(body="for (bit<8> x in hdr) { }"), "hdr)", "a for-in loop iterates over")
+
+
+# ------------------------------------------------------------------------------------------------ header fields
+
+def test_headers_may_hold_structs_of_fixed_width_fields():
+    # P4-16 1.2.2: a header field may be a struct whose fields are (recursively) fixed-width
+    prog = compile_(program(top="struct in_t { bit<3> x; bool f; }\nstruct row_t { bit<4> e; in_t i; }\n"
+                                "header rh_t { row_t row; }\nstruct h2_t { rh_t r; }",
+                            body="rh_t r; r.setValid(); r.row.i.x = 1;"))
+    assert prog is not None
+    text = program(top="struct bad_t { varbit<8> v; }\nheader bh_t { bad_t b; }")
+    with pytest.raises(P4Error, match="header field 'b' has type bad_t"):
+        compile_(text)

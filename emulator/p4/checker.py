@@ -167,6 +167,20 @@ def _dirn(p: ast.Parameter) -> str:
     return p.direction or ""
 
 
+def _fixed_width_scalar(t: T.P4Type) -> bool:
+    t = T.strip_newtype(t)
+    return isinstance(t, (T.Bits, T.Bool, T.SerEnum))
+
+
+def _header_field_type_ok(t: T.P4Type) -> bool:
+    """Header fields: bit<W>, int<W>, varbit<W>, bool, serializable enums, `type`s of bit<W>, and (P4-16 1.2.2)
+    structs whose fields are, recursively, fixed-width ones of these."""
+    if isinstance(T.strip_newtype(t), T.VarBits) or _fixed_width_scalar(t):
+        return True
+    return isinstance(t, T.Struct) and all(_fixed_width_scalar(f.type) or _header_field_type_ok(f.type)
+                                           and isinstance(f.type, T.Struct) for f in t.fields)
+
+
 class _Ctx:
     """Where we are: enclosing block kind, return type, parser states, table action lists."""
 
@@ -317,10 +331,9 @@ class Checker:
                     raise _err(f"duplicate field '{f.name}' in {d.name}", f)
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
-                if isinstance(d, ast.HeaderDecl) and not isinstance(ft, (T.Bits, T.VarBits, T.Bool, T.SerEnum)) \
-                        and not (isinstance(ft, T.NewType) and isinstance(T.strip_newtype(ft), T.Bits)):
+                if isinstance(d, ast.HeaderDecl) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
-                               "varbit<W>, bool or a serializable enum", f)
+                               "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)

@@ -186,14 +186,14 @@ def _class_source(layout: TypeLayout) -> str:
 
 def _header_methods(layout: TypeLayout) -> list[str]:
     fl = layout.fields
-    has_varbit = any(f.kind == "varbit" for f in fl)
-    fixed = sum(f.width for f in fl if f.kind != "varbit")
+    widths = _flat_widths(fl)
+    has_varbit = any(k == "varbit" for _, _, k in widths)
+    fixed = sum(w for _, w, k in widths if k != "varbit")
     L = [f"    _width = {fixed}", f"    _has_varbit = {has_varbit}",
          "    def isValid(self): return self._valid",
          "    def setValid(self): self._valid = True",
          "    def setInvalid(self): self._valid = False",
          "    def _reset_headers(self): self._valid = False"]
-    widths = [(f.name, f.width, f.kind) for f in fl]
     if not has_varbit:
         nbytes = (fixed + 7) // 8
         # extract from `data` at bit offset `cur`; returns the new cursor
@@ -258,6 +258,18 @@ def _field_u(name: str, w: int, kind: str, obj: str = "self") -> str:
     if kind == "bool":
         return f"int({obj}.{name})"
     return f"{obj}.{name}"
+
+
+def _flat_widths(fields, prefix: str = "") -> list[tuple[str, int, str]]:
+    """(attribute path, width, kind) of a header's bits in wire order; a struct-typed field (P4-16 1.2.2) adds
+    its own fields under its attribute (`row.e`)."""
+    out = []
+    for f in fields:
+        if f.kind == "struct":
+            out += _flat_widths(f.cls._layout.fields, f"{prefix}{f.name}.")
+        else:
+            out.append((prefix + f.name, f.width, f.kind))
+    return out
 
 
 def _pack_expr(widths, total: int) -> str:
