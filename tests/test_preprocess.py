@@ -75,6 +75,15 @@ def test_system_includes_come_from_our_include_dir(tmp_path):
     assert (INCLUDE_DIR / "v1model.p4").exists()
 
 
+def test_library_guard_macros_are_defined(tmp_path):
+    # programs and shared fragments test p4c's guards: #ifdef _CORE_P4_ / _V1_MODEL_P4_
+    text = ("#ifdef _CORE_P4_\nbefore_core\n#endif\n#include <v1model.p4>\n"
+            "#ifdef _CORE_P4_\ncore_seen\n#endif\n#ifdef _V1_MODEL_P4_\nv1model_seen\n#endif\n")
+    out = preprocess_text(text, str(tmp_path / "g.p4"))
+    assert "before_core" not in out.text
+    assert "core_seen" in out.text and "v1model_seen" in out.text
+
+
 def test_v1model_version_default_and_override(tmp_path):
     # as p4c's v1model.p4: programs that define nothing get 20180101 (register<T>(size), bit<9> ports, no PortId_t)
     out = preprocess_text("#include <v1model.p4>\nconst bit<32> v = V1MODEL_VERSION;\n", str(tmp_path / "a.p4"))

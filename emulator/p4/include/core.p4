@@ -1,6 +1,8 @@
 /* rocelab: the P4-16 core library (written from the P4-16 language specification, v1.2.4). */
 #ifndef _ROCELAB_CORE_P4_
 #define _ROCELAB_CORE_P4_
+/* The guard p4c's core.p4 defines: programs and fragments test it with #ifdef. */
+#define _CORE_P4_
 
 /* Errors every P4-16 target can signal (more may be declared; error declarations merge). */
 error {

@@ -9,6 +9,8 @@
  */
 #ifndef _ROCELAB_V1MODEL_P4_
 #define _ROCELAB_V1MODEL_P4_
+/* The guard p4c's v1model.p4 defines, for programs that test it. */
+#define _V1_MODEL_P4_
 
 #include <core.p4>
 
