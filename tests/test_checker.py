@@ -733,3 +733,17 @@ def test_headers_may_hold_structs_of_fixed_width_fields():
     text = program(top="struct bad_t { varbit<8> v; }\nheader bh_t { bad_t b; }")
     with pytest.raises(P4Error, match="header field 'b' has type bad_t"):
         compile_(text)
+
+
+# ------------------------------------------------------------------------------------------------ direct invocation
+
+def test_direct_type_invocation_declares_an_instance_named_after_the_type():
+    prog = compile_(program(top="control Sub(inout bit<8> x) { apply { x = x + 1; } }",
+                            body="Sub.apply(meta.a); Sub.apply(meta.a);"))
+    inst = [d for d in ingress(prog).locals if isinstance(d, ast.Instantiation)]
+    assert [(d.name, d.inst_type.path) for d in inst] == [("Sub", "Sub")]  # both calls share it
+    calls = [s.call for s in body_stmts(prog)]
+    assert all(c.target.expr.decl is inst[0] for c in calls)
+    text = program(top="control Sub2(inout bit<8> x)(bit<8> k) { apply { x = x + k; } }", body="Sub2.apply(meta.a);")
+    with pytest.raises(P4Error, match="takes constructor arguments"):
+        compile_(text)

@@ -559,6 +559,7 @@ class Checker:
             self.declare(s, p.name, p)
         ls = Scope(s)
         ctx = _Ctx("parser", None, d)
+        self.instantiate_direct_invocations(d, list(d.states), s)
         for loc in d.locals:
             self.check_decl(loc, ls, ctx)
         ss = Scope(ls)
@@ -662,11 +663,38 @@ class Checker:
             self.declare(s, p.name, p)
         ls = Scope(s)
         ctx = _Ctx("control", T.VOID, d)
+        self.instantiate_direct_invocations(d, [d.body], s)
         for loc in d.locals:
             self.check_decl(loc, ls, ctx)
         if d.body is None:
             raise _err(f"control {d.name} has no apply block", d)
         self.check_block(d.body, ls, ctx)
+
+    def instantiate_direct_invocations(self, block, roots, scope: Scope) -> None:
+        """P4-16 direct type invocation: `C.apply(...)` on a control or parser *type* (one without constructor
+        parameters) applies an instance of it declared implicitly in the enclosing block. As p4c does, the
+        instance is named after the type (so its tables and externs are `<block>.C.<name>` to the control plane);
+        the invocations of one type in a block share that instance."""
+        made: dict[str, ast.Instantiation] = {}
+        for root in roots:
+            for n in ast.walk(root) if root is not None else ():
+                if not (isinstance(n, ast.MethodCall) and isinstance(n.target, ast.Member)
+                        and n.target.name == "apply" and isinstance(n.target.expr, ast.PathExpression)):
+                    continue
+                path = n.target.expr
+                if block.locals and any(getattr(x, "name", None) == path.name for x in block.locals) \
+                        and path.name not in made:
+                    continue  # a local of that name (an instance or a table) is what `apply` refers to
+                d = scope.lookup(path.name)
+                if not isinstance(d, (ast.ControlDecl, ast.ParserDecl)) or d is block:
+                    continue
+                if d.ctor_params:
+                    raise _err(f"{d.name} takes constructor arguments: instantiate it to apply it", n)
+                inst = made.get(d.name)
+                if inst is None:
+                    inst = ast.Instantiation(ast.TypeName(d.name, loc=path.loc), [], d.name, loc=path.loc)
+                    made[d.name] = inst
+                    block.locals.append(inst)
 
     # ------------------------------------------------------------------------------------------ instances
 
