@@ -1235,3 +1235,11 @@ def test_garbage_gives_p4_errors_never_tracebacks(words):
     except P4Error as e:
         assert e.loc is not None and e.loc.file == "fuzz.p4"
         str(e)
+
+
+def test_table_with_empty_parameter_list():
+    # `table t() {` is old syntax p4c still accepts
+    prog = parse_program(preprocess_text("control C() { table t() { actions = { NoAction; } } apply { t.apply(); } }"))
+    assert prog.declarations[0].locals[0].name == "t"
+    e, _ = _err("control C() { table t(bit<8> x) { } apply { } }")
+    assert "tables take no parameters" in e.message

@@ -688,6 +688,8 @@ class Parser:
     def table_decl(self, annos) -> ast.TableDecl:
         start = self.expect("table")
         name = self.name("a table name")
+        if self.accept("("):  # `table t() {`: an empty parameter list, still accepted by p4c
+            self.expect(")", "')' (tables take no parameters)")
         self.expect("{")
         table = ast.TableDecl(name, annotations=annos, loc=start.loc)
         while not self.at("}"):
