@@ -487,3 +487,40 @@ def test_pkg_info_from_main_annotations(tmp_path):
     pkg = build_p4info(frontend.load_program(str(src)).info).pkg_info
     assert (pkg.arch, pkg.name, pkg.version, pkg.organization) == ("v1model", "facts", "1.2", "rocelab")
     assert pkg.doc.brief == "a test" and not list(pkg.annotations)
+
+
+def _p4info_of(tmp_path, text):
+    src = tmp_path / "prog.p4"
+    src.write_text(text)
+    return build_p4info(_frontend().load_program(str(src)).info)
+
+
+def test_chained_new_types_have_the_underlying_original_type(tmp_path):
+    # p4c walks a chain of `type`s down to the first other type: `type Outer_t` over `type Inner_t` over
+    # bit<32> is registered with original_type bit<32> (no new_type reference), and only the types used are listed
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "type bit<16> Tag_t;", "type bit<16> Tag_t;\ntypedef bit<32> U32_t;\ntype U32_t Inner_t;\ntype Inner_t Outer_t;")
+        .replace("header h_t { bit<8> a; bit<16> b; }", "header h_t { bit<8> a; bit<16> b; Outer_t o; }")
+        .replace("key = { hdr.h.isValid(): exact; hdr.h.a: exact;", "key = { hdr.h.isValid(): exact; hdr.h.o: exact;"))
+    (key,) = [m for m in _by_name(p.tables)["I.no_default"].match_fields if m.id == 2]
+    assert (key.name, key.bitwidth, key.type_name.name) == ("hdr.h.o", 32, "Outer_t")
+    outer = p.type_info.new_types["Outer_t"]
+    assert outer.WhichOneof("representation") == "original_type"
+    assert outer.original_type.bitstring.bit.bitwidth == 32
+    assert "Inner_t" not in p.type_info.new_types
+
+
+def test_instance_constructed_in_a_table_property_is_named_by_the_property_annotation(tmp_path):
+    # p4c: an extern constructed in place (`@name("ap") implementation = action_profile(...)`) takes the
+    # property's control-plane name as it is; it is not prefixed with the control's name as declarations are
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "        implementation = sel;",
+        '        @name("prof") implementation = action_selector(HashAlgorithm.crc32, 32w128, 32w8);\n'
+        '        @name(".dc") counters = direct_counter(CounterType.packets);'))
+    ap = _by_name(p.action_profiles)["prof"]
+    assert ap.preamble.alias == "prof"
+    assert ap.preamble.id == p4c_id(p4i.ACTION_PROFILE, "prof") and ap.with_selector and ap.size == 128
+    t = _by_name(p.tables)["I.with_args"]
+    assert t.implementation_id == ap.preamble.id and list(ap.table_ids) == [t.preamble.id]
+    (dc,) = p.direct_counters
+    assert dc.preamble.name == "dc" and list(t.direct_resource_ids) == [p4c_id(p4i.DIRECT_COUNTER, "dc")]

@@ -204,8 +204,9 @@ def test_action_selector_and_selector_keys():
     assert sel.with_selector and sel.algorithm == "crc16" and sel.size == 64 and sel.selector_width == 14
     assert sel.table_names == ["MyIngress.ecmp"]
     assert not profs["MyIngress.prof"].with_selector and profs["MyIngress.prof"].size == 128
-    assert info.table("MyIngress.anon").implementation == "MyIngress.anon_sel"
-    assert profs["MyIngress.anon_sel"].algorithm == "crc32"
+    # an instance constructed in the property takes the property's @name verbatim (p4c does not prefix it)
+    assert info.table("MyIngress.anon").implementation == "anon_sel"
+    assert profs["anon_sel"].algorithm == "crc32"
 
 
 def test_extern_instances():

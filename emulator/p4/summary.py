@@ -6,7 +6,8 @@ path of instance names from the top-level block's *declaration* name (`MyIngress
 `MyIngress.c1.t`), `@name("x")` replacing the local name (dots inside are a local path), `@name(".x")` being
 absolute. Top-level actions keep their bare name. `@hidden` objects are kept (the target needs them) with
 "hidden" in their `annotations`; p4info.py leaves them out of P4Info. An anonymous
-`implementation = action_selector(...)` takes the property's `@name`, else the table's name.
+`implementation = action_selector(...)` (or `counters = direct_counter(...)`...) takes the property's `@name` as
+it is (not prefixed with the path, as p4c does), else the table's name.
 """
 from __future__ import annotations
 
@@ -456,9 +457,12 @@ class Summarizer:
             name = self.instance_names.get((path, id(v.decl)))
             return name or qualify(v.decl, "")
         if isinstance(v, ast.ConstructorCall):
+            # p4c names an instance constructed in a table property by the property's control-plane name
+            # (its @name, used verbatim: it is not prefixed with the enclosing blocks' path, as only
+            # declarations are). Without @name p4c refuses the program; we fall back to the table's name.
             local = name_annotation(p.annotations)
             if local is not None:
-                name = local[1:] if local.startswith(".") else f"{path}.{local}"
+                name = local[1:] if local.startswith(".") else local
             else:
                 name = table_qn
             self.extern_instance(v, name, v.callee, p.annotations)

@@ -6,7 +6,8 @@ metadata of user-defined (`type`) types. Facts followed (P4Runtime spec, p4c's o
 - struct / header / header_union -> a named reference, with the members registered in `type_info` once.
 - enum -> `enum { name }` + `type_info.enums`; `enum bit<W>` -> `serializable_enum { name }` + its members'
   values as big-endian bytes of the underlying width; error -> `error {}` + every error member in `type_info.error`.
-- `type T` -> `new_type { name }` + `type_info.new_types[T]`: the original type, or with
+- `type T` -> `new_type { name }` + `type_info.new_types[T]`: the original type (through any chain of `type`s
+  down to the first other type: `type T1 T2` gives T2 bit<W>, not T1), or with
   `@p4runtime_translation(uri, bit<W> | string)` the translated type (and W is the control plane's width).
 """
 from __future__ import annotations
@@ -184,7 +185,8 @@ class TypeSpecConverter:
         entry = self.type_info.new_types[t.name]
         tr = translation_of(self.newtype_decls.get(t.name))
         if tr is None:
-            self.convert(entry.original_type, t.base)
+            # p4c walks the whole chain of `type`s: the original type is the first non-`type` one
+            self.convert(entry.original_type, T.strip_newtype(t))
             return
         entry.translated_type.uri = tr.uri
         if tr.sdn_bitwidth is None:
