@@ -485,6 +485,11 @@ class Summarizer:
         lpw = t.get_property("largest_priority_wins")
         largest_wins = not (isinstance(lpw, ast.ValueProperty) and lpw.value.const_value is False)
         explicit_any = any(e.priority is not None or ast.find_annotation(e.annotations, "priority") for e in entries)
+        # p4c's legacy `@priority(n)` entry annotation is BMv2's own entry priority: the smaller value wins, as with
+        # `largest_priority_wins = false`; the spec's `priority = n` syntax follows the table property.
+        legacy = not any(e.priority is not None for e in entries) and explicit_any
+        if legacy:
+            largest_wins = False
         out = []
         prev: int | None = None
         n = len(entries)
@@ -516,6 +521,11 @@ class Summarizer:
             if prio is not None:
                 prev = prio
             out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None))
+        if needs_prio and not largest_wins and explicit_any and out:
+            # the target's tables let the largest priority win: mirror the values so the smallest one does
+            top = max(ce.priority for ce in out) + 1
+            for ce in out:
+                ce.priority = top - ce.priority
         return out
 
     @staticmethod
