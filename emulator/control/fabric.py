@@ -17,6 +17,8 @@ import ipaddress
 from typing import Any
 
 from emulator.errors import ConfigError
+from emulator.target.api import RuntimeApi
+from emulator.target.switch import QueueInfo
 
 ING = "FabricIngress"
 EGR = "FabricEgress"
@@ -30,7 +32,7 @@ class FabricControl:
 
     def __init__(self, switch: Any):
         self.switch = switch
-        self.api = _make_api(switch)
+        self.api = RuntimeApi(switch)
         self._members: dict[tuple[int, int, int], Any] = {}  # (port, dmac, smac) -> member id (shared)
         self._nexthops: dict[int, Any] = {}  # next-hop id -> table entry handle
 
@@ -149,75 +151,20 @@ class FabricControl:
         return self.switch.process(port, data, now_ns)
 
     def ingress_jobs(self, port: int, data: bytes, now_ns: int = 0) -> list:
-        return list(_jobs(self.switch.ingress(port, data, now_ns)))
+        return list(self.switch.ingress(port, data, now_ns).jobs)
 
     def ingress_priorities(self, port: int, data: bytes) -> list[int]:
         """standard_metadata.priority of each egress job ingress produced (the queue it would enter)."""
-        return [_job_priority(job) for job in self.ingress_jobs(port, data)]
+        return [job.priority for job in self.ingress_jobs(port, data)]
 
     def through_egress(self, port: int, data: bytes, depth: int = 0, depth_bytes: int = 0,
                        now_ns: int = 0) -> list[tuple[int, bytes]]:
         """Ingress, then egress of every job as if its queue held `depth` packets (`depth_bytes`) at enqueue."""
         out: list[tuple[int, bytes]] = []
         for job in self.ingress_jobs(port, data, now_ns):
-            result = self.switch.egress(job, now_ns, _queue_info(depth, depth_bytes))
-            out.extend(_frames(result))
+            queue = QueueInfo(enq_qdepth=depth, enq_qdepth_bytes=depth_bytes)
+            out.extend(self.switch.egress(job, now_ns, queue).frames)
         return out
-
-
-# ------------------------------------------------------------------------------------------------ adapters
-# The target's API is being written at the same time; these keep the few places we touch its shapes together.
-
-
-def _make_api(switch: Any) -> Any:
-    existing = getattr(switch, "api", None)
-    if existing is not None:
-        return existing
-    from emulator.target import api as api_mod
-
-    for cls_name in ("SwitchApi", "ControlApi", "RuntimeApi", "Api"):
-        cls = getattr(api_mod, cls_name, None)
-        if cls is not None:
-            return cls(switch)
-    raise RuntimeError("emulator.target.api has no control API class")
-
-
-def _jobs(result: Any):
-    for name in ("jobs", "egress_jobs"):
-        if hasattr(result, name):
-            return getattr(result, name)
-    return result
-
-
-def _job_priority(job: Any) -> int:
-    for name in ("priority", "prio"):
-        if hasattr(job, name):
-            return getattr(job, name)
-    return job.std.priority
-
-
-def _frames(result: Any):
-    for name in ("frames", "outputs", "packets"):
-        if hasattr(result, name):
-            return getattr(result, name)
-    return result
-
-
-def _queue_info(depth: int, depth_bytes: int) -> Any:
-    from emulator.target import switch as sw
-
-    cls = sw.QueueInfo
-    fields = getattr(cls, "__dataclass_fields__", {})
-    kwargs = {}
-    for name in ("enq_qdepth", "depth", "enq_depth"):
-        if name in fields:
-            kwargs[name] = depth
-            break
-    for name in ("enq_qdepth_bytes", "depth_bytes", "enq_depth_bytes"):
-        if name in fields:
-            kwargs[name] = depth_bytes
-            break
-    return cls(**kwargs)
 
 
 def _mac(value: int | str) -> int:

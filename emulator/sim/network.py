@@ -12,7 +12,6 @@ One `random.Random(seed)` per network (`net.rng`) is handed to whoever needs ran
 """
 from __future__ import annotations
 
-import inspect
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,32 +34,7 @@ def make_v1switch(program: Any, rng: random.Random) -> Any:
     """V1Switch(program) whose P4 `random` extern draws from `rng` (the run's seeded generator)."""
     from emulator.target.switch import V1Switch  # noqa: PLC0415 - the target is heavy; only when needed
 
-    try:
-        params = inspect.signature(V1Switch).parameters
-    except (TypeError, ValueError):
-        params = {}
-    if "rng" in params:
-        return V1Switch(program, rng=rng)
-    switch = V1Switch(program)
-    seed_switch_rng(switch, rng)
-    return switch
-
-
-def seed_switch_rng(switch: Any, rng: random.Random) -> None:
-    """Point a V1Switch's P4 `random` extern at `rng` when the switch has no rng parameter of its own.
-
-    Adapter over the target's generated namespace (`compiled.namespace["_randint"]`); without it every switch
-    would share one process-wide generator and two runs in one process would differ."""
-    if hasattr(switch, "rng"):
-        try:
-            switch.rng = rng
-        except AttributeError:
-            pass
-        return
-    ns = getattr(getattr(switch, "compiled", None), "namespace", None)
-    if isinstance(ns, dict) and "_randint" in ns:
-        randint = rng.randint
-        ns["_randint"] = lambda lo, hi: lo if hi < lo else randint(lo, hi)
+    return V1Switch(program, rng=rng)
 
 
 @dataclass
@@ -105,7 +79,8 @@ class Network:
         self._check_new(name)
         if hasattr(program, "ingress") and hasattr(program, "egress"):
             switch = program
-            seed_switch_rng(switch, self.rng)
+            if hasattr(switch, "use_rng"):  # a V1Switch (test doubles have no P4 `random`)
+                switch.use_rng(self.rng)
         else:
             if isinstance(program, str | Path):
                 from emulator.p4.frontend import load_program  # noqa: PLC0415 - only for paths

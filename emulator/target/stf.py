@@ -734,7 +734,7 @@ class TargetAdapter:
         from emulator.target.switch import V1Switch
 
         self.switch = V1Switch(checked)
-        self.api = _make_api(api_mod, self.switch)
+        self.api = api_mod.RuntimeApi(self.switch)
 
     def process(self, port: int, data: bytes, now_ns: int) -> list[tuple[int, bytes]]:
         return self.switch.process(port, data, now_ns)
@@ -798,17 +798,6 @@ class TargetAdapter:
         sets = getattr(self.switch, "value_sets", {})
         vs = sets[_resolve(list(sets), name, "value_set", "")]
         vs.add(value, mask)
-
-
-def _make_api(api_mod: Any, switch: Any) -> Any:
-    existing = getattr(switch, "api", None)
-    if existing is not None:
-        return existing
-    for cls_name in ("SwitchApi", "ControlApi", "RuntimeApi", "Api"):
-        cls = getattr(api_mod, cls_name, None)
-        if cls is not None:
-            return cls(switch)
-    raise RuntimeError("emulator.target.api has no control API class")
 
 
 class StfRunner:

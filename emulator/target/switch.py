@@ -13,6 +13,7 @@ metadata, keeping only the preserved field list. A malformed packet never raises
 """
 from __future__ import annotations
 
+import random
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -116,7 +117,7 @@ class RecircPacket(bytes):
 class V1Switch:
     """One v1model switch: tables, externs and PRE from the program's ProgramInfo, plus the generated code."""
 
-    def __init__(self, program, *, max_loops: int = MAX_LOOPS):
+    def __init__(self, program, *, max_loops: int = MAX_LOOPS, rng: random.Random | None = None):
         self.program = program
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
         if not info.blocks:
@@ -137,6 +138,7 @@ class V1Switch:
         objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
         self.rt = Runtime()
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt)
+        self.use_rng(rng if rng is not None else random.Random(0))
         cp = self.compiled
         for name, obj in getattr(cp, "created", {}).items():
             self.externs.setdefault(name, obj)
@@ -158,6 +160,12 @@ class V1Switch:
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
                             for c in cp.classes.values())
+
+    def use_rng(self, rng: random.Random) -> None:
+        """Draw the P4 `random` extern from `rng` (an engine hands every switch its run's seeded generator, so a
+        run is reproducible and two switches do not share one stream)."""
+        randint = rng.randint
+        self.compiled.namespace["_randint"] = lambda lo, hi: lo if hi < lo else randint(lo, hi)
 
     @property
     def source(self) -> str:
