@@ -524,3 +524,10 @@ def test_instance_constructed_in_a_table_property_is_named_by_the_property_annot
     assert t.implementation_id == ap.preamble.id and list(ap.table_ids) == [t.preamble.id]
     (dc,) = p.direct_counters
     assert dc.preamble.name == "dc" and list(t.direct_resource_ids) == [p4c_id(p4i.DIRECT_COUNTER, "dc")]
+
+
+def test_hidden_key_element_keeps_its_annotation(tmp_path):
+    # p4c drops only @name/@id/@brief/@description from P4Info annotations; a @hidden key is still a match field
+    p = _p4info_of(tmp_path, FACTS_P4.replace("hdr.h.a: exact; hdr.h.b[7:0]", "hdr.h.a: exact @hidden; hdr.h.b[7:0]"))
+    keys = {m.name: list(m.annotations) for m in _by_name(p.tables)["I.no_default"].match_fields}
+    assert keys == {"hdr.h.$valid$": [], "hdr.h.a": ["@hidden"], "hdr.h.b[7:0]": []}

@@ -186,7 +186,9 @@ def _aliases(names: list[str]) -> dict[str, str]:
     return out
 
 
-_SKIP_ANNOTATIONS = {"name", "id", "hidden", "brief", "description"}
+# p4c leaves out only @name, @id (redundant) and @brief/@description (they fill `doc`); an object with @hidden is
+# left out altogether, but a @hidden key element stays, annotation and all
+_SKIP_ANNOTATIONS = {"name", "id", "brief", "description"}
 # action selector sizing annotations become ActionProfile fields, not preamble annotations
 _PROFILE_ANNOTATIONS = {"max_group_size", "selector_size_semantics", "max_member_weight"}
 
