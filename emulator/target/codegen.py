@@ -660,9 +660,17 @@ class CodeGen:
             for p in a.params:
                 if p.direction == "out" and not _composite(p.param_type.resolved):
                     o(f"{self.env[id(p)]} = {self.zero_of(p.param_type.resolved)}")
-            self.block(a.body)
             if outs:
+                # `exit` still copies out: the exception carries this action's scalar out/inout values
+                o("try:")
+                o.ind += 1
+                self.block(a.body)
+                o.ind -= 1
+                o("except ExitBlock:")
+                o("    raise ExitBlock((" + "".join(x + ", " for x in outs) + ")) from None")
                 o("return (" + "".join(x + ", " for x in outs) + ")")
+            else:
+                self.block(a.body)
         self.env = saved_env
         return fn
 
@@ -961,10 +969,31 @@ class CodeGen:
             argsrc.append(extra)
         call = f"{fn}({', '.join(argsrc)})"
         if outs:
+            # an action that executes `exit` raises ExitBlock with its out values: copy them out, then leave
             tmps = [self.uniq("r") for _ in outs]
-            o(f"{''.join(x + ', ' for x in tmps)}= {call}")
+            lhs = "".join(x + ", " for x in tmps)
+            o("try:")
+            o(f"    {lhs}= {call}")
+            o("except ExitBlock as _xb:")
+            o.ind += 1
+            o(f"{lhs}= _xb.args[0]")
             for a, x in zip(outs, tmps):
                 self.store(a, x)
+            for p in post:
+                o(p)
+            o("raise")
+            o.ind -= 1
+            for a, x in zip(outs, tmps):
+                self.store(a, x)
+        elif post:
+            o("try:")
+            o(f"    {call}")
+            o("finally:")
+            o.ind += 1
+            for p in post:
+                o(p)
+            o.ind -= 1
+            return None
         else:
             o(call)
         for p in post:
