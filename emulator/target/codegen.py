@@ -1852,8 +1852,11 @@ class CodeGen:
                 o("except ExitBlock:")
                 o("    pass")
         with self.new_def() as o:
+            # an explicit `transition reject` (also from a sub-parser) ends parsing with parser_error unchanged:
+            # p4c's BMv2 back end warns "Explicit transition to reject not supported on this target" and emits
+            # the transition as next_state null, i.e. like accept (a failed verify or select still sets the error)
             o("def _reject():")
-            o(f"    raise ParserReject({self.err('NoMatch', 2)})")
+            o("    raise ParserReject(0)")
 
 
 _GLOBALS_MARK = "#<globals>"
