@@ -223,12 +223,16 @@ def _header_methods(layout: TypeLayout) -> list[str]:
             L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}, {fixed}))")
     else:
         # headers with a varbit field: extract field by field (rare, not hot)
+        # BMv2's checks, in its order: a size that is not whole bytes is ParserInvalidArgument, a size above the
+        # field's maximum HeaderTooShort, then too few packet bytes PacketTooShort
+        vmax = next(w for _, w, kind in widths if kind == "varbit")
         L.append("    def _extract(self, data, cur, vlen=0):")
+        L.append("        if vlen & 7: raise ParserError(6)")
+        L.append(f"        if vlen > {vmax}: raise ParserError(4)")
         L.append(f"        end = cur + {fixed} + vlen")
         L.append("        if end > len(data) << 3: raise ParserError(1)")
         for name, w, kind in widths:
             if kind == "varbit":
-                L.append(f"        if vlen > {w}: raise ParserError(4)")
                 L.append(f"        self.{name} = _extract_bits(data, cur, vlen) if vlen else 0")
                 L.append(f"        self.{name}__w = vlen")
                 L.append("        cur += vlen")
