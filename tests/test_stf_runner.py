@@ -556,3 +556,13 @@ def test_runner_accepts_bmv2_spellings_of_validity_keys():
     _, t = run_fake("add t k:0x12** v.valid:1 fwd(port:3, tag:4)\nadd t k:0x1200 hdr.h.v:0 fwd(port:1, tag:2)\n")
     adds = [c for c in t.calls if c[0] == "table_add"]
     assert adds[0][2]["hdr.h.v.$valid$"] == 1 and adds[1][2]["hdr.h.v.$valid$"] == 0
+
+
+@needs_target
+def test_cli_false_assert_fails_the_test_naming_the_p4_line(tmp_path, capsys):
+    # simple_switch exits on a false assert: the test fails (exit 1) and the report names the P4 line
+    prog = PROG.replace("apply { t.apply(); hdr.h.b", "apply { t.apply(); assert(hdr.h.a != 9); hdr.h.b")
+    assert _cli(tmp_path, "packet 0 0105\nexpect 7 0106 $\n", prog=prog) == 0
+    assert _cli(tmp_path, "packet 0 0105\nexpect 7 0106 $\npacket 0 0900\n", prog=prog) == 1
+    out = capsys.readouterr()
+    assert f"t.stf:3: packet 0: P4 assert failed at {tmp_path / 'p.p4'}:13 (ingress" in out.out + out.err

@@ -6,6 +6,7 @@ import random
 
 from test_codegen import load  # noqa: I001 - pytest puts tests/ on sys.path
 
+from emulator.target.api import RuntimeApi
 from emulator.target.switch import (
     EGRESS_CLONE,
     INGRESS_CLONE,
@@ -295,3 +296,46 @@ def test_random_extern_draws_from_the_switch_rng():
     assert draws(c) != draws(V1Switch(program, rng=random.Random(7)))
     c.use_rng(random.Random(7))  # an engine re-seeds a switch built elsewhere
     assert draws(c) == draws(V1Switch(program, rng=random.Random(7)))
+
+
+ASSERT_PROG = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.h); transition accept; }
+}
+control VC(inout headers h, inout meta_t m) { apply {} }
+control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        sm.egress_spec = 1;
+        clone(CloneType.I2E, 4);
+        assert(h.h.a != 1);
+    }
+}
+control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        assume(h.h.b != 2);
+    }
+}
+control CC(inout headers h, inout meta_t m) { apply {} }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_false_assert_or_assume_abandons_the_packet_and_names_the_line():
+    # simple_switch logs the assert's file and line and exits (v1model.p4): nothing of that packet leaves,
+    # not even the clone made earlier in the same pass; the switch records the failure and goes on
+    sw = V1Switch(load(ASSERT_PROG))
+    RuntimeApi(sw).mirroring_add(4, 9)
+    assert sorted(sw.process(0, b"\x00\x00")) == [(1, b"\x00\x00"), (9, b"\x00\x00")]
+    assert sw.assertion_failures == []
+    assert sw.process(0, b"\x01\x00") == []
+    assert sw.assertion_failures == ["assert failed at <test>:15 (ingress, packet from port 0)"]
+    # assume fails in egress: both the packet and its clone run egress and both are abandoned
+    assert sw.process(3, b"\x00\x02") == []
+    assert sw.assertion_failures[1:] == ["assume failed at <test>:20 (egress, packet from port 3)"] * 2
+    assert sw.process(0, b"\x05\x05") != []  # the switch keeps working

@@ -46,6 +46,16 @@ PARSER_STATE_LIMIT = 10000  # state transitions per parse before error.ParserTim
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
+class P4AssertionFailed(Exception):
+    """A v1model assert()/assume() whose argument was false: `kind` is "assert" or "assume", `where` the P4
+    source as file:line."""
+
+    def __init__(self, kind: str, where: str):
+        super().__init__(f"{kind} failed at {where}")
+        self.kind = kind
+        self.where = where
+
+
 class Unsupported(P4Error):
     """A construct the v1model back end does not implement."""
 
@@ -101,7 +111,6 @@ class PacketCtx:
     recirculate: Any = None
     truncate: int | None = None
     digests: list | None = None  # (digest name, values) in call order
-    assert_failed: bool = False
 
     def __init__(self, sm: Any = None, length: int = 0, now_us: int = 0, payload: bytes = b""):
         self.sm = sm
@@ -176,7 +185,7 @@ class CodeGen:
         self.rt = runtime or Runtime()
         self.ns: dict[str, Any] = {
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
-            "HeaderStack": HeaderStack, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
+            "HeaderStack": HeaderStack, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
             "_NOCOPY": _nocopy,
         }
@@ -1240,7 +1249,10 @@ class CodeGen:
             o(f"_rt.cur.truncate = {self.expr(args[0])}")
             return None
         if name in ("assert", "assume"):
-            o(f"if not {self.expr(args[0])}: _rt.cur.assert_failed = True")
+            # simple_switch logs the file and line of a failed assert/assume and exits (v1model.p4); a
+            # clock-free target cannot exit: the packet is abandoned and V1Switch reports the failure
+            where = f"{c.loc.file}:{c.loc.line}" if c.loc is not None else "?"
+            o(f"if not {self.expr(args[0])}: raise P4AssertionFailed({name!r}, {where!r})")
             return None
         if name == "log_msg":
             return None

@@ -22,6 +22,7 @@ from emulator.errors import P4Error, RuntimeApiError
 from emulator.p4.program import ProgramInfo
 from emulator.target.codegen import (
     CompiledProgram,
+    P4AssertionFailed,
     PacketCtx,
     Runtime,
     ValueSetRuntime,
@@ -157,6 +158,8 @@ class V1Switch:
         self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
         self._has_priority = "priority" in sm_fields
         self.digest_names = [d.name for d in info.digests]
+        # "assert failed at FILE:LINE (stage, packet from port P)" per false assert()/assume(), oldest first
+        self.assertion_failures: list[str] = []
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
                             for c in cp.classes.values())
@@ -176,13 +179,22 @@ class V1Switch:
     def ingress(self, port: int, data: bytes, now_ns: int) -> IngressResult:
         """Parser, verify checksum, ingress control and the after-ingress decisions for a received frame."""
         res = IngressResult()
-        if isinstance(data, RecircPacket):
-            self._ingress_pass(data.port, bytes(data), now_ns, RECIRC, (data.meta, data.sm, data.copier),
-                               res, data.loops)
-        else:
-            self._ingress_pass(port, data, now_ns, NORMAL, None, res, 0)
+        try:
+            if isinstance(data, RecircPacket):
+                self._ingress_pass(data.port, bytes(data), now_ns, RECIRC, (data.meta, data.sm, data.copier),
+                                   res, data.loops)
+            else:
+                self._ingress_pass(port, data, now_ns, NORMAL, None, res, 0)
+        except P4AssertionFailed as exc:
+            self._assertion_failed(exc, "ingress", port)
+            return IngressResult(dropped=True)
         res.dropped = not res.jobs
         return res
+
+    def _assertion_failed(self, exc: P4AssertionFailed, stage: str, port: int) -> None:
+        """A false assert()/assume(): simple_switch logs the source line and exits; we abandon the packet (no
+        output, clone, digest or recirculation of it) and record the failure for the caller (STF runner, tests)."""
+        self.assertion_failures.append(f"{exc.kind} failed at {exc.where} ({stage}, packet from port {port})")
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
         """Re-inject a recirculated packet (its ingress port travels with it)."""
@@ -290,6 +302,13 @@ class V1Switch:
     # -------------------------------------------------------------------------------------------- egress
     def egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None = None) -> EgressResult:
         """Egress control, compute checksum, deparser and the after-egress decisions for a dequeued job."""
+        try:
+            return self._egress(job, now_ns, queue)
+        except P4AssertionFailed as exc:
+            self._assertion_failed(exc, "egress", job.sm.ingress_port)
+            return EgressResult()
+
+    def _egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None) -> EgressResult:
         res = EgressResult()
         sm = job.sm
         now_us = now_ns // 1000
