@@ -632,18 +632,23 @@ class Checker:
             ks.type = ks.components[0].type
             ks.const_value = ks.components[0].const_value
             return
+        def side(e):
+            # a serializable-enum key also takes values of its underlying type in masks and ranges (as p4c:
+            # `(bit<16>)E.A &&& 0xff00`)
+            et = self.check_expr(e, scope, ctx)
+            if isinstance(t, T.SerEnum) and not isinstance(et, T.SerEnum):
+                self.coerce(e, t.underlying)
+            else:
+                self.coerce(e, t)
+
         if isinstance(ks, ast.Mask):
-            self.check_expr(ks.value, scope, ctx)
-            self.coerce(ks.value, t)
-            self.check_expr(ks.mask, scope, ctx)
-            self.coerce(ks.mask, t)
+            side(ks.value)
+            side(ks.mask)
             ks.type = T.SetT(t)
             return
         if isinstance(ks, ast.Range):
-            self.check_expr(ks.lo, scope, ctx)
-            self.coerce(ks.lo, t)
-            self.check_expr(ks.hi, scope, ctx)
-            self.coerce(ks.hi, t)
+            side(ks.lo)
+            side(ks.hi)
             ks.type = T.SetT(t)
             return
         kt = self.check_expr(ks, scope, ctx)
@@ -1587,15 +1592,9 @@ class Checker:
         if isinstance(src, T.InfInt) and isinstance(target, T.Bits):
             if e.const_value is None:
                 raise _err(f"untyped integer expression used where {target} is expected", e)
-            v = e.const_value
-            w = target.width
-            lo = -(1 << (w - 1)) if target.signed else -(1 << w) + 1 if v < 0 else 0
-            hi = (1 << (w - 1 if target.signed else w)) - 1
-            if not target.signed and v < 0:
-                pass  # negative constants wrap (p4c warns)
-            elif not (lo <= v <= hi):
-                raise _err(f"constant {v} does not fit in {target}", e)
-            e.const_value = cf.wrap(v, target)
+            # a constant that does not fit wraps to the width (two's complement for int<W>): p4c's typed
+            # constants (IR::Constant::handleOverflow) only warn "value does not fit in W bits"
+            e.const_value = cf.wrap(e.const_value, target)
             self._retype_infint(e, target)
             return
         if isinstance(src, T.InfInt) and isinstance(target, T.InfInt):
@@ -1751,9 +1750,10 @@ class Checker:
             ua, ub = self._arith_type(ta), self._arith_type(tb)
             if not isinstance(ua, (T.Bits, T.InfInt)):
                 raise _err(f"left operand of {op} must be an integer, not {ta}", e.left)
-            if not isinstance(ub, (T.Bits, T.InfInt)) or (isinstance(ub, T.Bits) and ub.signed):
+            # p4c: a signed shift amount is accepted when it is a constant (made unsigned), else an error
+            if not isinstance(ub, (T.Bits, T.InfInt)) or (isinstance(ub, T.Bits) and ub.signed and cb is None):
                 raise _err(f"shift amount must be an unsigned integer, not {tb}", e.right)
-            if isinstance(ub, T.InfInt) and cb is not None and cb < 0:
+            if cb is not None and cb < 0:
                 raise _err("shift amount must be non-negative", e.right)
             if isinstance(ua, T.InfInt) and cb is None:
                 raise _err("shifting an untyped constant needs a constant shift amount", e)
