@@ -53,6 +53,12 @@ def test_packet_hex_with_spaces_and_case():
     assert c == PacketCmd(1, 3, bytes([0x0A, 0x0B, 0x0C, 0x0D, 0x0E]))
 
 
+def test_packet_with_an_odd_number_of_digits():
+    # as p4c's runner (digits taken two at a time): the lone last digit is a byte of that value
+    assert one("packet 1 01 2").data == b"\x01\x02"
+    assert one("packet 0 abc").data == b"\xab\x0c"
+
+
 def test_expect_variants():
     e = one("expect 2 00 1* **FF $")
     assert (e.port, e.pattern, e.exact_length) == (2, "001***FF", True)
@@ -129,7 +135,6 @@ def test_cli_commands():
     ("packet x 00", "bad port 'x'"),
     ("packet 512 00", "port 512 is out of range"),
     ("packet 1 0g", "bad character 'g'"),
-    ("packet 1 012", "odd number of hex digits"),
     ("expect 1 00zz", "bad character 'Z'"),
     ("expect", "missing port"),
     ("add t k:1", "usage: add"),

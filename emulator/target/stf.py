@@ -316,7 +316,8 @@ def _parse_line(line: str, lp: _LineParser) -> Command:
             bad = next(ch for ch in hexdata if ch not in "0123456789abcdefABCDEF")
             raise lp.error(f"bad character '{bad}' in packet data (hex digits only)")
         if len(hexdata) % 2:
-            raise lp.error(f"packet data has an odd number of hex digits ({len(hexdata)})")
+            # p4c's runner converts the digits two at a time: a lone last digit becomes a byte of its own value
+            return PacketCmd(no, port, bytes.fromhex(hexdata[:-1]) + bytes([int(hexdata[-1], 16)]))
         return PacketCmd(no, port, bytes.fromhex(hexdata))
     if cmd == "expect":
         port_text, _, data = rest.partition(" ")
