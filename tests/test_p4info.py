@@ -531,3 +531,53 @@ def test_hidden_key_element_keeps_its_annotation(tmp_path):
     p = _p4info_of(tmp_path, FACTS_P4.replace("hdr.h.a: exact; hdr.h.b[7:0]", "hdr.h.a: exact @hidden; hdr.h.b[7:0]"))
     keys = {m.name: list(m.annotations) for m in _by_name(p.tables)["I.no_default"].match_fields}
     assert keys == {"hdr.h.$valid$": [], "hdr.h.a": ["@hidden"], "hdr.h.b[7:0]": []}
+
+
+ORDER_P4 = r"""
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct headers_t { h_t h; }
+struct meta_t { bit<8> m; }
+action g_first() { }
+action g_second() { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control Sub(inout headers_t hdr) {
+    action s1() { }
+    table st { key = { hdr.h.a: exact; } actions = { s1; g_first; } default_action = g_first; }
+    apply { st.apply(); }
+}
+control Direct(inout headers_t hdr) {
+    action d1() { }
+    table dt { key = { hdr.h.a: exact; } actions = { d1; } default_action = d1; }
+    apply { dt.apply(); }
+}
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action a1() { }
+    Sub() sub;
+    action a2() { }
+    table t { key = { hdr.h.a: exact; } actions = { a2; a1; } default_action = a2; }
+    apply { Direct.apply(hdr); t.apply(); sub.apply(hdr); }
+}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action e1() { }
+    table et { key = { hdr.h.a: exact; } actions = { e1; g_first; g_second; } default_action = e1; }
+    apply { et.apply(); }
+}
+control CC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_action_order_follows_p4cs_inlining(tmp_path):
+    # p4c inlines sub-control instances into their top-level control (an instance's locals take its place;
+    # the implicit instance of a direct invocation comes after the declared locals), then copies the global
+    # actions the control uses to its start (g_first, used by the sub-control); a global action first used by a
+    # later block (g_second) starts that block's list.
+    p = _p4info_of(tmp_path, ORDER_P4)
+    assert [a.preamble.name for a in p.actions] == [
+        "g_first", "I.a1", "I.sub.s1", "I.a2", "I.Direct.d1", "g_second", "E.e1"]

@@ -206,9 +206,14 @@ class Summarizer:
         self.profiles: dict[str, ActionProfileInfo] = {}
         self.digests: dict[str, DigestInfo] = {}
         self.instance_names: dict[tuple[str, int], str] = {}
-        # P4Info lists actions as p4c does: block by block (in evaluation order), the global actions a block uses
-        # (which p4c copies into it) first, then the block's own in declaration order
-        self.action_keys: dict[str, tuple[int, int, int]] = {}
+        # P4Info lists actions as p4c does, top-level block by top-level block. p4c first inlines every
+        # sub-control instance into its top-level block (the instance's locals take the place of its declaration;
+        # implicit instances of direct invocations come after the declared locals), then copies the global
+        # actions the block uses to its start: so a block's used global actions come first, then its own and its
+        # sub-instances' actions by their position in that flattened list of locals.
+        self.action_keys: dict[str, tuple] = {}
+        self.current_top = 0
+        self.current_pos: tuple = ()
         self.used_actions: set[str] = set()  # named by an applied table or called directly
         self.block_index = -1
 
@@ -235,7 +240,7 @@ class Summarizer:
                 self.info.blocks[V1MODEL_BLOCKS[i]] = decl
             self.walk_block(decl, path, ctor)
         self.check_unique_names()
-        self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, 0)))
+        self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, ())))
         for a in self.info.actions:
             a.unused = a.name not in self.used_actions
         self.info.action_profiles = list(self.profiles.values())
@@ -267,30 +272,34 @@ class Summarizer:
                 return d, qualify(inst, ""), getattr(inst, "callee", None)
         return None, "", None
 
-    def walk_block(self, decl, path: str, ctor) -> None:
+    def walk_block(self, decl, path: str, ctor, pos: tuple = ()) -> None:
+        """Walk a block instance; `pos` is its place among the locals of its top-level block once p4c has inlined
+        the sub-instances (empty for a top-level block)."""
         self.block_index += 1
-        block_index = self.block_index
+        top = self.block_index if not pos else self.current_top
         # constructor arguments that are blocks are instances too (named after the parameter)
         if ctor is not None:
-            for p, a in zip(ctor.params, ctor.args):
+            for k, (p, a) in enumerate(zip(ctor.params, ctor.args)):
                 if isinstance(a, ast.ConstructorCall):
                     sub, spath, sctor = self.block_of(a, path, p.name)
                     if sub is not None:
-                        self.walk_block(sub, spath, sctor)
+                        self.current_top = top
+                        self.walk_block(sub, spath, sctor, pos + (-1, k))
                     else:
                         self.extern_instance(a, f"{path}.{p.name}", a.callee, [])
-        for loc in decl.locals:
+        for i, loc in enumerate(decl.locals):
             if isinstance(loc, ast.Instantiation):
                 tdecl = getattr(loc.inst_type, "decl", None)
                 qn = qualify(loc, path)
                 self.instance_names[(path, id(loc))] = qn
                 if isinstance(tdecl, (ast.ParserDecl, ast.ControlDecl)):
-                    self.walk_block(tdecl, qn, getattr(loc, "callee", None))
+                    self.current_top = top
+                    self.walk_block(tdecl, qn, getattr(loc, "callee", None), pos + (i,))
                 else:
                     self.extern_instance(loc, qn, getattr(loc, "callee", None), loc.annotations)
             elif isinstance(loc, ast.ValueSetDecl):
                 self.value_set(loc, qualify(loc, path))
-        self.current_block = block_index
+        self.current_top, self.current_pos = top, pos
         applied = self.applied_tables(decl)
         for loc in decl.locals:
             if isinstance(loc, ast.TableDecl):
@@ -329,8 +338,11 @@ class Summarizer:
         inside = isinstance(block, ast.ControlDecl) and any(x is ad for x in block.locals)
         qn = qualify(ad, path if inside else "")
         if qn not in self.action_keys:
-            pos = next((i for i, x in enumerate(block.locals) if x is ad), 0) if inside else 0
-            self.action_keys[qn] = (getattr(self, "current_block", 0), 1 if inside else 0, pos)
+            if inside:
+                at = next((i for i, x in enumerate(block.locals) if x is ad), 0)
+                self.action_keys[qn] = (self.current_top, 1, self.current_pos + (at,))
+            else:  # a global action: first in its (first) top-level block, in order of first use
+                self.action_keys[qn] = (self.current_top, 0, ())
         if qn in self.actions:
             if self.actions[qn].decl is not ad:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
