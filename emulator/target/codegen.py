@@ -206,6 +206,7 @@ class CodeGen:
         self.kind = "control"  # "parser" or "control": stack indexing semantics differ
         self.fn_kind = "control"  # control / action / function
         self.ret_outs: list[str] = []
+        self.frozen: dict[int, str] = {}  # id(index expression) -> temp holding its value (see _freeze_indexes)
         self.ret_type = None
 
     # ------------------------------------------------------------------------------------------ plumbing
@@ -912,6 +913,17 @@ class CodeGen:
     def assign(self, left, right) -> None:
         if isinstance(left, A.DontCare):
             return
+        if any(isinstance(n, A.MethodCall) for n in A.walk(right)):
+            saved = dict(self.frozen)
+            self._freeze_indexes(left)
+            try:
+                self._assign(left, right)
+            finally:
+                self.frozen = saved
+            return
+        self._assign(left, right)
+
+    def _assign(self, left, right) -> None:
         lt = left.type
         if _composite(lt):
             dst = self.expr(left)
@@ -920,6 +932,17 @@ class CodeGen:
                 self.out(f"if {dst}._valid: {self.expr(left.expr)}._only({pyattr(left.name)!r})")
             return
         self.store(left, self.expr(right, want=lt))
+
+    def _freeze_indexes(self, left) -> None:
+        """P4 evaluates an assignment's left side before its right side: when the right side has calls (whose
+        copy-out may change a stack index used on the left), compute the left's runtime indexes first."""
+        n = left
+        while isinstance(n, (A.Member, A.Slice, A.ArrayIndex)):
+            if isinstance(n, A.ArrayIndex) and not isinstance(getattr(n.index, "const_value", None), int):
+                tmp = self.uniq("ix")
+                self.out(f"{tmp} = {self.expr(n.index)}")
+                self.frozen[id(n.index)] = tmp
+            n = n.expr
 
     def store(self, left, src: str) -> None:
         """Assign `src` (already of the lvalue's type) to a scalar lvalue."""
@@ -1598,9 +1621,9 @@ class CodeGen:
             cv = getattr(e.index, "const_value", None)
             if isinstance(cv, int) and 0 <= cv < base.size:
                 return f"{s}.elems[{cv}]"
-            i = self.expr(e.index)
+            i = self.frozen.get(id(e.index)) or self.expr(e.index)
             return f"{s}.at_parser({i})" if self.kind == "parser" else f"{s}.at({i})"
-        return f"{s}[{self.expr(e.index)}]"
+        return f"{s}[{self.frozen.get(id(e.index)) or self.expr(e.index)}]"
 
     def x_Slice(self, e, t, want):
         hi, lo = self.const(e.hi), self.const(e.lo)
