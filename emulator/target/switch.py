@@ -8,8 +8,10 @@
 
 After ingress, in BMv2's order: clone (I2E) -> digest -> resubmit -> multicast (mcast_grp != 0) -> drop
 (egress_spec == 511) -> unicast. After egress: clone (E2E) -> drop (egress_spec == 511, i.e. mark_to_drop in
-egress) -> recirculate -> transmit. Clones and recirculated packets are re-parsed (as BMv2 does) with fresh
-metadata, keeping only the preserved field list. A malformed packet never raises: parser errors only.
+egress) -> recirculate -> transmit. As in BMv2's simple_switch.cpp, I2E clones, resubmitted and recirculated
+packets are parsed again and E2E clones copy the headers as egress left them; all of them start with every
+metadata field reset (ingress_port too) but the preserved field list and instance_type; a packet unicast after
+ingress is NORMAL in egress. A malformed packet never raises: parser errors only.
 """
 from __future__ import annotations
 
@@ -202,19 +204,24 @@ class V1Switch:
         return self.ingress(port, data, now_ns)
 
     def _parse(self, port: int, data: bytes, now_ns: int, itype: int, preserved):
+        """Parse `data` into fresh headers and metadata. `preserved` = (meta, sm, copier) for a resubmitted or
+        recirculated packet: BMv2 resets all its metadata (copy_field_list_and_set_type, reset_metadata), so
+        ingress_port and ingress_global_timestamp are 0 and only packet_length, instance_type and the preserved
+        field list are set. Otherwise (an I2E clone's re-parse) the parser sees the ingress port, as in BMv2."""
         hdr = self._new_hdr()
         meta = self._new_meta()
         sm = self._new_sm()
         n = len(data)
         now_us = now_ns // 1000
-        sm.ingress_port = port
         sm.packet_length = n
         sm.instance_type = itype
-        sm.ingress_global_timestamp = now_us
         if preserved is not None:
             src_meta, src_sm, copier = preserved
             if copier is not None:
                 copier(src_meta, src_sm, meta, sm)
+        else:
+            sm.ingress_port = port
+            sm.ingress_global_timestamp = now_us
         ctx = PacketCtx(sm, n, now_us, data)
         self.rt.cur = ctx
         pin = PacketIn(data)
@@ -253,7 +260,7 @@ class V1Switch:
         self._run_ingress(hdr, meta, sm)
         # I2E clone: the original packet, re-parsed, with fresh metadata (+ preserved fields)
         if ctx.clone is not None:
-            self._clone(ctx.clone, data, port, now_ns, meta, sm, INGRESS_CLONE, res.jobs, loops)
+            self._clone_i2e(ctx.clone, data, port, now_ns, meta, sm, res.jobs, loops)
         if ctx.digests:
             res.digests.extend(ctx.digests)
         if ctx.resubmit is not None:
@@ -280,24 +287,46 @@ class V1Switch:
         if eport == DROP_PORT:
             return
         sm.egress_port = eport
-        res.jobs.append(EgressJob(eport, prio, sm.instance_type, len(data), hdr, meta, sm, ctx.payload,
-                                  ctx.truncate, loops))
+        sm.instance_type = NORMAL  # BMv2 sets it on unicast: a resubmitted/recirculated packet is NORMAL in egress
+        res.jobs.append(EgressJob(eport, prio, NORMAL, len(data), hdr, meta, sm, ctx.payload, ctx.truncate, loops))
 
-    def _clone(self, clone, data: bytes, port: int, now_ns: int, meta, sm, itype: int, out: list,
-               loops: int) -> None:
+    def _clone_i2e(self, clone, data: bytes, port: int, now_ns: int, meta, sm, out: list, loops: int) -> None:
+        """BMv2: the packet as it began ingress is parsed again (seeing its ingress port), then all its metadata
+        is reset (user and standard: ingress_port, parser_error, priority... are 0) and only the preserved field
+        list and instance_type are set; packet_length is set again at egress."""
         _ctype, session, copier = clone
         targets = self.pre.clone_targets(session)
         if targets is None or loops >= self.max_loops:
             return
         copies, trunc = targets
         for rid, eport in copies:
-            h, m, s, ctx = self._parse(port, data, now_ns, itype, (meta, sm, copier))
+            h, _m, _s, ctx = self._parse(port, data, now_ns, INGRESS_CLONE, None)
+            m, s = self._new_meta(), self._new_sm()
+            if copier is not None:
+                copier(meta, sm, m, s)
+            s.instance_type = INGRESS_CLONE
             s.egress_port = eport
             s.egress_rid = rid
-            prio = sm.priority if self._has_priority else 0
-            if self._has_priority:
-                s.priority = prio
-            out.append(EgressJob(eport, prio, itype, len(data), h, m, s, ctx.payload, trunc, loops + 1))
+            out.append(EgressJob(eport, 0, INGRESS_CLONE, len(data), h, m, s, ctx.payload, trunc, loops + 1))
+
+    def _clone_e2e(self, clone, job: EgressJob, hdr, meta, sm, out: list) -> None:
+        """BMv2: the packet as it ends egress (header values and validity; neither deparsed nor parsed again),
+        all metadata reset but the preserved field list, instance_type EGRESS_CLONE; its packet_length is the
+        original's."""
+        _ctype, session, copier = clone
+        targets = self.pre.clone_targets(session)
+        if targets is None or job.loops >= self.max_loops:
+            return
+        copies, trunc = targets
+        for rid, eport in copies:
+            m, s = self._new_meta(), self._new_sm()
+            if copier is not None:
+                copier(meta, sm, m, s)
+            s.instance_type = EGRESS_CLONE
+            s.egress_port = eport
+            s.egress_rid = rid
+            out.append(EgressJob(eport, 0, EGRESS_CLONE, job.length, hdr._copy(), m, s, job.payload, trunc,
+                                 job.loops + 1))
 
     # -------------------------------------------------------------------------------------------- egress
     def egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None = None) -> EgressResult:
@@ -315,6 +344,7 @@ class V1Switch:
         sm.egress_port = job.egress_port
         sm.egress_spec = 0  # BMv2 resets it so that mark_to_drop in egress is visible
         sm.egress_global_timestamp = now_us
+        sm.packet_length = job.length  # BMv2 sets it from the packet's length register at each egress start
         if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
             sm.enq_timestamp = now_us & 0xFFFFFFFF
             sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
@@ -333,14 +363,14 @@ class V1Switch:
             ctx.truncate = job.truncate
         self.rt.cur = ctx
         self._run_egress(hdr, meta, sm)
-        self._run_compute(hdr, meta)
+        if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
+            self._clone_e2e(ctx.clone, job, hdr, meta, sm, res.clones)
+        if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
+            return res
+        self._run_compute(hdr, meta)  # BMv2 updates checksums in its deparser
         parts: list = []
         self._run_deparser(parts, hdr)
         frame = b"".join(parts) + job.payload if self._aligned else join_emitted(parts, job.payload)
-        if ctx.clone is not None:  # E2E: the deparsed packet, re-parsed with fresh metadata
-            self._clone(ctx.clone, frame, sm.ingress_port, now_ns, meta, sm, EGRESS_CLONE, res.clones, job.loops)
-        if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
-            return res
         if ctx.recirculate is not None:
             if job.loops < self.max_loops:
                 r = RecircPacket(frame)

@@ -1,4 +1,5 @@
-// clone and resubmit in the same pass: the clone goes out and the packet comes back as RESUBMIT
+// clone and resubmit in the same pass: the clone goes out and the packet comes back as RESUBMIT; unicast from that
+// second pass it is NORMAL (0) in egress (BMv2 sets instance_type on unicast)
 #include <core.p4>
 #include <v1model.p4>
 

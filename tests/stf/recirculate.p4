@@ -1,4 +1,5 @@
-// recirculate: the deparsed packet (with egress changes) re-enters ingress as RECIRC (4)
+// recirculate: the deparsed packet (with egress changes) re-enters ingress as RECIRC (4); unicast from there it is
+// NORMAL (0) again in egress (BMv2 sets instance_type on unicast), so egress tells the passes apart by a header field
 #include <core.p4>
 #include <v1model.p4>
 
@@ -43,7 +44,7 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
 
 control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
-        if (sm.instance_type == 0) {
+        if (hdr.h.itype != 4) {
             hdr.h.x = hdr.h.x + 1;
             meta.keep = 0x77;
             recirculate_preserving_field_list(2);
