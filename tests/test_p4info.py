@@ -581,3 +581,17 @@ def test_action_order_follows_p4cs_inlining(tmp_path):
     p = _p4info_of(tmp_path, ORDER_P4)
     assert [a.preamble.name for a in p.actions] == [
         "g_first", "I.a1", "I.sub.s1", "I.a2", "I.Direct.d1", "g_second", "E.e1"]
+
+
+def test_type_info_flattens_header_structs_and_uses_field_name_annotations(tmp_path):
+    # p4c's TypeSpecConverter: header members come from FlattenHeader (a struct field `s` gives `s.f8`, `s.f16`),
+    # and struct / header members are named by their control-plane names (@name)
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "header h_t { bit<8> a; bit<16> b; }",
+        "struct pair_t { bit<4> x; bit<4> y; }\nheader h_t { bit<8> a; bit<16> b; }\n"
+        "header nested_t { pair_t p; @name(\"tail\") bit<8> t; }")
+        .replace("struct dig_t { bit<48> mac;", "struct dig_t { nested_t n; @name(\"mac_addr\") bit<48> mac;"))
+    nested = p.type_info.headers["nested_t"]
+    assert [(m.name, m.type_spec.bit.bitwidth) for m in nested.members] == [("p.x", 4), ("p.y", 4), ("tail", 8)]
+    members = [m.name for m in p.type_info.structs["dig_t"].members]
+    assert members[:2] == ["n", "mac_addr"]

@@ -3,7 +3,8 @@
 Used for digest data, register cells, and the `type_name` of action parameters, match fields and packet-IO
 metadata of user-defined (`type`) types. Facts followed (P4Runtime spec, p4c's output):
 - bit<W> / int<W> / varbit<W> -> `bitstring { bit | int | varbit }`; bool -> `bool {}`; typedefs are transparent.
-- struct / header / header_union -> a named reference, with the members registered in `type_info` once.
+- struct / header / header_union -> a named reference, with the members registered in `type_info` once, named
+  by their control-plane names (@name); a header's struct fields are flattened (`s.f8`) as p4c's FlattenHeader does.
 - enum -> `enum { name }` + `type_info.enums`; `enum bit<W>` -> `serializable_enum { name }` + its members'
   values as big-endian bytes of the underlying width; error -> `error {}` + every error member in `type_info.error`.
 - `type T` -> `new_type { name }` + `type_info.new_types[T]`: the original type (through any chain of `type`s
@@ -37,6 +38,32 @@ def translation_of(decl) -> Translation | None:
         return None
     width = re.fullmatch(r"(?:bit\s*<\s*(\d+)\s*>|(\d+))", m.group(2))
     return Translation(m.group(1), int(width.group(1) or width.group(2)) if width else None)
+
+
+def _field_cp_name(t, index: int, f) -> str:
+    """A field's control-plane name (p4c's controlPlaneName): its @name if it has one, else its name."""
+    decl = getattr(t, "decl", None)
+    fields = getattr(decl, "fields", None) or []
+    if index < len(fields) and getattr(fields[index], "name", None) == f.name:
+        a = ast.find_annotation(getattr(fields[index], "annotations", None) or [], "name")
+        if a is not None:
+            name = a.string_value if a.string_value is not None else (a.body or "").strip().strip('"')
+            return name[1:] if name.startswith(".") else name
+    return f.name
+
+
+def _flat_fields(t, prefix: str = "") -> list[tuple[str, T.P4Type]]:
+    """A header's fields as p4c's FlattenHeader gives them: a struct field's own fields take its place, named
+    `struct_field.field` (recursively)."""
+    out = []
+    for i, f in enumerate(t.fields):
+        name = prefix + _field_cp_name(t, i, f)
+        base = T.strip_newtype(f.type)
+        if isinstance(base, T.Struct):
+            out.extend(_flat_fields(base, name + "."))
+        else:
+            out.append((name, base))
+    return out
 
 
 def value_bytes(value: int, width: int) -> bytes:
@@ -119,19 +146,18 @@ class TypeSpecConverter:
         if t.name in self.type_info.structs:
             return
         entry = self.type_info.structs[t.name]
-        for f in t.fields:
+        for i, f in enumerate(t.fields):
             m = entry.members.add()
-            m.name = f.name
+            m.name = _field_cp_name(t, i, f)
             self.convert(m.type_spec, f.type)
 
     def header(self, t: T.Header) -> None:
         if t.name in self.type_info.headers:
             return
         entry = self.type_info.headers[t.name]
-        for f in t.fields:
+        for name, base in _flat_fields(t):
             m = entry.members.add()
-            m.name = f.name
-            base = T.strip_newtype(f.type)
+            m.name = name
             if isinstance(base, T.SerEnum):
                 base = base.underlying
             if isinstance(base, (T.Bits, T.VarBits)):
@@ -141,9 +167,9 @@ class TypeSpecConverter:
         if t.name in self.type_info.header_unions:
             return
         entry = self.type_info.header_unions[t.name]
-        for f in t.fields:
+        for i, f in enumerate(t.fields):
             m = entry.members.add()
-            m.name = f.name
+            m.name = _field_cp_name(t, i, f)
             self.header(f.type)
             m.header.name = f.type.name
 
