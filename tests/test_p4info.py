@@ -595,3 +595,11 @@ def test_type_info_flattens_header_structs_and_uses_field_name_annotations(tmp_p
     assert [(m.name, m.type_spec.bit.bitwidth) for m in nested.members] == [("p.x", 4), ("p.y", 4), ("tail", 8)]
     members = [m.name for m in p.type_info.structs["dig_t"].members]
     assert members[:2] == ["n", "mac_addr"]
+
+
+def test_key_names_print_constants_without_their_width(tmp_path):
+    # p4c's KeyNameGenerator prints a constant in the base it was written in, without a width prefix
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "hdr.h.a: exact; hdr.h.b[7:0]: ternary;", "hdr.h.a & 8w0x0F: ternary; hdr.h.b & 0x00F0: ternary;"))
+    names = [m.name for m in _by_name(p.tables)["I.no_default"].match_fields]
+    assert names == ["hdr.h.$valid$", "hdr.h.a & 0xf", "hdr.h.b & 0xf0"]

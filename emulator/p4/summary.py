@@ -140,6 +140,10 @@ def key_name(e: ast.Expression) -> str:
         return f"{key_name(e.expr)}[{key_name(e.hi)}:{key_name(e.lo)}]"
     if isinstance(e, ast.Binary) and e.op == "&":
         return f"{key_name(e.left)} & {key_name(e.right)}"
+    if isinstance(e, ast.IntLiteral) and e.value >= 0:
+        # p4c writes a constant in the base it was written in, without its width (`32w0x0F` -> `0xf`)
+        prefix, fmt = {16: ("0x", "x"), 8: ("0o", "o"), 2: ("0b", "b")}.get(e.base, ("", "d"))
+        return f"{prefix}{e.value:{fmt}}"
     return expr_text(e)
 
 
