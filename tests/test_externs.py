@@ -106,3 +106,15 @@ def test_make_extern_from_program_info():
     m = make_extern(ExternInstanceInfo(name="ig.m", type_name="meter", size=3, kind="packets"))
     assert isinstance(m, Meter) and m.kind == "packets"
     assert make_extern(ExternInstanceInfo(name="x", type_name="Checksum16")) is None
+
+
+def test_meter_tokens_are_whole_and_refill_from_the_time_origin():
+    # BMv2 (bm_sim/meters.cpp): refill = floor(rate * µs since origin) - tokens already given; whole tokens
+    m = Meter(1, "bytes", "m")
+    m.set_rates(0, [(0.5, 1), (0.5, 1)], now_us=0)
+    assert m.execute(0, 1, 0) == GREEN
+    assert m.execute(0, 1, 1) == RED      # floor(0.5) = 0 new tokens
+    assert m.execute(0, 1, 2) == GREEN    # floor(1.0) = 1
+    assert m.execute(0, 1, 3) == RED
+    cell = m.cells[0]
+    assert isinstance(cell.tc, int) and isinstance(cell.tp, int)

@@ -119,9 +119,12 @@ class DirectCounter:
 
 
 class MeterState:
-    """One RFC 2698 two-rate three-color marker (color-blind mode)."""
+    """One RFC 2698 two-rate three-color marker (color-blind mode), with BMv2's token arithmetic
+    (bm_sim/meters.cpp): whole tokens; a bucket's refill is floor(rate * µs since the time origin) minus what it
+    was last given; the peak bucket is checked first (RED, nothing taken), then the committed one (YELLOW, only
+    peak tokens taken), else GREEN (both taken)."""
 
-    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "last_us")
+    __slots__ = ("cir", "cbs", "pir", "pbs", "tc", "tp", "c_last", "p_last")
 
     def __init__(self, cir: float, cbs: int, pir: float, pbs: int, now_us: float = 0):
         if cir < 0 or pir < 0 or cbs < 0 or pbs < 0:
@@ -129,21 +132,24 @@ class MeterState:
         if pir < cir:
             raise RuntimeApiError(f"meter peak rate {pir} is below committed rate {cir} (RFC 2698 needs PIR >= CIR)")
         self.cir, self.cbs, self.pir, self.pbs = cir, cbs, pir, pbs
-        self.tc = float(cbs)
-        self.tp = float(pbs)
-        self.last_us = now_us
+        self.tc = int(cbs)  # both buckets full when rates are set (BMv2 set_rate)
+        self.tp = int(pbs)
+        self.c_last = self.p_last = 0
 
     def execute(self, units: int, now_us: float) -> int:
-        dt = now_us - self.last_us
-        if dt > 0:
-            self.last_us = now_us
-            tc = self.tc + self.cir * dt
-            self.tc = tc if tc < self.cbs else float(self.cbs)
-            tp = self.tp + self.pir * dt
-            self.tp = tp if tp < self.pbs else float(self.pbs)
+        total = int(now_us * self.pir)
+        if total > self.p_last:
+            tp = self.tp + total - self.p_last
+            self.tp = tp if tp < self.pbs else self.pbs
+            self.p_last = total
         if self.tp < units:
             return RED
         self.tp -= units
+        total = int(now_us * self.cir)
+        if total > self.c_last:
+            tc = self.tc + total - self.c_last
+            self.tc = tc if tc < self.cbs else self.cbs
+            self.c_last = total
         if self.tc < units:
             return YELLOW
         self.tc -= units
