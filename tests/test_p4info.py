@@ -134,7 +134,7 @@ def test_p4info_message_contents():
     lpm = t["MyIngress.ipv4_lpm"]
     assert lpm.preamble.id == p4c_id(TABLE, "MyIngress.ipv4_lpm")
     assert lpm.preamble.alias == "ipv4_lpm"
-    assert list(lpm.preamble.annotations) == ["@my_anno(1, 2)"]  # @name is not repeated
+    assert list(lpm.preamble.annotations) == ["@my_anno(1 , 2)"]  # @name is not repeated; p4c spaces tokens
     # MatchType: EXACT 2, LPM 3, TERNARY 4, RANGE 5, OPTIONAL 6
     assert [(m.id, m.name, m.bitwidth, m.match_type) for m in lpm.match_fields] == [
         (1, "hdr.ipv4.dstAddr", 32, 3), (2, "meta.x", 8, 4), (3, "meta.y", 16, 5), (4, "meta.z", 1, 6),
@@ -603,3 +603,13 @@ def test_key_names_print_constants_without_their_width(tmp_path):
         "hdr.h.a: exact; hdr.h.b[7:0]: ternary;", "hdr.h.a & 8w0x0F: ternary; hdr.h.b & 0x00F0: ternary;"))
     names = [m.name for m in _by_name(p.tables)["I.no_default"].match_fields]
     assert names == ["hdr.h.$valid$", "hdr.h.a & 0xf", "hdr.h.b & 0xf0"]
+
+
+def test_unknown_annotations_are_printed_token_by_token(tmp_path):
+    # p4c keeps an annotation it does not parse as its token list and prints it (ToP4) with one space between
+    # tokens; annotations it parses (@noWarn...) print as an expression list
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "    table no_default {", '    @my_anno(1,2) @other("a b", x.y) @noWarn("unused") @solo(IPV4_ADDRESS)\n'
+                                  "    table no_default {"))
+    assert list(_by_name(p.tables)["I.no_default"].preamble.annotations) == [
+        "@my_anno(1 , 2)", '@other("a b" , x . y)', '@noWarn("unused")', "@solo(IPV4_ADDRESS)"]

@@ -193,6 +193,26 @@ _SKIP_ANNOTATIONS = {"name", "id", "brief", "description"}
 _PROFILE_ANNOTATIONS = {"max_group_size", "selector_size_semantics", "max_member_weight"}
 
 
+# Annotations p4c's front end parses (ParseAnnotations and the P4Runtime ones): P4Info prints them back as an
+# expression list. Any other annotation keeps its unparsed body, which p4c prints (ToP4) token by token with
+# one space between tokens: `@my_anno(1,2)` -> "@my_anno(1 , 2)".
+_PARSED_ANNOTATIONS = {"name", "id", "noWarn", "deprecated", "match", "priority", "controller_header", "brief",
+                       "description", "p4runtime_translation", "max_group_size", "selector_size_semantics",
+                       "max_member_weight", "pkginfo", "tableonly", "defaultonly", "hidden", "atomic", "optional",
+                       "pure", "noSideEffects", "disable_optimization", "unroll", "nounroll", "length", "synchronous",
+                       "field_list"}
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|\d+[ws]\w+|[A-Za-z_]\w*|\d\w*|&&&|\+\+|\|[+-]\||<<|>>|==|!=|<=|>='
+                    r'|&&|\|\||\.\.|\S')
+
+
+def _annotation_text(key: str, args: list[str]) -> str:
+    if not args:
+        return f"@{key}"
+    if key in _PARSED_ANNOTATIONS:
+        return f"@{key}({', '.join(a.strip() for a in args)})"
+    return f"@{key}({' '.join(_TOKEN.findall(', '.join(args)))})"
+
+
 def _annotations(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
     out = []
     for key, args in (getattr(obj, "annotations", None) or {}).items():
@@ -200,7 +220,7 @@ def _annotations(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
             continue
         if isinstance(args, str):
             args = [args]
-        out.append(f"@{key}({', '.join(args)})" if args else f"@{key}")
+        out.append(_annotation_text(key, args))
     return out
 
 
@@ -324,7 +344,7 @@ def _pkg_info(msg, info: ProgramInfo) -> None:
     for key, args in info.main_annotations.items():
         if key != "pkginfo":
             if key not in _SKIP_ANNOTATIONS:
-                msg.annotations.append(f"@{key}({', '.join(args)})" if args else f"@{key}")
+                msg.annotations.append(_annotation_text(key, args))
             continue
         for k, v in re.findall(r'(\w+)\s*=\s*"([^"]*)"', args[0] if args else ""):
             if k in ("name", "version", "organization", "contact", "url", "arch"):
