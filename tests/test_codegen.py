@@ -167,14 +167,17 @@ def test_header_validity_set_and_emit():
     assert r["rest"] == b"\x77"
 
 
-def test_invalid_header_reads_zero_and_writes_are_kept():
+def test_invalid_header_reads_zero_and_set_valid_resets_fields():
     body = """
         h.data.a = h.extra.x;           // extra never extracted: 0
-        h.extra.x = 5;                  // write to an invalid header: kept (BMv2)
-        h.extra.setValid();
+        h.extra.x = 5;                  // write to an invalid header
+        h.extra.setValid();             // BMv2's add_header: invalid -> valid resets every field to 0
+        h.data.b = h.extra.x;
+        h.extra.x = h.extra.x + 7;
+        h.extra.setValid();             // already valid: no change
     """
     r = run_ingress(body, data=(9, 0, 0, 0))
-    assert r["a"] == 0 and r["rest"] == b"\x05"
+    assert r["a"] == 0 and r["b"] == 0 and r["rest"] == b"\x07"
 
 
 def test_header_assignment_copies_and_struct_initializers():

@@ -200,7 +200,7 @@ def test_e2e_clone_is_the_packet_as_egress_left_it():
     # BMv2 copies the headers as egress left them (arg 0x55, out_t valid), neither deparsed nor parsed again;
     # the copy runs egress again as EGRESS_CLONE to the session's port with all metadata reset
     assert c["arg"] == 0x55 and c["instance_type"] == EGRESS_CLONE and c["egress_port"] == 9
-    assert c["rest"] == b"PAYLOAD" and c["ingress_port"] == 0 and c["pkt_len"] == len(pkt(11))
+    assert c["rest"] == b"PAYLOAD" and c["ingress_port"] == 0 and c["pkt_len"] == len(pkt(11)) + OUT_LEN
 
 
 def test_egress_mark_to_drop():

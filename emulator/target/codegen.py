@@ -114,7 +114,8 @@ class PacketCtx:
 
     def __init__(self, sm: Any = None, length: int = 0, now_us: int = 0, payload: bytes = b""):
         self.sm = sm
-        self.length = length
+        self.length = length  # the packet's ingress length: what counters and meters count (BMv2)
+        self.lreg = length  # BMv2's packet length register: +/- header sizes on setValid/setInvalid
         self.now_us = now_us
         self.payload = payload
 
@@ -1067,12 +1068,21 @@ class CodeGen:
                 return f"{h}.isValid()"
             if m == "isValid":
                 return f"{h}._valid"
+            # BMv2's add_header / remove_header (what p4c emits for setValid / setInvalid): a header made valid
+            # from invalid has all its fields reset to 0, and both adjust the packet's length register, which
+            # is standard_metadata.packet_length at the start of egress
+            nbytes = self._hdr_nbytes(h, strip(recv.type))
             if m == "setValid":
                 if isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
                     o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
-                o(f"{h}._valid = True")
+                o(f"if not {h}._valid:")
+                o(f"    {h}._set(type({h})())")
+                o(f"    {h}._valid = True")
+                o(f"    _rt.cur.lreg += {nbytes}")
             else:
-                o(f"{h}._valid = False")
+                o(f"if {h}._valid:")
+                o(f"    {h}._valid = False")
+                o(f"    _rt.cur.lreg -= {nbytes}")
             return None
         if k == "stack_method":
             o(f"{self.expr(callee.receiver)}.{callee.name}({self.const(callee.args[0])})")
@@ -1174,6 +1184,12 @@ class CodeGen:
         for p in post:
             o(p)
         return None if (stmt or void) else tmps[0]
+
+    @staticmethod
+    def _hdr_nbytes(h: str, t) -> str:
+        """Source of a header's size on the wire in bytes (its varbit fields at their current widths)."""
+        vbs = [f"{h}.{pyattr(f.name)}__w" for f in getattr(t, "fields", ()) if isinstance(strip(f.type), T.VarBits)]
+        return f"(({h}._width + {' + '.join(vbs)}) >> 3)" if vbs else f"({h}._width >> 3)"
 
     def gen_function(self, d) -> str:
         """A P4 function; scalar out/inout parameters are returned after the value."""

@@ -58,14 +58,15 @@ class EgressJob:
     """A packet between ingress and egress: where it goes, its priority and its parsed state."""
 
     __slots__ = ("egress_port", "priority", "instance_type", "length", "hdr", "meta", "sm", "payload",
-                 "truncate", "loops")
+                 "truncate", "loops", "plen")
 
     def __init__(self, egress_port: int, priority: int, instance_type: int, length: int, hdr, meta, sm,
-                 payload: bytes, truncate: int | None = None, loops: int = 0):
+                 payload: bytes, truncate: int | None = None, loops: int = 0, plen: int | None = None):
         self.egress_port = egress_port
         self.priority = priority
         self.instance_type = instance_type
-        self.length = length
+        self.length = length  # the ingress length (what counters count, what the TM buffers)
+        self.plen = length if plen is None else plen  # standard_metadata.packet_length in egress (BMv2's register)
         self.hdr = hdr
         self.meta = meta
         self.sm = sm
@@ -281,14 +282,15 @@ class V1Switch:
                 s.egress_rid = rid
                 s.instance_type = REPLICATION
                 res.jobs.append(EgressJob(eport, prio, REPLICATION, len(data), h, m, s, ctx.payload, ctx.truncate,
-                                          loops))
+                                          loops, ctx.lreg))
             return
         eport = sm.egress_spec
         if eport == DROP_PORT:
             return
         sm.egress_port = eport
         sm.instance_type = NORMAL  # BMv2 sets it on unicast: a resubmitted/recirculated packet is NORMAL in egress
-        res.jobs.append(EgressJob(eport, prio, NORMAL, len(data), hdr, meta, sm, ctx.payload, ctx.truncate, loops))
+        res.jobs.append(EgressJob(eport, prio, NORMAL, len(data), hdr, meta, sm, ctx.payload, ctx.truncate, loops,
+                                  ctx.lreg))
 
     def _clone_i2e(self, clone, data: bytes, port: int, now_ns: int, meta, sm, out: list, loops: int) -> None:
         """BMv2: the packet as it began ingress is parsed again (seeing its ingress port), then all its metadata
@@ -309,7 +311,7 @@ class V1Switch:
             s.egress_rid = rid
             out.append(EgressJob(eport, 0, INGRESS_CLONE, len(data), h, m, s, ctx.payload, trunc, loops + 1))
 
-    def _clone_e2e(self, clone, job: EgressJob, hdr, meta, sm, out: list) -> None:
+    def _clone_e2e(self, clone, job: EgressJob, hdr, meta, sm, out: list, plen: int) -> None:
         """BMv2: the packet as it ends egress (header values and validity; neither deparsed nor parsed again),
         all metadata reset but the preserved field list, instance_type EGRESS_CLONE; its packet_length is the
         original's."""
@@ -326,7 +328,7 @@ class V1Switch:
             s.egress_port = eport
             s.egress_rid = rid
             out.append(EgressJob(eport, 0, EGRESS_CLONE, job.length, hdr._copy(), m, s, job.payload, trunc,
-                                 job.loops + 1))
+                                 job.loops + 1, plen))
 
     # -------------------------------------------------------------------------------------------- egress
     def egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None = None) -> EgressResult:
@@ -344,7 +346,7 @@ class V1Switch:
         sm.egress_port = job.egress_port
         sm.egress_spec = 0  # BMv2 resets it so that mark_to_drop in egress is visible
         sm.egress_global_timestamp = now_us
-        sm.packet_length = job.length  # BMv2 sets it from the packet's length register at each egress start
+        sm.packet_length = job.plen  # BMv2 sets it from the packet's length register at each egress start
         if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
             sm.enq_timestamp = now_us & 0xFFFFFFFF
             sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
@@ -359,12 +361,13 @@ class V1Switch:
         hdr = job.hdr
         meta = job.meta
         ctx = PacketCtx(sm, job.length, now_us, job.payload)
+        ctx.lreg = job.plen
         if job.truncate is not None:
             ctx.truncate = job.truncate
         self.rt.cur = ctx
         self._run_egress(hdr, meta, sm)
         if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
-            self._clone_e2e(ctx.clone, job, hdr, meta, sm, res.clones)
+            self._clone_e2e(ctx.clone, job, hdr, meta, sm, res.clones, ctx.lreg)
         if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
             return res
         self._run_compute(hdr, meta)  # BMv2 updates checksums in its deparser
