@@ -341,3 +341,40 @@ def test_false_assert_or_assume_abandons_the_packet_and_names_the_line():
         "assume failed at <test>:20 (egress, packet from port 0)",
         "assume failed at <test>:20 (egress, packet from port 3)"]
     assert sw.process(0, b"\x05\x05") != []  # the switch keeps working
+
+
+DIGEST_PROG = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct meta_t { }
+struct first_t { bit<8> a; }
+struct second_t { bit<8> a; bit<8> b; }
+parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.h); transition accept; }
+}
+control VC(inout headers h, inout meta_t m) { apply {} }
+control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        digest<first_t>(1, { h.h.a });
+        if (h.h.b == 2) { digest<second_t>(1, { h.h.a, h.h.b }); }
+        h.h.a = 0x99;   // after the calls: the digests keep the values of call time
+        mark_to_drop(sm);
+    }
+}
+control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
+control CC(inout headers h, inout meta_t m) { apply {} }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_digest_last_call_of_the_pass_with_call_time_values():
+    # BMv2's generate_digest sets one learn-list register per packet: the last call wins; p4c copies the data
+    # at the call (v1model.p4: the values at the time of the call); a dropped packet still sends it
+    sw = V1Switch(load(DIGEST_PROG))
+    res = sw.ingress(0, bytes([5, 1]), 0)
+    assert res.digests == [("first_t", (5,))] and res.jobs == []
+    res = sw.ingress(0, bytes([5, 2]), 0)
+    assert res.digests == [("second_t", (5, 2))]

@@ -120,9 +120,9 @@ class PacketCtx:
         self.payload = payload
 
     def digest(self, item) -> None:
-        if self.digests is None:
-            self.digests = []
-        self.digests.append(item)
+        # BMv2: generate_digest sets the packet's single learn-list register, read at the end of ingress, so
+        # only the last digest call of an ingress pass is sent (with the values p4c copied at that call)
+        self.digests = [item]
 
 
 @dataclass
