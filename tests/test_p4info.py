@@ -613,3 +613,12 @@ def test_unknown_annotations_are_printed_token_by_token(tmp_path):
                                   "    table no_default {"))
     assert list(_by_name(p.tables)["I.no_default"].preamble.annotations) == [
         "@my_anno(1 , 2)", '@other("a b" , x . y)', '@noWarn("unused")', "@solo(IPV4_ADDRESS)"]
+
+
+def test_selector_keys_without_an_action_selector_are_accepted(tmp_path):
+    # p4c accepts a table whose selector keys have no action_selector implementation: the selector keys are not
+    # match fields (though they take their position's id) and the table has no implementation_id
+    p = _p4info_of(tmp_path, FACTS_P4.replace("        implementation = sel;\n", ""))
+    t = _by_name(p.tables)["I.with_args"]
+    assert [(m.id, m.name) for m in t.match_fields] == [(1, "hdr.h.a"), (3, "meta.m")]
+    assert t.implementation_id == 0

@@ -292,9 +292,6 @@ def test_top_level_extern_instance_and_key_expression_text():
   @name("t") table u { key = { meta.a: exact; } actions = { a; } }""", "two tables are named 'MyIngress.t'"),
     ("""action a() { }
   table t { key = { meta.a: lpm; meta.b: lpm; } actions = { a; } }""", "table MyIngress.t has more than one lpm key"),
-    ("""action a() { }
-  table t { key = { meta.a: exact; meta.b: selector; } actions = { a; } }""",
-     "table MyIngress.t has selector keys but no action_selector implementation"),
     ("""action a() { } direct_counter(CounterType.packets) dc;
   table t { key = { meta.a: exact; } actions = { a; } counters = dc; }
   table u { key = { meta.a: exact; } actions = { a; } counters = dc; }""",

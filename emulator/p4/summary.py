@@ -456,10 +456,8 @@ class Summarizer:
         size = t.get_property("size")
         if isinstance(size, ast.ValueProperty) and info.size <= 0:
             raise P4Error(f"table size must be positive, not {info.size}", size.value.loc)
-        prof = self.profiles.get(info.implementation) if info.implementation else None
-        if info.selector_fields and (prof is None or not prof.with_selector):
-            raise P4Error(f"table {info.name} has selector keys but no action_selector implementation",
-                          info.selector_fields[0].decl.loc)
+        # selector keys without an action_selector implementation: p4c accepts the table (they are no P4Info match
+        # fields and select nothing); the table's entries then hold actions directly
         for attached in (info.direct_counter, info.direct_meter):
             if attached is None:
                 continue
