@@ -434,19 +434,26 @@ def test_header_stack_extract_next_last_and_overflow():
     assert frame == bytes(8) + bytes([5, 6, 7]) + bytes([3]) + bytes([8]) + b"P"
 
 
-def test_stack_ops_in_control_out_of_range_is_ignored():
+def test_stack_ops_in_control_and_out_of_range_index():
     states = "state items { pkt.extract(h.items.next); pkt.extract(h.items.next); transition accept; }"
     ibody = """
         h.items.push_front(1);
         h.items[0].setValid();
         h.items[0].v = 9;
-        bit<32> i = 7;
-        h.items[i].v = 1;      // out of range: ignored
+        bit<32> i = 2;
+        h.items[i].v = 1;      // run-time index in range
         h.l.setValid();
-        h.l.n = h.items[i].v;  // reads 0
+        h.l.n = h.items[i].v;
     """
     frame, _ = run_parser("pkt.extract(h.data); transition items;", states, bytes(8) + bytes([1, 2]), ibody=ibody)
-    assert frame == bytes(8) + bytes([0]) + bytes([9, 1, 2]) + bytes([0])
+    assert frame == bytes(8) + bytes([1]) + bytes([9, 1, 1]) + bytes([0])
+    # out of range: simple_switch aborts (behavioral-model issue 976); the packet is abandoned, the fault named
+    frame_sw = V1Switch(load(PARSER_PROG.replace("$START", "pkt.extract(h.data); transition items;")
+                             .replace("$STATES", states).replace("$PLOCALS", "").replace("$TOP", "")
+                             .replace("$IBODY", "bit<32> i = 7; h.items[i].v = 1;")))
+    assert frame_sw.process(0, bytes(8) + bytes([1, 2])) == []
+    assert frame_sw.fatal_errors == ["header stack index 7 out of range (size 3) at <test>:33 (ingress, packet "
+                                     "from port 0)"]
     ibody2 = "h.items.pop_front(1);"
     frame, _ = run_parser("pkt.extract(h.data); transition items;", states, bytes(8) + bytes([1, 2]), ibody=ibody2)
     assert frame == bytes(8) + bytes([2]) + bytes([0])

@@ -6,6 +6,7 @@ import pytest
 from emulator.target.packet import (
     FieldLayout,
     HeaderStack,
+    P4Fault,
     PacketIn,
     ParserError,
     TypeLayout,
@@ -114,10 +115,10 @@ def test_header_stack_push_pop_and_bounds():
     st.push_front(2)
     assert not st.elems[0]._valid and not st.elems[1]._valid and st.elems[2]._valid
     assert st.nextIndex == 3
-    # out-of-range access in a control: detached dummy, reads 0, writes lost
-    d = st.at(7)
-    d.type = 5
-    assert st.at(7).type == 0
+    # a run-time index out of range in a control: simple_switch aborts; here a P4Fault naming the source line
+    assert st.at(2) is st.elems[2]
+    with pytest.raises(P4Fault, match=r"header stack index 7 out of range \(size 3\) at p.p4:9"):
+        st.at(7, "p.p4:9")
 
 
 def test_union_only_one_member_valid():

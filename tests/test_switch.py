@@ -332,12 +332,12 @@ def test_false_assert_or_assume_abandons_the_packet_and_names_the_line():
     sw = V1Switch(load(ASSERT_PROG))
     RuntimeApi(sw).mirroring_add(4, 9)
     assert sorted(sw.process(0, b"\x00\x00")) == [(1, b"\x00\x00"), (9, b"\x00\x00")]
-    assert sw.assertion_failures == []
+    assert sw.fatal_errors == []
     assert sw.process(0, b"\x01\x00") == []
-    assert sw.assertion_failures == ["assert failed at <test>:15 (ingress, packet from port 0)"]
+    assert sw.fatal_errors == ["assert failed at <test>:15 (ingress, packet from port 0)"]
     # assume fails in egress: both the packet and its clone run egress and both are abandoned
     assert sw.process(3, b"\x00\x02") == []
-    assert sorted(sw.assertion_failures[1:]) == [  # the I2E clone's ingress_port is 0, as in BMv2
+    assert sorted(sw.fatal_errors[1:]) == [  # the I2E clone's ingress_port is 0, as in BMv2
         "assume failed at <test>:20 (egress, packet from port 0)",
         "assume failed at <test>:20 (egress, packet from port 3)"]
     assert sw.process(0, b"\x05\x05") != []  # the switch keeps working

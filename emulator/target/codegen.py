@@ -35,6 +35,7 @@ from emulator.target.packet import (
     ExitBlock,
     FieldLayout,
     HeaderStack,
+    P4Fault,
     ParserError,
     ParserReject,
     TypeLayout,
@@ -46,7 +47,7 @@ PARSER_STATE_LIMIT = 10000  # state transitions per parse before error.ParserTim
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
-class P4AssertionFailed(Exception):
+class P4AssertionFailed(P4Fault):
     """A v1model assert()/assume() whose argument was false: `kind` is "assert" or "assume", `where` the P4
     source as file:line."""
 
@@ -1638,7 +1639,8 @@ class CodeGen:
             if isinstance(cv, int) and 0 <= cv < base.size:
                 return f"{s}.elems[{cv}]"
             i = self.frozen.get(id(e.index)) or self.expr(e.index)
-            return f"{s}.at_parser({i})" if self.kind == "parser" else f"{s}.at({i})"
+            where = f"{e.loc.file}:{e.loc.line}" if e.loc is not None else "?"
+            return f"{s}.at_parser({i})" if self.kind == "parser" else f"{s}.at({i}, {where!r})"
         return f"{s}[{self.frozen.get(id(e.index)) or self.expr(e.index)}]"
 
     def x_Slice(self, e, t, want):

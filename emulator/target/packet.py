@@ -40,6 +40,11 @@ class ParserReject(Exception):
         self.code = code
 
 
+class P4Fault(Exception):
+    """A run-time fault on which simple_switch stops (a failed assert/assume, a header stack index out of range
+    in a control): the switch abandons the packet and records `str(fault)` (V1Switch.fatal_errors)."""
+
+
 class ExitBlock(Exception):
     """`exit`: leaves the whole top-level control (copy-out of by-reference params is implicit)."""
 
@@ -398,12 +403,12 @@ class HeaderStack:
             e._emit(out)
 
     # element access -------------------------------------------------------------------------------------
-    def at(self, i: int):
-        """Element `i` for reading/writing in a control: out of range gives a detached dummy (reads 0,
-        writes are lost), as BMv2 keeps the packet going."""
+    def at(self, i: int, where: str = "?"):
+        """Element `i` (a run-time index) for reading/writing in a control. Out of range, simple_switch aborts
+        (an uncaught std::out_of_range, kept on purpose: behavioral-model issue 976): a P4Fault."""
         if 0 <= i < self.size:
             return self.elems[i]
-        return self._cls()
+        raise P4Fault(f"header stack index {i} out of range (size {self.size}) at {where}")
 
     def at_parser(self, i: int):
         if 0 <= i < self.size:

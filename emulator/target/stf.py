@@ -851,7 +851,7 @@ class StfRunner:
         if isinstance(cmd, PacketCmd):
             self._trace(f"packet {cmd.port} {cmd.data.hex().upper()}")
             self.sent += 1
-            failed = getattr(getattr(self.target, "switch", None), "assertion_failures", None)
+            failed = getattr(getattr(self.target, "switch", None), "fatal_errors", None)
             seen = len(failed) if failed is not None else 0
             for port, data in self.target.process(cmd.port, cmd.data, self.now_ns):
                 self._trace(f"  -> port {port}: {bytes(data).hex().upper()}")
@@ -860,7 +860,7 @@ class StfRunner:
                 # simple_switch logs the P4 file and line and exits: the test fails, the packet is dropped
                 self._trace(f"  {msg}")
                 self.failures.append(f"{self.test.path}:{cmd.line}: packet {cmd.port}: P4 {msg} "
-                                     "(simple_switch exits on a false assert/assume)")
+                                     "(simple_switch stops here)")
         elif isinstance(cmd, ExpectCmd | NoPacketCmd):
             pass
         elif isinstance(cmd, AddCmd):

@@ -24,14 +24,13 @@ from emulator.errors import P4Error, RuntimeApiError
 from emulator.p4.program import ProgramInfo
 from emulator.target.codegen import (
     CompiledProgram,
-    P4AssertionFailed,
     PacketCtx,
     Runtime,
     ValueSetRuntime,
     compile_program,
     value_set_widths,
 )
-from emulator.target.packet import PacketIn, join_emitted
+from emulator.target.packet import P4Fault, PacketIn, join_emitted
 from emulator.target.pre import Pre
 
 DROP_PORT = 511
@@ -161,8 +160,9 @@ class V1Switch:
         self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
         self._has_priority = "priority" in sm_fields
         self.digest_names = [d.name for d in info.digests]
-        # "assert failed at FILE:LINE (stage, packet from port P)" per false assert()/assume(), oldest first
-        self.assertion_failures: list[str] = []
+        # faults on which simple_switch would stop, oldest first: "assert failed at FILE:LINE (stage, packet from
+        # port P)" per false assert()/assume(), "header stack index I out of range (size N) at FILE:LINE (...)"
+        self.fatal_errors: list[str] = []
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
                             for c in cp.classes.values())
@@ -188,16 +188,17 @@ class V1Switch:
                                    res, data.loops)
             else:
                 self._ingress_pass(port, data, now_ns, NORMAL, None, res, 0)
-        except P4AssertionFailed as exc:
-            self._assertion_failed(exc, "ingress", port)
+        except P4Fault as exc:
+            self._fault(exc, "ingress", port)
             return IngressResult(dropped=True)
         res.dropped = not res.jobs
         return res
 
-    def _assertion_failed(self, exc: P4AssertionFailed, stage: str, port: int) -> None:
-        """A false assert()/assume(): simple_switch logs the source line and exits; we abandon the packet (no
-        output, clone, digest or recirculation of it) and record the failure for the caller (STF runner, tests)."""
-        self.assertion_failures.append(f"{exc.kind} failed at {exc.where} ({stage}, packet from port {port})")
+    def _fault(self, exc: P4Fault, stage: str, port: int) -> None:
+        """A false assert()/assume() (simple_switch logs the source line and exits) or a header stack index out
+        of range in a control (simple_switch aborts): we abandon the packet (no output, clone, digest or
+        recirculation of it) and record the fault for the caller (STF runner, tests)."""
+        self.fatal_errors.append(f"{exc} ({stage}, packet from port {port})")
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
         """Re-inject a recirculated packet (its ingress port travels with it)."""
@@ -335,8 +336,8 @@ class V1Switch:
         """Egress control, compute checksum, deparser and the after-egress decisions for a dequeued job."""
         try:
             return self._egress(job, now_ns, queue)
-        except P4AssertionFailed as exc:
-            self._assertion_failed(exc, "egress", job.sm.ingress_port)
+        except P4Fault as exc:
+            self._fault(exc, "egress", job.sm.ingress_port)
             return EgressResult()
 
     def _egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None) -> EgressResult:
