@@ -622,3 +622,21 @@ def test_selector_keys_without_an_action_selector_are_accepted(tmp_path):
     t = _by_name(p.tables)["I.with_args"]
     assert [(m.id, m.name) for m in t.match_fields] == [(1, "hdr.h.a"), (3, "meta.m")]
     assert t.implementation_id == 0
+
+
+def test_tables_and_direct_counters_follow_p4cs_inlined_order(tmp_path):
+    # after p4c inlines a sub-control, its tables sit where its instance was declared; direct counters are added
+    # with their tables, so they follow the table order (not their own declaration order)
+    p = _p4info_of(tmp_path, ORDER_P4.replace(
+        "control Sub(inout headers_t hdr) {\n    action s1() { }",
+        "control Sub(inout headers_t hdr) {\n    direct_counter(CounterType.packets) sc;\n    action s1() { }")
+        .replace("default_action = g_first; }", "default_action = g_first; counters = sc; }")
+        .replace("    action a1() { }\n    Sub() sub;\n",
+                 "    direct_counter(CounterType.packets) c_t;\n    direct_counter(CounterType.packets) c_t0;\n"
+                 "    action a1() { }\n"
+                 "    table t0 { key = { hdr.h.a: exact; } actions = { a1; } default_action = a1; counters = c_t0; }\n"
+                 "    Sub() sub;\n")
+        .replace("actions = { a2; a1; } default_action = a2; }", "actions = { a2; a1; } default_action = a2; counters = c_t; }")
+        .replace("apply { Direct.apply(hdr); t.apply();", "apply { Direct.apply(hdr); t.apply(); t0.apply();"))
+    assert [t.preamble.name for t in p.tables] == ["I.t0", "I.sub.st", "I.t", "I.Direct.dt", "E.et"]
+    assert [c.preamble.name for c in p.direct_counters] == ["I.c_t0", "I.sub.sc", "I.c_t"]

@@ -444,15 +444,20 @@ def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, a
         _preamble(msg.preamble, s, METER, m)
         msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
         msg.size = m.size
-    # direct resources appear only when a table uses them (p4c adds them with their table)
-    for c in info.direct_counters:
+    # direct resources appear only when a table uses them; p4c adds them with their table, so in table order
+    order = {t.preamble.name: i for i, t in enumerate(p4.tables)}
+
+    def by_table(items):
+        return sorted(items, key=lambda x: order.get(_cp_name(_attached_table(x, s, attached) or ""), len(order)))
+
+    for c in by_table(info.direct_counters):
         table = _attached_table(c, s, attached)
         if table:
             msg = p4.direct_counters.add()
             _preamble(msg.preamble, s, DIRECT_COUNTER, c)
             msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
             msg.direct_table_id = s.id(TABLE, table)
-    for m in info.direct_meters:
+    for m in by_table(info.direct_meters):
         table = _attached_table(m, s, attached)
         if table:
             msg = p4.direct_meters.add()

@@ -216,6 +216,7 @@ class Summarizer:
         # actions the block uses to its start: so a block's used global actions come first, then its own and its
         # sub-instances' actions by their position in that flattened list of locals.
         self.action_keys: dict[str, tuple] = {}
+        self.table_keys: dict[int, tuple] = {}  # id(TableInfo) -> (top block, position), for the same order
         self.current_top = 0
         self.current_pos: tuple = ()
         self.used_actions: set[str] = set()  # named by an applied table or called directly
@@ -245,6 +246,8 @@ class Summarizer:
             self.walk_block(decl, path, ctor)
         self.check_unique_names()
         self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, ())))
+        # tables too are listed as p4c lists them after inlining sub-controls: by position in the top-level block
+        self.info.tables.sort(key=lambda t: self.table_keys.get(id(t), (0, ())))
         for a in self.info.actions:
             a.unused = a.name not in self.used_actions
         self.info.action_profiles = list(self.profiles.values())
@@ -305,9 +308,10 @@ class Summarizer:
                 self.value_set(loc, qualify(loc, path))
         self.current_top, self.current_pos = top, pos
         applied = self.applied_tables(decl)
-        for loc in decl.locals:
+        for j, loc in enumerate(decl.locals):
             if isinstance(loc, ast.TableDecl):
                 self.table(loc, decl, path, used=id(loc) in applied)
+                self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
         # actions called directly, digests
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
