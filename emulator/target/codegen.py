@@ -1286,7 +1286,9 @@ class CodeGen:
             o(f"_rt.cur.{what} = {cp or '_NOCOPY'}")
             return None
         if name == "truncate":
-            o(f"_rt.cur.truncate = {self.expr(args[0])}")
+            # BMv2 Packet::truncate: the smallest length of all the calls wins
+            o(f"_rt.cur.truncate = min({self.expr(args[0])}, _rt.cur.truncate if _rt.cur.truncate is not None "
+              f"else 1 << 64)")
             return None
         if name in ("assert", "assume"):
             # simple_switch logs the file and line of a failed assert/assume and exits (v1model.p4); a
@@ -1504,7 +1506,15 @@ class CodeGen:
             return None
         if tname == "register":
             if m == "read":
-                self.store(args[0], f"{x}.read({self.expr(args[1])})")
+                # BMv2 register_read out of range: an error log, "Dest field was not updated"
+                i = self.uniq("ri")
+                o(f"{i} = {self.expr(args[1])}")
+                o(f"if {i} < {x}.size:")
+                o.ind += 1
+                self.store(args[0], f"{x}.values[{i}]")
+                o.ind -= 1
+                o("else:")
+                o(f"    {x}.out_of_range += 1")
                 return None
             if m == "write":
                 val = self.expr(args[1])
@@ -1519,7 +1529,15 @@ class CodeGen:
         if tname == "direct_counter" and m == "count":
             return None  # the table counts its hits
         if tname == "meter" and m == "execute_meter":
-            self.store(args[1], f"{x}.execute({self.expr(args[0])}, _rt.cur.length, _rt.cur.now_us)")
+            # BMv2 execute_meter out of range: "No meters were updated, and neither was dest field"
+            i = self.uniq("mi")
+            o(f"{i} = {self.expr(args[0])}")
+            o(f"if {i} < {x}.size:")
+            o.ind += 1
+            self.store(args[1], f"{x}.execute({i}, _rt.cur.length, _rt.cur.now_us)")
+            o.ind -= 1
+            o("else:")
+            o(f"    {x}.out_of_range += 1")
             return None
         if tname == "direct_meter" and m == "read":
             self.store(args[0], f"{x}.read()")

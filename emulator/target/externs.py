@@ -1,8 +1,8 @@
 """v1model stateful externs: register, counter, direct_counter, meter, direct_meter.
 
-Out-of-range indices: the P4 spec leaves them undefined and BMv2 (since behavioral-model PR #637) logs an error
-instead of aborting. We choose the PSA proposal's behavior: a read returns 0, a write/count changes nothing, a meter
-returns GREEN; each instance counts such accesses in `out_of_range` so tests and logs can notice them.
+Out-of-range indices: the P4 spec leaves them undefined; BMv2's simple_switch primitives log an error and change
+nothing: register_read and execute_meter leave their destination unchanged (the generated code checks the index
+itself), register_write and count update nothing. Each instance counts such accesses in `out_of_range`.
 
 Meters are two-rate three-color markers (RFC 2698, color-blind). The control plane sets rates like BMv2's
 `meter_set_rates`: [(CIR, CBS), (PIR, PBS)] with rates in units per microsecond (bytes/µs or packets/µs) and bursts

@@ -282,7 +282,8 @@ class V1Switch:
                 s.egress_port = eport
                 s.egress_rid = rid
                 s.instance_type = REPLICATION
-                res.jobs.append(EgressJob(eport, prio, REPLICATION, len(data), h, m, s, ctx.payload, ctx.truncate,
+                # replicas are new packets (BMv2 clone_with_phv): an ingress truncate() does not follow them
+                res.jobs.append(EgressJob(eport, prio, REPLICATION, len(data), h, m, s, ctx.payload, None,
                                           loops, ctx.lreg))
             return
         eport = sm.egress_spec
