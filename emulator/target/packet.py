@@ -404,11 +404,14 @@ class HeaderStack:
 
     # element access -------------------------------------------------------------------------------------
     def at(self, i: int, where: str = "?"):
-        """Element `i` (a run-time index) for reading/writing in a control. Out of range, simple_switch aborts
-        (an uncaught std::out_of_range, kept on purpose: behavioral-model issue 976): a P4Fault."""
+        """Element `i` (a run-time index) for reading/writing in a control. Out of range: a detached dummy (reads
+        0, writes are lost) and the packet goes on. That is what p4c's BMv2 samples expect (gauntlet_index_5 and
+        gauntlet_index_10: an out-of-range write, or an inout argument, leaves the packet unchanged and it is
+        forwarded): p4c's mid end turns run-time indexes into per-index branches, so simple_switch's own
+        std::out_of_range is never reached. `where` names the source line for diagnostics."""
         if 0 <= i < self.size:
             return self.elems[i]
-        raise P4Fault(f"header stack index {i} out of range (size {self.size}) at {where}")
+        return self._cls()
 
     def at_parser(self, i: int):
         if 0 <= i < self.size:
