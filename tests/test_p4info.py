@@ -640,3 +640,19 @@ def test_tables_and_direct_counters_follow_p4cs_inlined_order(tmp_path):
         .replace("apply { Direct.apply(hdr); t.apply();", "apply { Direct.apply(hdr); t.apply(); t0.apply();"))
     assert [t.preamble.name for t in p.tables] == ["I.t0", "I.sub.st", "I.t", "I.Direct.dt", "E.et"]
     assert [c.preamble.name for c in p.direct_counters] == ["I.c_t0", "I.sub.sc", "I.c_t"]
+
+
+def test_structured_annotations_go_to_structured_annotations(tmp_path):
+    # P4Runtime: `@x[k=v]` / `@x[e, ...]` are structured annotations, serialized with their literal values;
+    # they are not repeated as text annotations
+    p = _p4info_of(tmp_path, FACTS_P4.replace(
+        "    table no_default {", '    @kv[k = 1, on = true, s = "x"] @lst["a", 2] @empty[] @plain(1)\n'
+                                  "    table no_default {"))
+    pre = _by_name(p.tables)["I.no_default"].preamble
+    assert list(pre.annotations) == ["@plain(1)"]
+    kv, lst, empty = pre.structured_annotations
+    assert kv.name == "kv" and [(x.key, x.value.WhichOneof("value")) for x in kv.kv_pair_list.kv_pairs] == [
+        ("k", "int64_value"), ("on", "bool_value"), ("s", "string_value")]
+    assert kv.kv_pair_list.kv_pairs[0].value.int64_value == 1 and kv.kv_pair_list.kv_pairs[2].value.string_value == "x"
+    assert [e.string_value or e.int64_value for e in lst.expression_list.expressions] == ["a", 2]
+    assert empty.name == "empty" and empty.WhichOneof("body") is None

@@ -216,12 +216,41 @@ def _annotation_text(key: str, args: list[str]) -> str:
 def _annotations(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
     out = []
     for key, args in (getattr(obj, "annotations", None) or {}).items():
-        if key in _SKIP_ANNOTATIONS or key in skip:
+        if key in _SKIP_ANNOTATIONS or key in skip or getattr(args, "annotation", None) is not None:
             continue
         if isinstance(args, str):
             args = [args]
         out.append(_annotation_text(key, args))
     return out
+
+
+def _structured(field, obj) -> None:
+    """Structured annotations (`@x[k=1]`, `@x["a", 2]`, `@x[]`) as p4c serializes them: all of them (even @name),
+    literal values only (string, integer, bool)."""
+    from emulator.p4 import ast
+
+    for key, args in (getattr(obj, "annotations", None) or {}).items():
+        a = getattr(args, "annotation", None)
+        if a is None:
+            continue
+        msg = field.add()
+        msg.name = key
+
+        def value(e, out):
+            if isinstance(e, ast.StringLiteral):
+                out.string_value = e.value
+            elif isinstance(e, ast.BoolLiteral):
+                out.bool_value = e.value
+            elif isinstance(e, ast.IntLiteral):
+                out.int64_value = e.value
+        if a.kv:
+            for kv in a.kv:
+                pair = msg.kv_pair_list.kv_pairs.add()
+                pair.key = kv.name
+                value(kv.expr, pair.value)
+        elif a.args:
+            for e in a.args:
+                value(e, msg.expression_list.expressions.add())
 
 
 def _hidden(obj) -> bool:
@@ -235,6 +264,7 @@ def _preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = No
     pre.name = name
     pre.alias = symbols.alias(name)
     pre.annotations.extend(_annotations(obj, skip))
+    _structured(pre.structured_annotations, obj)
     for key in ("brief", "description"):
         vals = (getattr(obj, "annotations", None) or {}).get(key)
         if vals:
@@ -252,6 +282,7 @@ def _match_field(mf_msg, mf, pb: _Messages, types: TypeSpecConverter) -> None:
     mf_msg.name = mf.name
     mf_msg.bitwidth = types.width(mf.type, mf.bitwidth)
     mf_msg.annotations.extend(_annotations(mf))
+    _structured(mf_msg.structured_annotations, mf)
     type_name = types.type_name(mf.type)
     if type_name:
         mf_msg.type_name.name = type_name
@@ -342,6 +373,8 @@ def _pkg_info(msg, info: ProgramInfo) -> None:
     """arch, the @pkginfo(key=value) strings and the other annotations of `main` (as p4c fills PkgInfo)."""
     msg.arch = "v1model"
     for key, args in info.main_annotations.items():
+        if getattr(args, "annotation", None) is not None:
+            continue  # structured: below
         if key != "pkginfo":
             if key not in _SKIP_ANNOTATIONS:
                 msg.annotations.append(_annotation_text(key, args))
@@ -349,6 +382,7 @@ def _pkg_info(msg, info: ProgramInfo) -> None:
         for k, v in re.findall(r'(\w+)\s*=\s*"([^"]*)"', args[0] if args else ""):
             if k in ("name", "version", "organization", "contact", "url", "arch"):
                 setattr(msg, k, v)
+    _structured(msg.structured_annotations, type("Main", (), {"annotations": info.main_annotations})())
     for key in ("brief", "description"):
         vals = info.main_annotations.get(key)
         if vals:
@@ -365,6 +399,7 @@ def _action(msg, a, s: SymbolTable, types: TypeSpecConverter) -> None:
         if not isinstance(T.strip_newtype(ptype) if ptype is not None else None, T.Enum):
             pm.bitwidth = types.width(ptype, prm.bitwidth)  # p4c gives (non-serializable) enums no width
         pm.annotations.extend(_annotations(prm))
+        _structured(pm.structured_annotations, prm)
         type_name = types.type_name(ptype)
         if type_name:
             pm.type_name.name = type_name
@@ -382,6 +417,7 @@ def _table(msg, t, s: SymbolTable, pb: _Messages, types: TypeSpecConverter, para
         ar.id = s.id(ACTION, ref.name)
         ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
         ar.annotations.extend(_annotations(ref))
+        _structured(ar.structured_annotations, ref)
     if t.default_action:
         if t.const_default_action:
             msg.const_default_action_id = s.id(ACTION, t.default_action)

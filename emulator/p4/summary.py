@@ -38,11 +38,22 @@ V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeCheck
 
 # ------------------------------------------------------------------------------------------------ helpers
 
+class StructuredBody(list):
+    """The body of a structured annotation (`@x[k=1]`, `@x["a", 2]`, `@x[]`) in an annotations dict; `.annotation`
+    is the AST node (P4Info lists these as structured_annotations, not as text)."""
+
+    annotation: Any = None
+
+
 def annotations_of(annos: list[ast.Annotation]) -> dict[str, list[str]]:
     """{name: [raw body]} as ProgramInfo keeps them (`@name("x")` -> {"name": ['"x"']})."""
     out: dict[str, list[str]] = {}
     for a in annos or []:
-        out[a.name] = [a.body] if a.body else []
+        body = [a.body] if a.body else []
+        if getattr(a, "structured", False):
+            body = StructuredBody(body)
+            body.annotation = a
+        out[a.name] = body
     return out
 
 
