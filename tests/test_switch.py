@@ -11,6 +11,7 @@ from emulator.target.switch import (
     EGRESS_CLONE,
     INGRESS_CLONE,
     NORMAL,
+    RECIRC,
     REPLICATION,
     EgressJob,
     QueueInfo,
@@ -378,3 +379,35 @@ def test_digest_last_call_of_the_pass_with_call_time_values():
     assert res.digests == [("first_t", (5,))] and res.jobs == []
     res = sw.ingress(0, bytes([5, 2]), 0)
     assert res.digests == [("second_t", (5, 2))]
+
+
+RECIRC_IN_INGRESS_PROG = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> passes; bit<8> itype; }
+struct headers { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.h); transition accept; }
+}
+control VC(inout headers h, inout meta_t m) { apply {} }
+control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        h.h.passes = h.h.passes + 1;
+        h.h.itype = (bit<8>)sm.instance_type;
+        if (h.h.passes == 1) { recirculate_preserving_field_list(0); }
+        sm.egress_spec = 1;
+    }
+}
+control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
+control CC(inout headers h, inout meta_t m) { apply {} }
+control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_recirculate_called_in_ingress_acts_after_egress():
+    # simple_switch keeps the recirculate flag in the packet's registers: set in ingress, it is still set after
+    # egress (for the unicast packet), so the deparsed packet comes back as RECIRC
+    sw = V1Switch(load(RECIRC_IN_INGRESS_PROG))
+    assert sw.process(0, bytes([0, 0])) == [(1, bytes([2, RECIRC]))]

@@ -57,7 +57,7 @@ class EgressJob:
     """A packet between ingress and egress: where it goes, its priority and its parsed state."""
 
     __slots__ = ("egress_port", "priority", "instance_type", "length", "hdr", "meta", "sm", "payload",
-                 "truncate", "loops", "plen")
+                 "truncate", "loops", "plen", "recirc")
 
     def __init__(self, egress_port: int, priority: int, instance_type: int, length: int, hdr, meta, sm,
                  payload: bytes, truncate: int | None = None, loops: int = 0, plen: int | None = None):
@@ -66,6 +66,7 @@ class EgressJob:
         self.instance_type = instance_type
         self.length = length  # the ingress length (what counters count, what the TM buffers)
         self.plen = length if plen is None else plen  # standard_metadata.packet_length in egress (BMv2's register)
+        self.recirc = None  # a recirculate() already called in ingress (BMv2's flag stays with the packet)
         self.hdr = hdr
         self.meta = meta
         self.sm = sm
@@ -291,8 +292,10 @@ class V1Switch:
             return
         sm.egress_port = eport
         sm.instance_type = NORMAL  # BMv2 sets it on unicast: a resubmitted/recirculated packet is NORMAL in egress
-        res.jobs.append(EgressJob(eport, prio, NORMAL, len(data), hdr, meta, sm, ctx.payload, ctx.truncate, loops,
-                                  ctx.lreg))
+        job = EgressJob(eport, prio, NORMAL, len(data), hdr, meta, sm, ctx.payload, ctx.truncate, loops, ctx.lreg)
+        if ctx.recirculate is not None:  # BMv2 keeps the flag in the packet's registers: it acts after egress
+            job.recirc = ctx.recirculate
+        res.jobs.append(job)
 
     def _clone_i2e(self, clone, data: bytes, port: int, now_ns: int, meta, sm, out: list, loops: int) -> None:
         """BMv2: the packet as it began ingress is parsed again (seeing its ingress port), then all its metadata
@@ -364,6 +367,8 @@ class V1Switch:
         meta = job.meta
         ctx = PacketCtx(sm, job.length, now_us, job.payload)
         ctx.lreg = job.plen
+        if job.recirc is not None:
+            ctx.recirculate = job.recirc
         if job.truncate is not None:
             ctx.truncate = job.truncate
         self.rt.cur = ctx
