@@ -1540,7 +1540,12 @@ class CodeGen:
             o(f"    {x}.out_of_range += 1")
             return None
         if tname == "direct_meter" and m == "read":
-            self.store(args[0], f"{x}.read()")
+            c = self.uniq("dm")
+            o(f"{c} = {x}.read()")
+            o(f"if {c} is not None:")
+            o.ind += 1
+            self.store(args[0], c)
+            o.ind -= 1
             return None
         if tname == "Checksum16" and m == "get":
             return f"({self.bind('H_csum16', hashing.get('csum16'))}({self.packed(args[0])}) & 65535)"

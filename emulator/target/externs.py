@@ -209,7 +209,8 @@ class Meter:
 
 class DirectMeter:
     """`direct_meter<T>(MeterType)`: per-entry trTCMs (`entry.meter`) run by the table on a hit; `read()` gives the
-    color of the last hit of the attached table (GREEN after a miss or for an unconfigured entry)."""
+    color of the last hit of the attached table (GREEN for an unconfigured entry), None after a miss: BMv2 runs the
+    meter on a hit only and then leaves the read() destination unchanged."""
 
     __slots__ = ("name", "kind", "table", "color", "_per_byte")
 
@@ -220,7 +221,7 @@ class DirectMeter:
         self.table = None
         self.color = GREEN
 
-    def read(self) -> int:
+    def read(self) -> int | None:
         return self.color
 
     def execute_entry(self, entry, nbytes: int, now_us: float) -> int:

@@ -734,7 +734,7 @@ class Table:
             if self.direct_meter is not None:
                 self.direct_meter.execute_entry(e, nbytes, now_us)
         elif self.direct_meter is not None:
-            self.direct_meter.color = 0
+            self.direct_meter.color = None  # BMv2 runs a direct meter on a hit only: a miss writes no color
         return result
 
 

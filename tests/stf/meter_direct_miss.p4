@@ -1,0 +1,63 @@
+// BMv2 runs a direct meter only when its table hits (bm_sim MatchTableAbstract::apply_action): after a miss the
+// read() destination keeps its value, even when the default action calls read()
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8> k;
+    bit<8> color;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct meta_t {
+    bit<8> color;
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    direct_meter<bit<8>>(MeterType.packets) dm;
+    action mark() {
+        dm.read(meta.color);
+    }
+    table t {
+        key = { hdr.h.k : exact; }
+        actions = { mark; }
+        default_action = mark();
+        meters = dm;
+    }
+    apply {
+        meta.color = 7;
+        t.apply();
+        hdr.h.color = meta.color;
+        sm.egress_spec = 1;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    apply { }
+}
+
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply { }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
