@@ -41,8 +41,8 @@ class ParserReject(Exception):
 
 
 class P4Fault(Exception):
-    """A run-time fault on which simple_switch stops (a failed assert/assume, a header stack index out of range
-    in a control): the switch abandons the packet and records `str(fault)` (V1Switch.fatal_errors)."""
+    """A run-time fault on which simple_switch stops (a failed assert/assume): the switch abandons the packet and
+    records `str(fault)` (V1Switch.fatal_errors)."""
 
 
 class ExitBlock(Exception):

@@ -162,7 +162,7 @@ class V1Switch:
         self._has_priority = "priority" in sm_fields
         self.digest_names = [d.name for d in info.digests]
         # faults on which simple_switch would stop, oldest first: "assert failed at FILE:LINE (stage, packet from
-        # port P)" per false assert()/assume(), "header stack index I out of range (size N) at FILE:LINE (...)"
+        # port P)" per false assert()/assume()
         self.fatal_errors: list[str] = []
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
@@ -196,9 +196,8 @@ class V1Switch:
         return res
 
     def _fault(self, exc: P4Fault, stage: str, port: int) -> None:
-        """A false assert()/assume() (simple_switch logs the source line and exits) or a header stack index out
-        of range in a control (simple_switch aborts): we abandon the packet (no output, clone, digest or
-        recirculation of it) and record the fault for the caller (STF runner, tests)."""
+        """A false assert()/assume() (simple_switch logs the source line and exits): we abandon the packet (no
+        output, clone, digest or recirculation of it) and record the fault for the caller (STF runner, tests)."""
         self.fatal_errors.append(f"{exc} ({stage}, packet from port {port})")
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
