@@ -331,6 +331,10 @@ class Checker:
                     raise _err(f"duplicate field '{f.name}' in {d.name}", f)
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
+                for a in f.annotations or ():
+                    if a.name == "field_list" and a.args:  # ids may be named constants (p4c folds them)
+                        for x in a.args:
+                            self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
                 if isinstance(d, ast.HeaderDecl) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
                                "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
