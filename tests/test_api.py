@@ -361,3 +361,149 @@ def test_inline_action_selector_named_like_its_table():
     except AttributeError as exc:  # V1Switch's name -> object map lets the profile shadow the table
         pytest.skip(f"V1Switch maps the table name to the action profile: {exc}")
     assert [p for p, _ in out] == [7]
+
+
+# ---------------------------------------------------------------------------------------- runtime JSON loader
+RUNTIME_DIR = __import__("pathlib").Path(__file__).parent / "runtime_json"
+
+
+def _l3():
+    import json
+
+    from emulator.p4.frontend import load_program
+    from emulator.target.switch import V1Switch
+
+    sw = V1Switch(load_program(str(RUNTIME_DIR / "l3.p4")))
+    return sw, RuntimeApi(sw), json.loads((RUNTIME_DIR / "l3-runtime.json").read_text())
+
+
+def _l3_frame(src: str, dst: str, proto: int = 17) -> bytes:
+    import ipaddress
+
+    ip = (bytes([0x45, 0, 0, 20]) + bytes(4) + bytes([64, proto, 0, 0]) + ipaddress.ip_address(src).packed
+          + ipaddress.ip_address(dst).packed)
+    return bytes.fromhex("020000000009" "02000000000a" "0800") + ip + b"payload!"
+
+
+def test_load_runtime_json_installs_everything():
+    sw, api, _ = _l3()
+    counts = api.load_runtime_json(RUNTIME_DIR / "l3-runtime.json")
+    assert counts == {"table_entries": 5, "default_actions": 1, "multicast_groups": 1, "clone_sessions": 1}
+    lpm = api.table("ipv4_lpm")
+    assert lpm.default_action == "Ing.drop"
+    # longest prefix wins; dmac and port from the action params, TTL decremented
+    (port, out), = sw.process(0, _l3_frame("10.9.0.1", "10.1.2.3"))
+    assert port == 2 and out[:6] == bytes.fromhex("020000000202") and out[22] == 63
+    assert [p for p, _ in sw.process(0, _l3_frame("10.9.0.1", "10.1.7.7"))] == [1]
+    assert sw.process(0, _l3_frame("10.9.0.1", "10.2.0.1")) == []  # the default entry: drop
+    # the multicast group: (instance, port) replicas
+    assert api.state.pre.replicas(7) == ((1, 3), (1, 4), (2, 6))
+    assert sorted(p for p, _ in sw.process(0, _l3_frame("10.9.0.1", "224.1.1.1"))) == [3, 4, 6]
+    # ternary ACL: [value, mask] with priorities; the higher priority (20, mirror) wins inside 192.168.5.0/24
+    assert sw.process(0, _l3_frame("192.168.1.1", "10.1.2.3")) == []
+    assert sw.process(0, _l3_frame("192.168.1.1", "10.1.2.3", proto=6))[0][0] == 2  # exact key [17] only
+    out = sorted(sw.process(0, _l3_frame("192.168.5.9", "10.1.2.3")))
+    assert [p for p, _ in out] == [2, 9]
+    assert len(out[1][1]) == 20  # packet_length_bytes truncates the clone
+    assert out[1][1] == _l3_frame("192.168.5.9", "10.1.2.3")[:20]
+
+
+def test_load_runtime_json_accepts_a_dict_and_value_forms():
+    sw, api, doc = _l3()
+    doc["table_entries"] = [
+        {"table": "ipv4_lpm", "match": {"dstAddr": "10.3.0.0/16"}, "action_name": "fwd",
+         "action_params": {"dmac": "0x020000000303", "port": "3"}},
+        {"table": "Ing.ipv4_lpm", "match": {"hdr.ipv4.dstAddr": ["10.4.4.4"]}, "action_name": "Ing.fwd",
+         "action_params": {"dmac": 5, "port": 4}, "comment": "one-element list = full prefix"},
+        {"table": "Ing.acl", "match": {"hdr.ipv4.protocol": 6}, "priority": 1, "action_name": "Ing.drop"},
+    ]
+    doc.pop("multicast_group_entries")
+    doc["clone_session_entries"] = [{"clone_session_id": 5, "replicas": [{"egress_port": 8}]}]
+    assert api.load_runtime_json(doc)["table_entries"] == 3
+    assert [p for p, _ in sw.process(0, _l3_frame("1.1.1.1", "10.3.9.9"))] == [3]
+    assert [p for p, _ in sw.process(0, _l3_frame("1.1.1.1", "10.4.4.4"))] == [4]
+    # no default entry in this document: the program's NoAction, egress_spec never set -> port 0
+    assert [p for p, _ in sw.process(0, _l3_frame("1.1.1.1", "10.4.4.5"))] == [0]
+    assert sw.process(0, _l3_frame("1.1.1.1", "10.3.9.9", proto=6)) == []  # wildcard srcAddr, protocol 6
+    assert api.state.pre.mirroring_get(5).replicas == [(0, 8)] and api.state.pre.mirroring_get(5).truncate is None
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d["table_entries"][1].update(table="Ing.nope"), r"table_entries\[1\]: unknown table 'Ing.nope'"),
+    (lambda d: d["table_entries"][2].update(action_name="Ing.mirror"),
+     r"table_entries\[2\] \(table 'Ing.ipv4_lpm'\): action 'Ing.mirror' is not an action of table"),
+    (lambda d: d["table_entries"][0].update(action_name="Ing.fly"),
+     r"table_entries\[0\] \(table 'Ing.ipv4_lpm'\): action 'Ing.fly' is not an action"),
+    (lambda d: d["table_entries"][1].update(match={"hdr.ipv4.srcAddr": ["10.0.0.0", 8]}),
+     r"table_entries\[1\] \(table 'Ing.ipv4_lpm'\): unknown match field 'hdr.ipv4.srcAddr'"),
+    (lambda d: d["table_entries"][4]["match"].update({"hdr.ipv4.protocol": 300}),
+     r"table_entries\[4\] .*value 300 does not fit match field 'hdr.ipv4.protocol' of 8 bits"),
+    (lambda d: d["table_entries"][1]["match"].update({"hdr.ipv4.dstAddr": ["10.1.0.0", 33]}),
+     r"table_entries\[1\] .*prefix length 33 is out of range"),
+    (lambda d: d["table_entries"][2]["action_params"].update(port=512),
+     r"table_entries\[2\] .*value 512 does not fit parameter 'port' of action 'Ing.fwd' of 9 bits"),
+    (lambda d: d["table_entries"][2]["action_params"].pop("dmac"),
+     r"table_entries\[2\] .*missing parameter 'dmac' of action 'Ing.fwd'"),
+    (lambda d: d["table_entries"][2]["action_params"].update(vlan=1),
+     r"table_entries\[2\] .*action 'Ing.fwd' has no parameter 'vlan'"),
+    (lambda d: d["table_entries"][5].pop("priority"), r"table_entries\[5\] .*its entries need a priority"),
+    (lambda d: d["table_entries"][3].update(defualt_action=True), r"table_entries\[3\]: unknown key 'defualt_action'"),
+    (lambda d: d["table_entries"][0].update(match={"hdr.ipv4.dstAddr": ["10.0.0.0", 8]}),
+     r"table_entries\[0\] .*a default action entry takes no 'match'"),
+    (lambda d: d["table_entries"].append(dict(d["table_entries"][1])),
+     r"table_entries\[6\] .*duplicate entry in table 'Ing.ipv4_lpm'"),
+    (lambda d: d["table_entries"][1]["match"].update({"hdr.ipv4.dstAddr": ["ten.one", 16]}),
+     r"table_entries\[1\] .*bad value for match field 'hdr.ipv4.dstAddr' 'ten.one'"),
+    (lambda d: d["table_entries"][1].update(match=["10.1.0.0", 16]), r"table_entries\[1\] .*'match' must be an object"),
+    (lambda d: d["table_entries"].append("Ing.drop"), r"table_entries\[6\]: must be an object, not str"),
+    (lambda d: d["multicast_group_entries"][0]["replicas"][1].update(egress_port=600),
+     r"multicast_group_entries\[0\]: replicas\[1\]: egress_port 600 is out of range"),
+    (lambda d: d["multicast_group_entries"][0].update(multicast_group_id=0),
+     r"multicast_group_entries\[0\]: 'multicast_group_id' must be an integer in 1..65535"),
+    (lambda d: d["clone_session_entries"][0].pop("replicas"), r"clone_session_entries\[0\]: 'replicas' .* is missing"),
+    (lambda d: d["clone_session_entries"][0].update(packet_length_bytes=-1),
+     r"clone_session_entries\[0\]: 'packet_length_bytes' must be a non-negative integer"),
+    (lambda d: d.update(action_profile_member_entries=[]), r"'action_profile_member_entries' is not supported"),
+    (lambda d: d.update(table_entries={"table": "Ing.acl"}), r"'table_entries' must be a list"),
+])
+def test_load_runtime_json_errors_name_the_entry_and_undo_everything(mutate, message):
+    import copy
+
+    sw, api, doc = _l3()
+    doc = copy.deepcopy(doc)
+    mutate(doc)
+    with pytest.raises(RuntimeApiError, match=message):
+        api.load_runtime_json(doc)
+    # all or nothing: the switch is as it was before the call
+    assert api.table_num_entries("ipv4_lpm") == 0 and api.table_num_entries("acl") == 0
+    assert api.table("ipv4_lpm").default_action == "NoAction"
+    assert 7 not in api.state.pre.groups and 5 not in api.state.pre.sessions
+
+
+def test_load_runtime_json_undo_restores_what_was_there():
+    sw, api, doc = _l3()
+    api.table_set_default("ipv4_lpm", "fwd", {"dmac": 1, "port": 5})
+    api.mc_set_group(7, [(0, 1)])
+    api.clone_session_set(5, [(0, 2)])
+    h = api.table_add("ipv4_lpm", {"dstAddr": "10.9.0.0/16"}, "drop")
+    doc["clone_session_entries"][0]["replicas"] = [{"egress_port": "9"}]  # fails after all else is installed
+    with pytest.raises(RuntimeApiError, match=r"clone_session_entries\[0\]: replicas\[0\]: 'egress_port' must be an"):
+        api.load_runtime_json(doc)
+    t = api.table("ipv4_lpm")
+    assert (t.default_action, t.default_args) == ("Ing.fwd", (1, 5))
+    assert [e.handle for e in t.entries()] == [h]
+    assert api.state.pre.replicas(7) == ((0, 1),)
+    assert api.state.pre.mirroring_get(5).replicas == [(0, 2)]
+
+
+def test_load_runtime_json_file_errors(tmp_path):
+    sw, api, _ = _l3()
+    with pytest.raises(RuntimeApiError, match=r"broken.json: line 3 column 57: not valid JSON"):
+        api.load_runtime_json(RUNTIME_DIR / "broken.json")
+    with pytest.raises(RuntimeApiError, match=r"runtime JSON .*missing.json: cannot read it"):
+        api.load_runtime_json(str(tmp_path / "missing.json"))
+    (tmp_path / "list.json").write_text("[]")
+    with pytest.raises(RuntimeApiError, match=r"list.json: the top level must be an object, not list"):
+        api.load_runtime_json(tmp_path / "list.json")
+    with pytest.raises(RuntimeApiError, match=r"must be a path or a dict"):
+        api.load_runtime_json(42)
