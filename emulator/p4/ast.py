@@ -697,8 +697,8 @@ class PackageTypeDecl(Declaration):
 
 @dataclass(eq=False)
 class ParserState(Declaration):
-    """`state name { statements transition ...; }`; `transition` None means the state has none (an error the
-    checker reports unless it is accept/reject)."""
+    """`state name { statements transition ...; }`; `transition` None means the state has none: the checker
+    makes it `transition reject` (p4c's implicit transition to reject)."""
 
     name: str
     statements: list[Node] = field(default_factory=list)

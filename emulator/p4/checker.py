@@ -580,8 +580,8 @@ class Checker:
             bs = Scope(ss)
             for stmt in st.statements:
                 self.check_stmt_or_decl(stmt, bs, ctx)
-            if st.transition is None:
-                raise _err(f"state '{st.name}' has no transition", st)
+            if st.transition is None:  # p4c (CreateBuiltins): "implicit transition to `reject'", a warning
+                st.transition = ast.TransitionStatement(ast.PathExpression(name="reject", loc=st.loc), loc=st.loc)
             self.check_transition(st.transition, bs, ctx)
 
     def check_transition(self, tr: ast.TransitionStatement, scope: Scope, ctx: _Ctx) -> None:
