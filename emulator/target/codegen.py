@@ -179,8 +179,12 @@ class Emitter:
 class CodeGen:
     """Generates the Python module of a checked program bound to given tables/externs objects."""
 
-    def __init__(self, program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None):
+    def __init__(self, program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
+                 tracer: Any = None):
         self.program = program
+        # trace mode (trace.py): trace calls are generated only when a tracer is given
+        self.tracer = tracer
+        self.tr = tracer is not None
         self.info = program.info
         self.objects = objects if objects is not None else {}
         self.created: dict[str, Any] = {}  # externs built here because the summary did not list them
@@ -191,6 +195,8 @@ class CodeGen:
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
             "_NOCOPY": _nocopy,
         }
+        if self.tr:
+            self.ns["_T"] = tracer
         self.chunks: list[str] = []
         self.out = Emitter()
         self.classes: dict[Any, type] = {}
@@ -249,6 +255,17 @@ class CodeGen:
 
     def err(self, name: str, default: int) -> int:
         return self.errors.get(name, default)
+
+    @staticmethod
+    def where(node) -> str | None:
+        """`file:line` of a node, for trace events."""
+        loc = getattr(node, "loc", None)
+        return f"{loc.file}:{loc.line}" if loc is not None and getattr(loc, "line", 0) else None
+
+    def trace(self, kind: str, name: str, detail: str = "", node=None, *vals: str) -> None:
+        """(trace mode) Emit a trace call: `vals` are sources of run-time values filling `detail`'s {}s."""
+        extra = "".join(", " + v for v in vals)
+        self.out(f"_T.ev({kind!r}, {name!r}, {detail!r}, {self.where(node)!r}{extra})")
 
     # ------------------------------------------------------------------------------------------ types
     def cls_of(self, t) -> type:
@@ -522,6 +539,8 @@ class CodeGen:
                 o(f"def {fns[s.name]}():")
                 o.ind += 1
                 self._global_line(o, inst)
+                if self.tr:
+                    self.trace("state", s.name, "", s)
                 for st in s.statements:
                     self.stmt(st)
                 self.transition(s.transition, fns)
@@ -705,6 +724,7 @@ class CodeGen:
         self.env[id(t)] = fn
         info_names = [x.name for x in getattr(getattr(tbl, "info", None), "actions", [])]
         dispatch: dict[str, str] = {}
+        tparams: dict[str, tuple] = {}  # (trace mode) action -> its control-plane parameter names
         refs = t.actions.actions if t.actions is not None else []
         for i, ref in enumerate(refs):
             adecl = ref.name.decl
@@ -715,6 +735,7 @@ class CodeGen:
             if aqn not in info_names and i < len(info_names):
                 aqn = info_names[i]
             self.action_names[(inst.n, id(adecl))] = aqn
+            tparams[aqn] = tuple(p.name for p in adecl.params if not p.direction)
             callee = getattr(ref, "callee", None)
             bound = [x for x in (callee.args if callee is not None else [a.expr for a in (ref.args or [])])
                      if x is not None]
@@ -738,7 +759,7 @@ class CodeGen:
         direct = getattr(tbl, "direct_counter", None) is not None or getattr(tbl, "direct_meter", None) is not None
         with self.new_def() as o:
             self.inst, self.kind, self.fn_kind = inst, "control", "control"
-            o(f"def {fn}():")
+            o(f"def {fn}(loc=None):" if self.tr else f"def {fn}():")
             o.ind += 1
             self._global_line(o, inst)
             ks = []
@@ -755,6 +776,9 @@ class CodeGen:
                 o(f"a, args, e = {tg}.apply({tup}, _rt.cur.length, _rt.cur.now_us)")
             else:
                 o(f"a, args, e = {tg}.lookup({tup})")
+            if self.tr:
+                tp = self.bind("TP_" + qn, tparams)
+                o(f"_T.table({qn!r}, e is not None, a, args, {tp}, loc or {self.where(t)!r})")
             o(f"{dname}[a](*args)")
             o("return e is not None, a")
 
@@ -778,7 +802,13 @@ class CodeGen:
             if r is not None:
                 o(r)
         elif isinstance(s, A.IfStatement):
-            o(f"if {self.expr(s.cond)}:")
+            cond = self.expr(s.cond)
+            if self.tr:
+                cv = self.uniq("cond")
+                o(f"{cv} = {cond}")
+                o(f"_T.cond({A.to_source(s.cond)!r}, {cv}, {self.where(s)!r})")
+                cond = cv
+            o(f"if {cond}:")
             o.ind += 1
             self.block(s.then)
             o.ind -= 1
@@ -790,6 +820,8 @@ class CodeGen:
         elif isinstance(s, A.SwitchStatement):
             self.switch(s)
         elif isinstance(s, A.ExitStatement):
+            if self.tr:
+                self.trace("exit", "exit", "", s)
             o("raise ExitBlock()")
         elif isinstance(s, A.ReturnStatement):
             self.ret(s)
@@ -1044,6 +1076,9 @@ class CodeGen:
         if k == "action":
             d = callee.decl
             fn = self.action_fn(d, self.inst)
+            if self.tr:
+                shown = ", ".join(A.to_source(a) for a in callee.args if a is not None)
+                self.trace("action", self.action_qualname(d, self.inst), f"({shown})", c)
             self.call_with_copy(fn, [(p.direction, p.type) for p in callee.params], list(callee.args))
             return None
         if k == "function":
@@ -1054,7 +1089,7 @@ class CodeGen:
             fn = self.env.get(id(callee.decl))
             if fn is None:
                 raise Unsupported("table is not in scope", c.loc)
-            return f"{fn}()"
+            return f"{fn}({self.where(c)!r})" if self.tr else f"{fn}()"
         if k == "block_apply":
             sub = self._instance_of(callee.receiver)
             if sub is None:
@@ -1084,6 +1119,8 @@ class CodeGen:
                 o(f"if {h}._valid:")
                 o(f"    {h}._valid = False")
                 o(f"    _rt.cur.lreg -= {nbytes}")
+            if self.tr:
+                self.trace("extern", m, A.to_source(recv), c)
             return None
         if k == "stack_method":
             o(f"{self.expr(callee.receiver)}.{callee.name}({self.const(callee.args[0])})")
@@ -1229,8 +1266,17 @@ class CodeGen:
             sm = self.expr(args[0]) if args and args[0] is not None else "_rt.cur.sm"
             o(f"{sm}.egress_spec = 511")
             o(f"{sm}.mcast_grp = 0")
+            if self.tr:
+                self.trace("extern", "mark_to_drop", "", c)
             return None
         if name == "verify":
+            if self.tr:
+                o(f"if not {self.expr(args[0])}:")
+                self.out.ind += 1
+                self.trace("extern", "verify", f"({A.to_source(args[0])}) failed: {A.to_source(args[1])}", c)
+                o(f"raise ParserReject({self.expr(args[1])})")
+                self.out.ind -= 1
+                return None
             o(f"if not {self.expr(args[0])}: raise ParserReject({self.expr(args[1])})")
             return None
         if name == "hash":
@@ -1243,6 +1289,9 @@ class CodeGen:
                 val = f"(({b} + {h} % {m}) if {m} >= 1 else {b})"
             rb = _bits(res.type)
             self.store(res, f"({val} & {_mask(rb[0])})" if rb else val)
+            if self.tr:
+                self.trace("extern", "hash", f"({self.algo_name(algo)}) -> {A.to_source(res)} = {{}}", c,
+                           self.expr(res))
             return None
         if name == "random":
             res, lo, hi = args
@@ -1258,12 +1307,21 @@ class CodeGen:
             cv = getattr(cond, "const_value", None)
             if name.startswith("verify"):
                 cnd = "" if cv is True else f"{self.expr(cond)} and "
+                if self.tr:
+                    o(f"if {cnd}{val} != {self.expr(ck)}:")
+                    o.ind += 1
+                    o("_rt.cur.sm.checksum_error = 1")
+                    self.trace("extern", name, f"{A.to_source(ck)}: mismatch, checksum_error = 1", c)
+                    o.ind -= 1
+                    return None
                 o(f"if {cnd}{val} != {self.expr(ck)}: _rt.cur.sm.checksum_error = 1")
             else:
                 if cv is not True:
                     o(f"if {self.expr(cond)}:")
                     o.ind += 1
                 self.store(ck, val)
+                if self.tr:
+                    self.trace("extern", name, f"{A.to_source(ck)} = {{}}", c, self.expr(ck))
                 if cv is not True:
                     o.ind -= 1
             return None
@@ -1271,34 +1329,59 @@ class CodeGen:
             data = args[1]
             dname = getattr(strip(data.type), "name", None) or "digest"
             o(f"_rt.cur.digest(({dname!r}, {self.values_of(data)}))")
+            if self.tr:
+                self.trace("extern", "digest", f"{dname} {{}}", c, "_rt.cur.digests[-1][1]")
             return None
         if name == "clone":
             o(f"_rt.cur.clone = ({self.expr(args[0])}, {self.expr(args[1])}, None)")
+            if self.tr:
+                self._trace_clone(name, c)
             return None
         if name in ("clone3", "clone_preserving_field_list"):
             cp = self.preserve_copier(args[2] if len(args) > 2 else None, name == "clone3")
             o(f"_rt.cur.clone = ({self.expr(args[0])}, {self.expr(args[1])}, {cp})")
+            if self.tr:
+                self._trace_clone(name, c)
             return None
         if name in ("resubmit", "resubmit_preserving_field_list", "recirculate",
                     "recirculate_preserving_field_list"):
             what = "resubmit" if name.startswith("resubmit") else "recirculate"
             cp = self.preserve_copier(args[0] if args else None, "preserving" not in name)
             o(f"_rt.cur.{what} = {cp or '_NOCOPY'}")
+            if self.tr:
+                self.trace("extern", name, "", c)
             return None
         if name == "truncate":
             # BMv2 Packet::truncate: the smallest length of all the calls wins
             o(f"_rt.cur.truncate = min({self.expr(args[0])}, _rt.cur.truncate if _rt.cur.truncate is not None "
               f"else 1 << 64)")
+            if self.tr:
+                self.trace("extern", "truncate", "to {} bytes", c, self.expr(args[0]))
             return None
         if name in ("assert", "assume"):
             # simple_switch logs the file and line of a failed assert/assume and exits (v1model.p4); a
             # clock-free target cannot exit: the packet is abandoned and V1Switch reports the failure
             where = f"{c.loc.file}:{c.loc.line}" if c.loc is not None else "?"
+            if self.tr:
+                o(f"if not {self.expr(args[0])}:")
+                o.ind += 1
+                self.trace("extern", name, f"({A.to_source(args[0])}) failed", c)
+                o(f"raise P4AssertionFailed({name!r}, {where!r})")
+                o.ind -= 1
+                return None
             o(f"if not {self.expr(args[0])}: raise P4AssertionFailed({name!r}, {where!r})")
             return None
         if name == "log_msg":
+            if self.tr and args:
+                vals = self.values_of(args[1]) if len(args) > 1 and args[1] is not None else "()"
+                o(f"_T.log_msg({self.expr(args[0])}, {vals}, {self.where(c)!r})")
             return None
         raise Unsupported(f"extern function {name} is not supported by the v1model target", c.loc)
+
+    def _trace_clone(self, name: str, c) -> None:
+        args = list(c.callee.args)
+        self.trace("extern", name, "{} session {}", c, f"('E2E' if {self.expr(args[0])} else 'I2E')",
+                   self.expr(args[1]))
 
     def hash_fn(self, algo) -> str:
         """Source calling a v1model hash algorithm; custom CRCs are looked up per use (the control plane may
@@ -1460,11 +1543,17 @@ class CodeGen:
                 vl = f", {self.expr(args[1])}" if len(args) > 1 and args[1] is not None else ""
                 if isinstance(h, A.Member) and h.name == "next" and isinstance(strip(h.expr.type), T.HeaderStack):
                     o(f"{x}.cur = {self.expr(h.expr)}.extract_next({x}.data, {x}.cur{vl})")
+                    if self.tr:  # the element's index: the stack's nextIndex moved past it
+                        o(f"_T.extracted({A.to_source(h.expr) + '[{}]'!r}, {self.where(c)!r}, "
+                          f"{self.expr(h.expr)}.nextIndex - 1, {x}.cur)")
                     return None
                 hn = h.expr if isinstance(h, A.Member) else None
                 if isinstance(hn, A.Member) and hn.name == "next" and isinstance(strip(hn.expr.type), T.HeaderStack):
                     # `extract(stack.next.member)` on a stack of header unions
                     o(f"{x}.cur = {self.expr(hn.expr)}.extract_next_member({pyattr(h.name)!r}, {x}.data, {x}.cur{vl})")
+                    if self.tr:
+                        o(f"_T.extracted({A.to_source(hn.expr) + '[{}].' + h.name!r}, {self.where(c)!r}, "
+                          f"{self.expr(hn.expr)}.nextIndex - 1, {x}.cur)")
                     return None
                 if isinstance(h, A.DontCare):  # `extract<T>(_)`: skip a T (a throwaway instance checks the length)
                     ht = (getattr(callee, "type_args", None) or {}).get("T") or getattr(h, "type", None)
@@ -1473,6 +1562,9 @@ class CodeGen:
                 o(f"{x}.cur = {self.expr(h)}._extract({x}.data, {x}.cur{vl})")
                 if isinstance(h, A.Member) and isinstance(strip(h.expr.type), T.HeaderUnion):
                     o(f"{self.expr(h.expr)}._only({pyattr(h.name)!r})")
+                if self.tr:
+                    o(f"_T.extracted({A.to_source(h).replace('{', '{{').replace('}', '}}')!r}, {self.where(c)!r}, "
+                      f"None, {x}.cur)")
                 return None
             if m == "lookahead":
                 rt = strip(callee.ret)
@@ -1512,9 +1604,16 @@ class CodeGen:
                 o(f"if {i} < {x}.size:")
                 o.ind += 1
                 self.store(args[0], f"{x}.values[{i}]")
+                if self.tr:
+                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}] -> {A.to_source(args[0])} = {{}}",
+                               c, i, f"{x}.values[{i}]")
                 o.ind -= 1
                 o("else:")
                 o(f"    {x}.out_of_range += 1")
+                if self.tr:
+                    o.ind += 1
+                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}]: index out of range", c, i)
+                    o.ind -= 1
                 return None
             if m == "write":
                 val = self.expr(args[1])
@@ -1522,9 +1621,14 @@ class CodeGen:
                 if b and b[1]:
                     val = f"({val} & {_mask(b[0])})"
                 o(f"{x}.write({self.expr(args[0])}, {val})")
+                if self.tr:
+                    self.trace("extern", "register_write", f"{self._xname(x)}[{{}}] <- {{}}", c,
+                               self.expr(args[0]), val)
                 return None
         if tname == "counter" and m == "count":
             o(f"{x}.count({self.expr(args[0])}, _rt.cur.length)")
+            if self.tr:
+                self.trace("extern", "count", f"{self._xname(x)}[{{}}]", c, self.expr(args[0]))
             return None
         if tname == "direct_counter" and m == "count":
             return None  # the table counts its hits
@@ -1535,6 +1639,9 @@ class CodeGen:
             o(f"if {i} < {x}.size:")
             o.ind += 1
             self.store(args[1], f"{x}.execute({i}, _rt.cur.length, _rt.cur.now_us)")
+            if self.tr:
+                self.trace("extern", "execute_meter", f"{self._xname(x)}[{{}}] -> {A.to_source(args[1])} = {{}}",
+                           c, i, self.expr(args[1]))
             o.ind -= 1
             o("else:")
             o(f"    {x}.out_of_range += 1")
@@ -1546,22 +1653,30 @@ class CodeGen:
             o.ind += 1
             self.store(args[0], c)
             o.ind -= 1
+            if self.tr:
+                self.trace("extern", "direct_meter_read", f"{self._xname(x)} -> {{}}", callee.receiver, c)
             return None
         if tname == "Checksum16" and m == "get":
             return f"({self.bind('H_csum16', hashing.get('csum16'))}({self.packed(args[0])}) & 65535)"
         raise Unsupported(f"extern method {tname}.{m} is not supported by the v1model target", c.loc)
 
+    def _xname(self, x: str) -> str:
+        """The control-plane name of a bound extern object (for trace text)."""
+        return getattr(self.ns.get(x), "name", None) or x
+
     def emit(self, out: str, e) -> None:
         """Deparser emit: a header (if valid), every valid element of a stack, a struct's headers recursively."""
-        self._emit_path(out, self.expr(e), e.type, e)
+        self._emit_path(out, self.expr(e), e.type, e, A.to_source(e) if self.tr else "")
 
-    def _emit_path(self, out: str, src: str, t, e=None) -> None:
+    def _emit_path(self, out: str, src: str, t, e=None, text: str = "") -> None:
         t = strip(t)
         if isinstance(t, (T.Header, T.HeaderUnion, T.HeaderStack)):
             self.out(f"{src}._emit({out})")
+            if self.tr:
+                self.out(f"_T.emitted({text.split('.', 1)[-1]!r}, {src})")
         elif isinstance(t, T.Struct):
             for f in t.fields:
-                self._emit_path(out, f"{src}.{pyattr(f.name)}", f.type)
+                self._emit_path(out, f"{src}.{pyattr(f.name)}", f.type, None, f"{text}.{f.name}")
         else:
             raise Unsupported(f"cannot emit a value of type {t}", getattr(e, "loc", None))
 
@@ -1903,10 +2018,16 @@ class CodeGen:
                 self._global_line(o, p)
                 for g, v in zip(p.frame, ["pin", "hdr", "meta", "sm"][:len(p.decl.params)]):
                     o(f"{g} = {v}")
+                if self.tr:
+                    o("_T.packet_in(sm, pin.data)")
                 o("try:")
                 o(f"    {p.entry}()")
                 o("except (ParserError, ParserReject) as ex:")
+                if self.tr:
+                    o(f"    _T.parser_end(ex.code, {self.bind('ERRORS', self.errors)}, True)")
                 o("    return ex.code")
+                if self.tr:
+                    o("_T.parser_end(0)")
                 o("return 0")
         for role, fname, vals in (("verifyChecksum", "run_verify", ["hdr", "meta"]),
                                   ("ingress", "run_ingress", ["hdr", "meta", "sm"]),
@@ -1923,6 +2044,8 @@ class CodeGen:
                 self._global_line(o, c)
                 for g, v in zip(c.frame, vals[:len(c.decl.params)]):
                     o(f"{g} = {v}")
+                if self.tr:
+                    o(f"_T.enter({_TRACE_STAGES[role]!r}{', sm' if role == 'egress' else ''})")
                 o("try:")
                 o(f"    {c.entry}()")
                 o("except ExitBlock:")
@@ -1935,6 +2058,8 @@ class CodeGen:
             o("    raise ParserReject(0)")
 
 
+_TRACE_STAGES = {"verifyChecksum": "verify", "ingress": "ingress", "egress": "egress",
+                 "computeChecksum": "compute", "deparser": "deparser"}
 _GLOBALS_MARK = "#<globals>"
 _FRAME_RE = re.compile(r"\bF\d+_\w+")
 
@@ -1947,9 +2072,11 @@ def _fill_globals(text: str) -> str:
     return text.replace(_GLOBALS_MARK, repl, 1)
 
 
-def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None) -> CompiledProgram:
-    """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets."""
-    return CodeGen(program, objects, runtime).generate()
+def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
+                    tracer: Any = None) -> CompiledProgram:
+    """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets. With a
+    `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all."""
+    return CodeGen(program, objects, runtime, tracer).generate()
 
 
 # ---------------------------------------------------------------------------------------------- run-time helpers

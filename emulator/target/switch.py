@@ -32,6 +32,7 @@ from emulator.target.codegen import (
 )
 from emulator.target.packet import P4Fault, PacketIn, join_emitted
 from emulator.target.pre import Pre
+from emulator.target.trace import as_tracer
 
 DROP_PORT = 511
 MAX_LOOPS = 16  # resubmits / recirculations / E2E clone generations per packet
@@ -121,7 +122,10 @@ class RecircPacket(bytes):
 class V1Switch:
     """One v1model switch: tables, externs and PRE from the program's ProgramInfo, plus the generated code."""
 
-    def __init__(self, program, *, max_loops: int = MAX_LOOPS, rng: random.Random | None = None):
+    def __init__(self, program, *, max_loops: int = MAX_LOOPS, rng: random.Random | None = None, trace=None):
+        """`trace` (a trace.Tracer, a callable taking a TraceEvent, or True) compiles the program with trace calls
+        and reports every packet's steps as BMv2's --log-console would; without it nothing is traced and the
+        generated code has no trace calls."""
         self.program = program
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
         if not info.blocks:
@@ -141,7 +145,8 @@ class V1Switch:
         # tables last: an anonymous action profile may carry the name of its table
         objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
         self.rt = Runtime()
-        self.compiled: CompiledProgram = compile_program(program, objects, self.rt)
+        self.tracer = as_tracer(trace)
+        self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer)
         self.use_rng(rng if rng is not None else random.Random(0))
         cp = self.compiled
         for name, obj in getattr(cp, "created", {}).items():
@@ -167,6 +172,8 @@ class V1Switch:
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
                             for c in cp.classes.values())
+        if self.tracer is not None:
+            self._hook_trace()
 
     def use_rng(self, rng: random.Random) -> None:
         """Draw the P4 `random` extern from `rng` (an engine hands every switch its run's seeded generator, so a
@@ -199,6 +206,79 @@ class V1Switch:
         """A false assert()/assume() (simple_switch logs the source line and exits): we abandon the packet (no
         output, clone, digest or recirculation of it) and record the fault for the caller (STF runner, tests)."""
         self.fatal_errors.append(f"{exc} ({stage}, packet from port {port})")
+        if self.tracer is not None:
+            self.tracer.at(stage, "decision", "packet abandoned", f"({exc}: simple_switch would stop)")
+
+    # -------------------------------------------------------------------------------------------- tracing
+    def _hook_trace(self) -> None:
+        """Trace mode only: wrap the generated ingress, egress and deparser entry points so that the after-ingress
+        (PRE) and after-egress decisions and the deparsed frame are reported. The untraced packet path has no
+        hook at all."""
+        tr = self.tracer
+        run_ingress, run_egress, run_deparser = self._run_ingress, self._run_egress, self._run_deparser
+        rt = self.rt
+
+        def traced_ingress(hdr, meta, sm):
+            run_ingress(hdr, meta, sm)
+            self._trace_after_ingress(tr, rt.cur, sm)
+
+        def traced_egress(hdr, meta, sm):
+            run_egress(hdr, meta, sm)
+            self._trace_after_egress(tr, rt.cur, sm)
+
+        def traced_deparser(parts, hdr):
+            run_deparser(parts, hdr)
+            ctx = rt.cur
+            frame = join_emitted(parts, ctx.payload)
+            tr.deparsed_frame(frame)
+            if ctx.recirculate is not None:
+                tr.at("out", "out", "recirculated", f"({len(frame)} bytes, back to ingress)")
+                return
+            n = len(frame) if ctx.truncate is None else min(len(frame), ctx.truncate)
+            cut = f", truncated from {len(frame)}" if n < len(frame) else ""
+            tr.at("out", "out", f"port {ctx.sm.egress_port}", f"({n} bytes{cut})")
+
+        self._run_ingress, self._run_egress, self._run_deparser = traced_ingress, traced_egress, traced_deparser
+
+    def _trace_clone(self, tr, ctx, stage: str, kind: str) -> None:
+        _ctype, session, _copier = ctx.clone
+        targets = self.pre.clone_targets(session)
+        if targets is None:
+            tr.at(stage, "decision", f"clone {kind} session {session}", "not configured: no copy")
+        else:
+            ports = ", ".join(str(p) for _rid, p in targets[0])
+            n = len(targets[0])
+            tr.at(stage, "decision", f"clone {kind} session {session}", f"{n} {'copy' if n == 1 else 'copies'}"
+                  + (f" to port {ports}" if n == 1 else f" (ports {ports})" if n else "")
+                  + (f", truncated to {targets[1]} bytes" if targets[1] is not None else ""))
+
+    def _trace_after_ingress(self, tr, ctx, sm) -> None:
+        """The v1model after-ingress decisions, in BMv2's order (what _ingress_pass is about to do)."""
+        if ctx.clone is not None:
+            self._trace_clone(tr, ctx, "pre", "I2E")
+        for name, values in ctx.digests or ():
+            tr.at("pre", "decision", f"digest {name}", str(values))
+        if ctx.resubmit is not None:
+            tr.at("pre", "decision", "resubmit")
+            return
+        grp = sm.mcast_grp
+        if grp:
+            reps = self.pre.replicas(grp)
+            ports = ", ".join(f"{p}" + (f" rid {rid}" if rid else "") for rid, p in reps)
+            tr.at("pre", "decision", f"multicast group {grp}", f"{len(reps)} replicas" + (f" (ports {ports})"
+                                                                                        if reps else ""))
+            return
+        if sm.egress_spec == DROP_PORT:
+            tr.at("pre", "decision", "dropped", "(egress_spec 511)")
+            return
+        tr.at("pre", "decision", f"unicast to port {sm.egress_spec}",
+              "(recirculate after egress)" if ctx.recirculate is not None else "")
+
+    def _trace_after_egress(self, tr, ctx, sm) -> None:
+        if ctx.clone is not None:
+            self._trace_clone(tr, ctx, "egress", "E2E")
+        if sm.egress_spec == DROP_PORT or sm.egress_port == DROP_PORT:
+            tr.at("egress", "decision", "dropped", "(egress_spec 511)" if sm.egress_spec == DROP_PORT else "")
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
         """Re-inject a recirculated packet (its ingress port travels with it)."""
