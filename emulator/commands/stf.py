@@ -16,7 +16,23 @@ EPILOG = """STF commands (one per line, # comments, a trailing \\ continues a li
   meter_set_rates <meter> <index|$ID> <rate>:<burst> <rate>:<burst>      value_set_add <set> <value>
   act_prof_create_member|act_prof_create_group|act_prof_add_member_to_group ...; add ... $member(n)|$group(n)
 Every port named by a packet/expect line is compared: same number of packets, in order. Other ports are ignored.
-Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file."""
+Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file.
+
+-v traces every command, and after every packet line its path through the pipeline, as simple_switch
+--log-console shows it (the program is then compiled with trace calls; without -v it has none):
+  packet 9 02000000...
+      [in] packet on port 9 (90 bytes)
+      [parser] state parse_ipv4 (p4src/fabric.p4:170)
+      [parser] extracted hdr.ipv4 (p4src/fabric.p4:171)
+      [ingress] condition hdr.ipv4.isValid(): true (p4src/fabric.p4:325)
+      [ingress] table FabricIngress.ipv4_lpm: hit -> FabricIngress.set_nexthop_id(nexthop_id=100 (0x64)) (...)
+      [ingress] mark_to_drop (...)            clone I2E session 5, count C[3], register_write R[1] <- 7, ...
+      [pre] unicast to port 1 | multicast group 1: 3 replicas (ports 1, 2, 3) | dropped | clone/resubmit/digest
+      [egress] packet to port 1 (NORMAL)
+      [deparser] emitted ethernet, ipv4, udp, bth (90 bytes)
+      [out] port 1 (90 bytes)
+    -> port 1: 02000000...
+--no-trace keeps -v to the command and packet lines."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add an include directory (the program's own directory is searched first)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="define a preprocessor macro")
-    parser.add_argument("-v", "--verbose", action="store_true", help="trace every command and packet")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="trace every command and packet, each packet followed by its pipeline trace")
+    parser.add_argument("--trace", dest="trace", action="store_true", default=None,
+                        help="every packet line followed by its pipeline trace (without the other commands; -v has both)")
+    parser.add_argument("--no-trace", dest="trace", action="store_false",
+                        help="with -v: only the command and packet lines, no pipeline trace")
 
 
 def _defines(items: list[str]) -> dict[str, str]:
@@ -43,7 +64,7 @@ def main(args: argparse.Namespace) -> int:
     from emulator.target.stf import run_stf
 
     result = run_stf(args.program, args.stf, include_dirs=args.include_dirs, verbose=args.verbose,
-                     defines=_defines(args.defines))
+                     defines=_defines(args.defines), trace=getattr(args, "trace", None))
     for line in result.log:
         print(line)
     if result.passed:

@@ -730,11 +730,11 @@ class TargetAdapter:
 
     Kept here so the runner's needs are in one place: every call the STF commands make goes through it."""
 
-    def __init__(self, checked: Any):
+    def __init__(self, checked: Any, trace: Any = None):
         from emulator.target import api as api_mod
         from emulator.target.switch import V1Switch
 
-        self.switch = V1Switch(checked)
+        self.switch = V1Switch(checked, trace=trace)
         self.api = api_mod.RuntimeApi(self.switch)
 
     def process(self, port: int, data: bytes, now_ns: int) -> list[tuple[int, bytes]]:
@@ -804,11 +804,21 @@ class TargetAdapter:
 class StfRunner:
     """Runs one parsed STF test against a fresh switch built from a checked program."""
 
-    def __init__(self, checked: Any, test: StfTest, verbose: bool = False, target: Any = None):
+    def __init__(self, checked: Any, test: StfTest, verbose: bool = False, target: Any = None,
+                 trace: bool | None = None):
+        """`trace` (default: `verbose`) compiles the program with pipeline tracing (trace.py): in the log, every
+        packet line is followed by its steps through the pipeline, as simple_switch --log-console shows them."""
         self.test = test
         self.verbose = verbose
         self.info = checked.info
-        self.target = target if target is not None else TargetAdapter(checked)
+        self.tracer = None
+        if target is None:
+            if verbose if trace is None else trace:
+                from emulator.target.trace import Tracer
+
+                self.tracer = Tracer()
+            target = TargetAdapter(checked, trace=self.tracer)
+        self.target = target
         self.handles: dict[str, Any] = {}  # `= ID` of add -> (table, entry handle)
         self.node_handles: list[Any] = []  # mc_node_create results, indexed like BMv2's handles (0, 1, ...)
         self.members: dict[tuple[str, int], Any] = {}  # (profile, STF member handle) -> target member id
@@ -843,18 +853,22 @@ class StfRunner:
         return StfResult(not self.failures, self.failures, self.outputs, self.sent, self.log, sum(ignored.values()))
 
     # -- commands
-    def _trace(self, text: str) -> None:
-        if self.verbose:
+    def _trace(self, text: str, always: bool = False) -> None:
+        if self.verbose or always:
             self.log.append(text)
 
     def _do(self, cmd: Command) -> None:
         if isinstance(cmd, PacketCmd):
-            self._trace(f"packet {cmd.port} {cmd.data.hex().upper()}")
+            self._trace(f"packet {cmd.port} {cmd.data.hex().upper()}", self.tracer is not None)
             self.sent += 1
             failed = getattr(getattr(self.target, "switch", None), "fatal_errors", None)
             seen = len(failed) if failed is not None else 0
-            for port, data in self.target.process(cmd.port, cmd.data, self.now_ns):
-                self._trace(f"  -> port {port}: {bytes(data).hex().upper()}")
+            frames = self.target.process(cmd.port, cmd.data, self.now_ns)
+            if self.tracer is not None:
+                self.log += ["    " + line for line in self.tracer.lines()]
+                self.tracer.clear()
+            for port, data in frames:
+                self._trace(f"  -> port {port}: {bytes(data).hex().upper()}", self.tracer is not None)
                 self.outputs.setdefault(port, []).append(bytes(data))
             for msg in (failed[seen:] if failed is not None else ()):
                 # simple_switch logs the P4 file and line and exits: the test fails, the packet is dropped
@@ -1043,8 +1057,9 @@ class StfRunner:
 
 
 def run_stf(program_path: str | Path, stf_path: str | Path, include_dirs=(), verbose: bool = False,
-            defines: dict[str, str] | None = None) -> StfResult:
-    """Compile `program_path`, run the STF test `stf_path` against it, compare outputs.
+            defines: dict[str, str] | None = None, trace: bool | None = None) -> StfResult:
+    """Compile `program_path`, run the STF test `stf_path` against it, compare outputs. `verbose` logs every
+    command and packet; `trace` (default: `verbose`) adds each packet's pipeline trace to the log.
 
     Raises P4Error when the program does not compile and StfError when the STF file is malformed or names
     tables/actions/fields the program lacks; a failed expectation is a StfResult with passed=False.
@@ -1053,4 +1068,4 @@ def run_stf(program_path: str | Path, stf_path: str | Path, include_dirs=(), ver
 
     test = parse_stf(stf_path)
     checked = load_program(str(program_path), include_dirs=tuple(include_dirs), defines=defines)
-    return StfRunner(checked, test, verbose).run()
+    return StfRunner(checked, test, verbose, trace=trace).run()
