@@ -778,7 +778,7 @@ class CodeGen:
                 o(f"a, args, e = {tg}.lookup({tup})")
             if self.tr:
                 tp = self.bind("TP_" + qn, tparams)
-                o(f"_T.table({qn!r}, e is not None, a, args, {tp}, loc or {self.where(t)!r})")
+                o(f"_T.table({qn!r}, e, a, args, {tp}, loc or {self.where(t)!r})")
             o(f"{dname}[a](*args)")
             o("return e is not None, a")
 

@@ -265,8 +265,8 @@ class V1Switch:
         if grp:
             reps = self.pre.replicas(grp)
             ports = ", ".join(f"{p}" + (f" rid {rid}" if rid else "") for rid, p in reps)
-            tr.at("pre", "decision", f"multicast group {grp}", f"{len(reps)} replicas" + (f" (ports {ports})"
-                                                                                        if reps else ""))
+            tr.at("pre", "decision", f"multicast group {grp}", f"{len(reps)} replicas" + (
+                f" (ports {ports})" if reps else " (no such group or an empty one: nothing is sent)"))
             return
         if sm.egress_spec == DROP_PORT:
             tr.at("pre", "decision", "dropped", "(egress_spec 511)")

@@ -131,11 +131,16 @@ class Tracer:
     def cond(self, text: str, value, loc: str | None) -> None:
         self.add(TraceEvent(self.stage, "cond", text, "true" if value else "false", loc))
 
-    def table(self, name: str, hit: bool, action, args, params: dict, loc: str | None) -> None:
+    def table(self, name: str, entry, action, args, params: dict, loc: str | None) -> None:
+        """A table lookup: `entry` is the hit entry (None: a miss, the default action runs)."""
         names = params.get(action, ())
         shown = ", ".join(f"{n}={_fmt_value(v)}" if n else _fmt_value(v)
                           for n, v in zip(list(names) + [""] * (len(args) - len(names)), args))
-        what = "hit" if hit else "miss"
+        what = "miss"
+        if entry is not None:
+            group, member = getattr(entry, "group", None), getattr(entry, "member", None)
+            what = (f"hit (group {group})" if group is not None else
+                    f"hit (member {member})" if member is not None else "hit")
         self.add(TraceEvent(self.stage, "table", name, f"{what} -> {action or 'NoAction'}({shown})", loc))
 
     def extracted(self, text: str, loc: str | None, index, cur: int) -> None:
