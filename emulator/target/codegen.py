@@ -15,6 +15,10 @@ Values: bit<W> as ints in [0, 2^W), int<W> as signed ints, bool, errors/enums as
 as generated `__slots__` classes (packet.py). Composite values are assigned in place (`_set`), so passing them
 by reference behaves like copy-in/copy-out; scalar out/inout arguments are returned and stored by the caller.
 `CompiledProgram.source` (and `V1Switch.source`) keep the generated text for inspection.
+
+Trace mode (`compile_program(..., tracer=...)`, trace.py): the same code plus calls to the tracer (`_T`) for
+parser states and extracts, conditions, table applies, direct action calls, `exit` and externs, each with its P4
+`file:line`. Every such call is emitted under `if self.tr:`, so an untraced build is the code above, unchanged.
 """
 from __future__ import annotations
 
@@ -1356,7 +1360,7 @@ class CodeGen:
             o(f"_rt.cur.truncate = min({self.expr(args[0])}, _rt.cur.truncate if _rt.cur.truncate is not None "
               f"else 1 << 64)")
             if self.tr:
-                self.trace("extern", "truncate", "to {} bytes", c, self.expr(args[0]))
+                self.trace("extern", "truncate", "to {} bytes", c, f"str({self.expr(args[0])})")
             return None
         if name in ("assert", "assume"):
             # simple_switch logs the file and line of a failed assert/assume and exits (v1model.p4); a
@@ -1381,7 +1385,7 @@ class CodeGen:
     def _trace_clone(self, name: str, c) -> None:
         args = list(c.callee.args)
         self.trace("extern", name, "{} session {}", c, f"('E2E' if {self.expr(args[0])} else 'I2E')",
-                   self.expr(args[1]))
+                   f"str({self.expr(args[1])})")
 
     def hash_fn(self, algo) -> str:
         """Source calling a v1model hash algorithm; custom CRCs are looked up per use (the control plane may
@@ -1606,13 +1610,13 @@ class CodeGen:
                 self.store(args[0], f"{x}.values[{i}]")
                 if self.tr:
                     self.trace("extern", "register_read", f"{self._xname(x)}[{{}}] -> {A.to_source(args[0])} = {{}}",
-                               c, i, f"{x}.values[{i}]")
+                               c, f"str({i})", f"{x}.values[{i}]")
                 o.ind -= 1
                 o("else:")
                 o(f"    {x}.out_of_range += 1")
                 if self.tr:
                     o.ind += 1
-                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}]: index out of range", c, i)
+                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}]: index out of range", c, f"str({i})")
                     o.ind -= 1
                 return None
             if m == "write":
@@ -1623,12 +1627,12 @@ class CodeGen:
                 o(f"{x}.write({self.expr(args[0])}, {val})")
                 if self.tr:
                     self.trace("extern", "register_write", f"{self._xname(x)}[{{}}] <- {{}}", c,
-                               self.expr(args[0]), val)
+                               f"str({self.expr(args[0])})", val)
                 return None
         if tname == "counter" and m == "count":
             o(f"{x}.count({self.expr(args[0])}, _rt.cur.length)")
             if self.tr:
-                self.trace("extern", "count", f"{self._xname(x)}[{{}}]", c, self.expr(args[0]))
+                self.trace("extern", "count", f"{self._xname(x)}[{{}}]", c, f"str({self.expr(args[0])})")
             return None
         if tname == "direct_counter" and m == "count":
             return None  # the table counts its hits
@@ -1641,7 +1645,7 @@ class CodeGen:
             self.store(args[1], f"{x}.execute({i}, _rt.cur.length, _rt.cur.now_us)")
             if self.tr:
                 self.trace("extern", "execute_meter", f"{self._xname(x)}[{{}}] -> {A.to_source(args[1])} = {{}}",
-                           c, i, self.expr(args[1]))
+                           c, f"str({i})", self.expr(args[1]))
             o.ind -= 1
             o("else:")
             o(f"    {x}.out_of_range += 1")

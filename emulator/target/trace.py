@@ -196,7 +196,8 @@ class Tracer:
         parts = msg.split("{}")
         text = parts[0]
         for i, rest in enumerate(parts[1:]):
-            text += (_fmt_value(values[i]) if i < len(values) else "{}") + rest
+            v = values[i] if i < len(values) else None
+            text += ("{}" if v is None else str(int(v)) if isinstance(v, int) else str(v)) + rest  # decimal, as BMv2
         self.add(TraceEvent(self.stage, "extern", "log_msg", repr(text), loc))
 
     def deparsed_frame(self, frame: bytes) -> None:
