@@ -543,8 +543,8 @@ class CodeGen:
                 o(f"def {fns[s.name]}():")
                 o.ind += 1
                 self._global_line(o, inst)
-                if self.tr:
-                    self.trace("state", s.name, "", s)
+                if self.tr:  # a sub-parser's states are named by its instance path
+                    self.trace("state", s.name if "." not in inst.path else f"{inst.path}.{s.name}", "", s)
                 for st in s.statements:
                     self.stmt(st)
                 self.transition(s.transition, fns)
