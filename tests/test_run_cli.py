@@ -228,3 +228,25 @@ def test_bundled_scenarios_run_by_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert resolve_scenario("incast_pfc") == INCAST and resolve_scenario("incast_pfc.yaml") == INCAST
     assert resolve_scenario("nope") == Path("nope")
+
+
+def test_trace_logs_the_pipeline_of_the_first_packets(tmp_path):
+    code, out = run_cli(tmp_path, "--set", "outputs.trace={switches: [s1], packets: 2}", "--no-plots")
+    assert code == 0
+    text = (out / "trace-s1.txt").read_text().splitlines()
+    assert text[0].startswith("# s1: pipeline trace of the first 2 ingress and egress passes")
+    body = text[1:]
+    assert sum("[in] packet on port" in ln for ln in body) == 2 and sum("[out] port 9" in ln for ln in body) == 2
+    assert any("table FabricIngress.ipv4_lpm: hit -> FabricIngress.set_nexthop_id" in ln for ln in body)
+    assert all(ln.startswith("t=") and "us [" in ln for ln in body)
+    # tracing observes: the run's figures are those of an untraced run
+    plain = run_scenario(load_scenario(INCAST, SMALL)).summary
+    traced = json.loads((out / "summary.json").read_text())
+    for s in (plain, traced):
+        s.pop("wall_time_s")
+    assert plain == traced
+
+
+def test_trace_of_an_unknown_switch_is_refused(tmp_path, capsys):
+    code, _ = run_cli(tmp_path, "--set", "outputs.trace={switches: [s9]}")
+    assert code == 2 and "outputs.trace.switches[0]: unknown switch 's9'" in capsys.readouterr().err

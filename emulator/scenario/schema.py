@@ -286,11 +286,20 @@ class Workload(Strict):
     warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
 
+class TraceSpec(Strict):
+    """A BMv2-style pipeline log (parser states, tables hit/miss and actions, externs, decisions) of the first
+    `packets` packets each listed switch receives, into trace-<switch>.txt. A traced switch runs about 3x slower."""
+
+    switches: list[str] = Field(default_factory=list)  # empty: every switch
+    packets: int = Field(100, ge=1)
+
+
 class Outputs(Strict):
     pcap: list[str] = Field(default_factory=list)  # "node" (all its ports) or "node:port"
     sample_interval: Duration = Field(1000, gt=0)  # queue depth and port throughput samples (ns)
     rate_interval: Duration = Field(10_000, gt=0)  # per-flow delivered rate samples (ns)
     plots: bool = True
+    trace: TraceSpec | None = None
 
 
 def _deep_merge(base: dict, override: dict) -> dict:
@@ -347,6 +356,11 @@ class Scenario(Strict):
                 raise ValueError(f"{where}: unknown host '{name}' (hosts: {sorted(hosts)})")
         for h in self.host_nics:
             check(h, f"host_nics.{h}")
+        if self.outputs.trace is not None:
+            for i, name in enumerate(self.outputs.trace.switches):
+                if name not in self.topology.switches:
+                    raise ValueError(f"outputs.trace.switches[{i}]: unknown switch '{name}' "
+                                     f"(switches: {sorted(self.topology.switches)})")
         for name in self.switch_overrides:
             if name not in self.topology.switches:
                 raise ValueError(f"switch_overrides.{name}: unknown switch '{name}' "

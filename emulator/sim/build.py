@@ -23,6 +23,7 @@ from typing import Any
 from emulator.errors import ConfigError
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
+from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
@@ -50,6 +51,7 @@ class BuiltScenario:
     ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
     ips: dict[str, str]
     flows: list[OpenFlow] = field(default_factory=list)
+    traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
 
     @property
     def messages(self) -> list[Any]:
@@ -76,10 +78,12 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     net = Network(seed=sc.seed)
     cache = program_cache if program_cache is not None else {}
     fabrics: dict[str, Any] = {}
+    traces = _trace_logs(sc, net)
     for name in sc.topology.switches:
         spec, where = sc.switch_of(name)
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
-        net.add_switch(name, make_v1switch(program, net.rng), tm_config_from_spec(spec, where))
+        tracer = traces[name].tracer if name in traces else None
+        net.add_switch(name, make_v1switch(program, net.rng, tracer), tm_config_from_spec(spec, where))
         fabrics[name] = FabricControl(net.switches[name].sw)
     wiring = _wire(sc.topology)
     nics = _add_hosts(sc, net, wiring)
@@ -90,7 +94,8 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
                         {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
-    built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()})
+    built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
+                          traces=traces)
     built.add_flows(flows, backlogged=sc.workload.backlogged)
     if sc.workload.backlogged and sc.workload.warmup:
         net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
@@ -176,6 +181,14 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
             raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
 
 
+def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
+    spec = sc.outputs.trace
+    if spec is None:
+        return {}
+    names = spec.switches or sc.topology.switches
+    return {n: SwitchTraceLog(n, spec.packets, lambda: net.engine.now) for n in names}
+
+
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
     """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
     per path per cache."""
@@ -188,6 +201,10 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
         path = next((c for c in candidates if c.exists()), candidates[-1])
     if not path.exists():
         raise ConfigError(f"P4 program not found: {program}", where)
+    try:  # diagnostics and traces name the file as the user sees it from here
+        path = path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        pass
     if str(path) not in cache:
         cache[str(path)] = FabricControl.compile(str(path))
     return cache[str(path)]

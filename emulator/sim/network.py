@@ -30,11 +30,12 @@ from emulator.tm.config import NUM_PRIOS, TmConfig
 QueueSampler = Callable[[int, str, int, int, int, int], None]  # (time_ns, node, port, prio, pkts, bytes)
 
 
-def make_v1switch(program: Any, rng: random.Random) -> Any:
-    """V1Switch(program) whose P4 `random` extern draws from `rng` (the run's seeded generator)."""
+def make_v1switch(program: Any, rng: random.Random, trace: Any = None) -> Any:
+    """V1Switch(program) whose P4 `random` extern draws from `rng` (the run's seeded generator); `trace` (a
+    target Tracer or callable) compiles it with pipeline tracing."""
     from emulator.target.switch import V1Switch  # noqa: PLC0415 - the target is heavy; only when needed
 
-    return V1Switch(program, rng=rng)
+    return V1Switch(program, rng=rng, trace=trace)
 
 
 @dataclass

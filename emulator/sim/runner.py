@@ -48,6 +48,7 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
         if out is not None:
             outcome.files += [out.commit(fname) for fname, _ in pcaps]
             outcome.files += rec.write_csv(out)
+            outcome.files += [out.write_text(f"trace-{name}.txt", log.text()) for name, log in built.traces.items()]
             if sc.outputs.plots if plots is None else plots:
                 from emulator.report.plots import write_plots
 
