@@ -132,6 +132,9 @@ class Scope:
 
 
 _OVERLOADABLE = (ast.ExternFunctionDecl, ast.FunctionDecl)
+_TYPE_DECLS = (ast.ParserDecl, ast.ControlDecl, ast.ParserTypeDecl, ast.ControlTypeDecl, ast.PackageTypeDecl,
+               ast.HeaderDecl, ast.StructDecl, ast.HeaderUnionDecl, ast.EnumDecl, ast.TypedefDecl, ast.NewTypeDecl,
+               ast.ExternDecl)
 
 
 def _start(node):
@@ -215,6 +218,12 @@ class Checker:
             if isinstance(decl, _OVERLOADABLE) and isinstance(old, (Overloads, *_OVERLOADABLE)):
                 olds = old.decls if isinstance(old, Overloads) else [old]
                 scope.names[name] = Overloads([*olds, decl])
+                return
+            if isinstance(decl, _TYPE_DECLS) and isinstance(old, (Overloads, *_OVERLOADABLE)):
+                # types and functions live in separate name spaces in p4c: `control verify_checksum(...)` is legal
+                # next to v1model's verify_checksum function; from here on the name is the type (p4c's lexer
+                # makes it a type identifier), earlier uses stay bound to the function
+                scope.names[name] = decl
                 return
             raise _err(f"duplicate declaration of '{name}'", decl)
         scope.names[name] = decl
