@@ -20,6 +20,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from scapy.packet import Packet, Raw, bind_layers
 
+from traffic.icrc import compute_icrc
 from traffic.pfc import mac_bytes
 
 ROCE_UDP_PORT = 4791
@@ -145,6 +146,50 @@ def _ip_sum_base(hdr: bytes | bytearray) -> int:
 
 
 _H = struct.Struct("!H")
+# (opcode, payload_len) -> the scapy-built frame with placeholder addresses, shared by every FrameBuilder: scapy
+# costs ~1 ms per build and every QP direction needs several templates, so a QP's template is this shape with its
+# addresses, TOS and TTL patched in (byte-identical to building it with scapy: tests/test_frames.py)
+_SHAPES: dict[tuple[int, int], bytes] = {}
+_MAX_SHAPES = 256
+_SHAPE_ADDR = FlowAddr(bytes(6), bytes(6), "0.0.0.0", "0.0.0.0", 0, 0)
+
+
+def _canonical_ipv4(ip: str) -> bytes | None:
+    """4 bytes of a dotted-quad address, None for anything scapy might read differently (names, short forms)."""
+    try:
+        b = socket.inet_aton(ip)
+    except (OSError, TypeError):
+        return None
+    return b if socket.inet_ntoa(b) == ip else None
+
+
+def template_frame(addr: FlowAddr, opcode: int, payload_len: int, tos_byte: int, ttl: int) -> bytes:
+    """bytes(scapy_frame(addr, opcode, 0, payload_len, tos_byte=tos_byte, ttl=ttl, becn=opcode == Op.CNP)),
+    built by patching a cached shape instead of running scapy per QP."""
+    src, dst = _canonical_ipv4(addr.src_ip), _canonical_ipv4(addr.dst_ip)
+    if (src is None or dst is None or len(addr.src_mac) != 6 or len(addr.dst_mac) != 6 or not 0 <= tos_byte <= 255
+            or not 0 <= ttl <= 255 or not 0 <= addr.sport <= 0xFFFF or not 0 <= addr.dqpn <= 0xFFFFFF):
+        return bytes(scapy_frame(addr, opcode, 0, payload_len, tos_byte=tos_byte, ttl=ttl, becn=opcode == Op.CNP))
+    key = (int(opcode), payload_len)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        shape = _SHAPES[key] = bytes(scapy_frame(_SHAPE_ADDR, opcode, 0, payload_len, tos_byte=0, ttl=DEFAULT_TTL,
+                                                 becn=opcode == Op.CNP))
+    b = bytearray(shape)
+    b[0:6] = addr.dst_mac
+    b[6:12] = addr.src_mac
+    b[IP_OFF + 1] = tos_byte
+    b[IP_OFF + 8] = ttl
+    b[IP_OFF + 12:IP_OFF + 16] = src
+    b[IP_OFF + 16:IP_OFF + 20] = dst
+    _H.pack_into(b, UDP_OFF, addr.sport)
+    _I.pack_into(b, BTH_OFF + 4, (shape[BTH_OFF + 4] << 24) | addr.dqpn)  # FECN/BECN/resv6 kept, dest QP
+    _fix_ip_checksum(b)
+    end = len(b) - ICRC_LEN
+    _ICRC.pack_into(b, end, compute_icrc(b, IP_OFF, end))
+    return bytes(b)
 _I = struct.Struct("!I")
 _ICRC = struct.Struct("<I")
 _RETH = struct.Struct("!QII")
@@ -157,8 +202,8 @@ class _Template:
 
     __slots__ = ("frame", "masked", "sum_base", "end")
 
-    def __init__(self, pkt: Packet):
-        frame = bytearray(bytes(pkt))
+    def __init__(self, frame_bytes: bytes):
+        frame = bytearray(frame_bytes)
         self.frame = frame
         self.end = len(frame) - ICRC_LEN
         self.sum_base = _ip_sum_base(frame[IP_OFF:IP_OFF + 20])
@@ -193,9 +238,7 @@ class FrameBuilder:
             if len(self._templates) >= _MAX_TEMPLATES:
                 self._templates.clear()  # many distinct last-packet sizes: rebuild rather than grow without bound
             tb = self.cnp_tos if opcode == Op.CNP else self.ack_tos if opcode == Op.ACK else self.data_tos
-            pkt = scapy_frame(self.addr, opcode, 0, payload_len, tos_byte=tb, ttl=self.ttl,
-                              becn=opcode == Op.CNP)
-            t = self._templates[key] = _Template(pkt)
+            t = self._templates[key] = _Template(template_frame(self.addr, opcode, payload_len, tb, self.ttl))
         return t
 
     def _finish(self, t: _Template, b: bytearray, ip_id: int, bth_word: int) -> bytes:
