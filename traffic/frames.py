@@ -293,8 +293,9 @@ class RoceInfo:
 _PARSE_HDR = struct.Struct("!BBH4xBB2x4s4s2xH4xBBHII")
 
 
-def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
-    """Decode an untagged RoCEv2/IPv4 frame; None if it is not one (or is truncated)."""
+def decode_roce(frame: bytes | bytearray) -> tuple | None:
+    """parse_roce as a plain tuple (opcode, tos, src_ip, dst_ip, becn, dqpn, ackreq, psn, payload_len, syndrome,
+    msn, dma_len, totlen), None if not RoCEv2/IPv4: the NIC's receive path takes it without building a RoceInfo."""
     n = len(frame)
     if n < EXT_OFF + ICRC_LEN or frame[12] != 0x08 or frame[13] != 0x00:
         return None
@@ -302,31 +303,29 @@ def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
      ack_psn) = _PARSE_HDR.unpack_from(frame, IP_OFF)
     if vhl != 0x45 or proto != 17 or dport != ROCE_UDP_PORT or IP_OFF + totlen > n:
         return None  # IP options never appear in RoCEv2 NIC traffic; not supported
-    info = RoceInfo()
-    info.opcode = opcode
-    info.tos = tos_b
-    info.ecn = tos_b & 3
-    info.src_ip = src
-    info.dst_ip = dst
-    info.becn = (becn_dqpn >> 30) & 1
-    info.dqpn = becn_dqpn & 0xFFFFFF
-    info.ackreq = ack_psn >> 31
-    info.psn = ack_psn & 0xFFFFFF
-    body = totlen - 20 - 8 - BTH_LEN - ICRC_LEN
     if opcode == 0x11:  # ACK: AETH
         aeth = _I.unpack_from(frame, EXT_OFF)[0]
-        info.syndrome = aeth >> 24
-        info.msn = aeth & 0xFFFFFF
-        info.dma_len = 0
-        info.payload_len = 0
-        return info
-    info.syndrome = info.msn = 0
+        return (opcode, tos_b, src, dst, (becn_dqpn >> 30) & 1, becn_dqpn & 0xFFFFFF, ack_psn >> 31,
+                ack_psn & 0xFFFFFF, 0, aeth >> 24, aeth & 0xFFFFFF, 0, totlen)
+    body = totlen - 20 - 8 - BTH_LEN - ICRC_LEN
     if HAS_RETH[opcode]:
-        info.dma_len = _I.unpack_from(frame, EXT_OFF + 12)[0]
+        dma_len = _I.unpack_from(frame, EXT_OFF + 12)[0]
         body -= RETH_LEN
     else:
-        info.dma_len = 0
-    info.payload_len = body - ((flags >> 4) & 3) if IS_DATA[opcode] else 0
+        dma_len = 0
+    return (opcode, tos_b, src, dst, (becn_dqpn >> 30) & 1, becn_dqpn & 0xFFFFFF, ack_psn >> 31, ack_psn & 0xFFFFFF,
+            body - ((flags >> 4) & 3) if IS_DATA[opcode] else 0, 0, 0, dma_len, totlen)
+
+
+def parse_roce(frame: bytes | bytearray) -> RoceInfo | None:
+    """Decode an untagged RoCEv2/IPv4 frame; None if it is not one (or is truncated)."""
+    d = decode_roce(frame)
+    if d is None:
+        return None
+    info = RoceInfo()
+    (info.opcode, info.tos, info.src_ip, info.dst_ip, info.becn, info.dqpn, info.ackreq, info.psn,
+     info.payload_len, info.syndrome, info.msn, info.dma_len, _) = d
+    info.ecn = info.tos & 3
     return info
 
 

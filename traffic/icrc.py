@@ -13,6 +13,7 @@ import zlib
 ETH_HLEN = 14
 _ICRC = struct.Struct("<I")
 _FF8 = b"\xff" * 8
+_FF8_CRC = zlib.crc32(_FF8)  # the pseudo-LRH is constant: start the CRC from its value
 
 
 def _masked_headers(frame: bytes | bytearray, l3_off: int) -> tuple[bytearray, int]:
@@ -59,4 +60,15 @@ def verify_icrc(frame: bytes | bytearray, l3_off: int = ETH_HLEN) -> bool:
     end = l3_off + ((frame[l3_off + 2] << 8) | frame[l3_off + 3]) - 4
     if end + 4 > len(frame):
         return False
+    if l3_off == ETH_HLEN and frame[l3_off] & 0x0F == 5:
+        return icrc_ok_ipv4(frame, end)
     return compute_icrc(frame, l3_off, end) == _ICRC.unpack_from(frame, end)[0]
+
+
+def icrc_ok_ipv4(frame: bytes | bytearray, end: int) -> bool:
+    """verify_icrc for an untagged frame with a 20-byte IPv4 header whose ICRC is at `end` (the caller checked
+    len(frame) >= end + 4 and >= 58). The receive fast path: the same bytes as _masked_headers, built with one
+    copy and the masked offsets written directly, and the constant pseudo-LRH folded into the CRC's start value."""
+    m = bytearray(frame[14:54])
+    m[1] = m[8] = m[10] = m[11] = m[26] = m[27] = m[32] = 0xFF  # TOS, TTL, IP checksum, UDP checksum, BTH byte 4
+    return zlib.crc32(memoryview(frame)[54:end], zlib.crc32(m, _FF8_CRC)) == _ICRC.unpack_from(frame, end)[0]

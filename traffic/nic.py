@@ -29,12 +29,12 @@ from traffic.frames import (
     FlowAddr,
     FrameBuilder,
     Op,
+    decode_roce,
     ip_bytes,
-    parse_roce,
     rocev2_sport,
     tos,
 )
-from traffic.icrc import verify_icrc
+from traffic.icrc import icrc_ok_ipv4
 from traffic.pfc import NUM_PRIORITIES, mac_bytes, parse_pfc, quanta_to_ns
 from traffic.qp import Message, QpConfig, QueuePair
 
@@ -342,36 +342,40 @@ class Nic:
             return
         if len(frame) > 17 and frame[12] == 0x81 and frame[13] == 0x00:
             frame = frame[:12] + frame[16:]  # an 802.1Q tag (L2-trust fabrics): the NIC strips it
-        info = parse_roce(frame)
-        if info is None or info.dst_ip != self.ip_b:
+        # decode_roce is parse_roce as a tuple: no RoceInfo per received frame
+        info = decode_roce(frame)
+        if info is None:
             st.dropped += 1
             return
-        if self.config.verify_icrc and not verify_icrc(frame):
+        op, tos_b, _src, dst, _becn, dqpn, ackreq, psn, payload_len, syn, _msn, _dma, totlen = info
+        if dst != self.ip_b:
+            st.dropped += 1
+            return
+        # decode_roce checked a 20-byte IPv4 header and len(frame) >= 14 + totlen >= 58: verify_icrc's fast path
+        if self.config.verify_icrc and not icrc_ok_ipv4(frame, 10 + totlen):
             st.icrc_errors += 1
             return
-        qp = self.qps.get(info.dqpn)
+        qp = self.qps.get(dqpn)
         if qp is None or qp.builder is None:
             st.dropped += 1
             return
-        op = info.opcode
         if IS_DATA[op]:
             st.data_frames_received += 1
-            if info.ecn == ECN_CE:
+            if tos_b & 3 == ECN_CE:
                 st.ce_received += 1
                 if qp.np is not None and qp.np.on_ce(now_ns):
                     self._ctrl.append((1, qp))
-            qp.on_data(op, info.psn, info.payload_len, info.ackreq)
+            qp.on_data(op, psn, payload_len, ackreq)
             if qp.response is not None and not qp.ctrl_queued:
                 qp.ctrl_queued = True
                 self._ctrl.append((0, qp))
-        elif op == Op.ACK:
-            syn = info.syndrome
+        elif op == 0x11:  # Op.ACK
             if syn & 0x60 == 0:
                 st.acks_received += 1
-                done = qp.on_ack(info.psn, now_ns)
+                done = qp.on_ack(psn, now_ns)
             elif syn & 0x60 == 0x60:
                 st.naks_received += 1
-                done = qp.on_nak(info.psn, syn, now_ns)
+                done = qp.on_nak(psn, syn, now_ns)
             else:
                 return  # RNR NAK: our responders never send one (WRITEs need no receive WQE)
             self._after_progress(qp, done, now_ns)
