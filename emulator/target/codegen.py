@@ -1014,6 +1014,7 @@ class CodeGen:
         """Call `fn` with copy-in/copy-out: params are (direction, type). Returns the result temp if any."""
         o = self.out
         argsrc, outs, post = [], [], []
+        vals = self._arg_values(params, args)
         for (dirn, t), a in zip(params, args):
             comp = _composite(t)
             if a is None or isinstance(a, A.DontCare):
@@ -1029,11 +1030,11 @@ class CodeGen:
                     argsrc.append("0")
                     outs.append(a)
             elif dirn == "inout":
-                argsrc.append(self.expr(a, want=t))
+                argsrc.append(vals[id(a)])
                 if not comp:
                     outs.append(a)
             else:
-                s = self.expr(a, want=t)
+                s = vals[id(a)]
                 argsrc.append(self.fresh(a, s) if comp and dirn == "in" else s)
         if extra:
             argsrc.append(extra)
@@ -1069,6 +1070,19 @@ class CodeGen:
         for p in post:
             o(p)
         return None
+
+    def _arg_values(self, params, args) -> dict[int, str]:
+        """The sources of the in and inout arguments of a call (by id of the argument), evaluated left to right:
+        a later argument's call with copy-out runs after the earlier arguments were read (copy-in order)."""
+        items, keys, keep = [], [], []
+        for (dirn, t), a in zip(params, args):
+            if a is None or isinstance(a, A.DontCare) or dirn == "out":
+                continue
+            if dirn == "inout" and _composite(t):
+                keep.append(len(items))  # passed by reference: the callee writes it back in place
+            keys.append(id(a))
+            items.append((a, t))
+        return dict(zip(keys, self._ordered_n(items, copy=tuple(keep))))
 
     def call(self, c, stmt: bool = False) -> str | None:
         """A method call. Statements are emitted (None returned); value calls return an expression."""
@@ -1188,6 +1202,7 @@ class CodeGen:
         params = [(p.direction, p.type) for p in callee.params]
         has_outs = any(_is_out(dn) and not _composite(t) for dn, t in params)
         argsrc, outs, post = [], [], []
+        vals = self._arg_values(params, callee.args)
         for (dn, t), a in zip(params, callee.args):
             comp = _composite(t)
             if dn == "out":
@@ -1201,11 +1216,11 @@ class CodeGen:
                     argsrc.append("0")
                     outs.append(a)
             elif dn == "inout":
-                argsrc.append(self.expr(a, want=t))
+                argsrc.append(vals[id(a)])
                 if not comp:
                     outs.append(a)
             else:
-                s = self.expr(a, want=t)
+                s = vals[id(a)]
                 argsrc.append(self.fresh(a, s) if comp else s)
         call = f"{fn}({', '.join(argsrc)})"
         if not has_outs and not post:
@@ -1858,15 +1873,33 @@ class CodeGen:
     def _ordered(self, left, lw, right, rw) -> tuple[str, str]:
         """Both operands, left first: when the right one needs statements (a call with copy-out), the left
         value is saved before they run (P4 evaluates left to right)."""
-        a = self.expr(left, lw)
-        c, lines = self._lazy(right, rw)
-        if lines:
-            if not a.isidentifier() and not a.lstrip("-").isdigit():
-                tmp = self.uniq("l")
-                self.out(f"{tmp} = {a}")
-                a = tmp
-            self.out.lines.extend(lines)
+        a, c = self._ordered_n([(left, lw), (right, rw)])
         return a, c
+
+    def _ordered_n(self, items, copy: tuple = ()) -> list[str]:
+        """Operands (expression, wanted type) evaluated left to right: when one needs statements first (a call
+        with copy-out), every value before it is saved into a temporary before they run, so the call's side
+        effects cannot reach operands P4 has already evaluated. Composite values are copied when saved, except
+        at the positions in `copy` whose caller keeps a reference (an inout argument)."""
+        srcs: list[str] = []
+        for e, w in items:
+            src, lines = self._lazy(e, w)
+            if lines:
+                for j, prev in enumerate(srcs):
+                    if prev.lstrip("-").isdigit() or prev in ("True", "False"):
+                        continue
+                    pe, pw = items[j]
+                    pt = pw if pw is not None else getattr(pe, "type", None)
+                    if pt is not None and _composite(strip(pt)):
+                        if j in copy:
+                            continue
+                        prev = self.fresh(pe, prev)
+                    tmp = self.uniq("l")
+                    self.out(f"{tmp} = {prev}")
+                    srcs[j] = tmp
+                self.out.lines.extend(lines)
+            srcs.append(src)
+        return srcs
 
     def x_Binary(self, e, t, want):
         op = e.op
@@ -1966,24 +1999,34 @@ class CodeGen:
         if isinstance(tgt, (T.Struct, T.Header)):
             return self._construct(tgt, list(e.components))
         if isinstance(tgt, T.Tuple):
-            return "(" + "".join(self.expr(c, et) + ", " for c, et in zip(e.components, tgt.elements)) + ")"
-        return "(" + "".join(self.expr(c) + ", " for c in e.components) + ")"
+            srcs = self._ordered_n(list(zip(e.components, tgt.elements)))
+            return "(" + "".join(x + ", " for x in srcs) + ")"
+        return "(" + "".join(x + ", " for x in self._ordered_n([(c, None) for c in e.components])) + ")"
 
     def x_StructExpression(self, e, t, want):
         tgt = strip(want) if want is not None else t
         if isinstance(tgt, (T.Struct, T.Header)):
-            by = {c.name: c.expr for c in e.components}
-            return self._construct(tgt, [by.get(f.name) for f in tgt.fields])
-        return "(" + "".join(self.expr(c.expr) + ", " for c in e.components) + ")"
+            # components run in source order (P4 evaluates them left to right), then fill the fields
+            srcs = self._ordered_n([(c.expr, next((f.type for f in tgt.fields if f.name == c.name), None))
+                                    for c in e.components])
+            by = {c.name: (c.expr, x) for c, x in zip(e.components, srcs)}
+            return self._construct(tgt, [by.get(f.name) for f in tgt.fields], evaluated=True)
+        return "(" + "".join(x + ", " for x in self._ordered_n([(c.expr, None) for c in e.components])) + ")"
 
-    def _construct(self, t, comps) -> str:
+    def _construct(self, t, comps, evaluated: bool = False) -> str:
+        """A struct/header value from its field values in field order: expressions, or with `evaluated`
+        (expression, source) pairs already generated."""
         fn = self._ctor_fn(t)
+        if not evaluated:
+            srcs = self._ordered_n([(c, f.type) for f, c in zip(t.fields, comps) if c is not None])
+            it = iter(srcs)
+            comps = [None if c is None else (c, next(it)) for c in comps]
         args = []
         for f, c in zip(t.fields, comps):
             if c is None:
                 args.append(self.zero_of(f.type))
             else:
-                s = self.expr(c, f.type)
+                c, s = c
                 args.append(self.fresh(c, s) if _composite(f.type) else s)
         return f"{fn}({', '.join(args)})"
 
