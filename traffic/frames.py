@@ -197,30 +197,46 @@ _FF8 = b"\xff" * 8
 _MAX_TEMPLATES = 64
 
 
-class _Template:
-    """A frame template plus what is needed to patch it: masked-header copy for the ICRC and IP checksum base."""
+# One pack per frame: IP id, flags/fragment+TTL+protocol (the template's), IP checksum, the template's bytes from
+# the IP source address through the BTH dest QP (24), BTH AckReq+PSN; then RETH or AETH where the frame has one.
+_HDR = struct.Struct("!HIH24sI")  # at offset 18
+_HDR_RETH = struct.Struct("!HIH24sIQII")
+_HDR_AETH = struct.Struct("!HIH24sII")
+# the ICRC-masked IP + UDP + BTH (40 bytes): 4 template bytes, IP id, 30 masked template bytes, AckReq+PSN
+_MASKED = struct.Struct("!4sH30sI")
+_FF8_CRC = zlib.crc32(_FF8)  # the pseudo-LRH is constant: the CRC of the masked headers starts from its value
 
-    __slots__ = ("frame", "masked", "sum_base", "end")
+
+class _Template:
+    """A frame template plus what is needed to patch it: the constant parts of the IP/UDP/BTH headers (as they are
+    and as the ICRC masks them) and the IP checksum base."""
+
+    __slots__ = ("frame", "sum_base", "end", "mid", "addrs", "m_pre", "m_mid")
 
     def __init__(self, frame_bytes: bytes):
         frame = bytearray(frame_bytes)
         self.frame = frame
         self.end = len(frame) - ICRC_LEN
         self.sum_base = _ip_sum_base(frame[IP_OFF:IP_OFF + 20])
-        # ICRC-covered header bytes (pseudo-LRH + IP + UDP + BTH) with the variant fields already set to ones
-        m = bytearray(_FF8) + frame[IP_OFF:EXT_OFF]
-        m[8 + 1] = 0xFF
-        m[8 + 8] = 0xFF
-        m[8 + 10] = m[8 + 11] = 0xFF
-        m[8 + 26] = m[8 + 27] = 0xFF
-        m[8 + 32] = 0xFF
-        self.masked = m
+        self.mid = _I.unpack_from(frame, IP_OFF + 6)[0]  # flags/fragment offset, TTL, protocol
+        self.addrs = bytes(frame[IP_OFF + 12:BTH_OFF + 8])
+        # ICRC-covered header bytes (IP + UDP + BTH, after the pseudo-LRH) with the variant fields set to ones
+        m = bytearray(frame[IP_OFF:EXT_OFF])
+        m[1] = 0xFF  # TOS
+        m[8] = 0xFF  # TTL
+        m[10] = m[11] = 0xFF  # IP checksum
+        m[26] = m[27] = 0xFF  # UDP checksum
+        m[32] = 0xFF  # BTH FECN/BECN/resv6
+        self.m_pre = bytes(m[:4])
+        self.m_mid = bytes(m[6:36])
 
 
 class FrameBuilder:
     """Builds one QP direction's frames fast: data (WRITE/SEND), ACK/NAK and CNP.
 
     `data_tos` is used for data frames, `ack_tos` for ACK/NAK, `cnp_tos` for CNPs (DSCP << 2 | ECN).
+    Templates are keyed by `payload_len << 8 | opcode` (an int: opcodes may be IntEnum members, whose hashing is
+    a Python-level call).
     """
 
     def __init__(self, addr: FlowAddr, data_tos: int, ack_tos: int, cnp_tos: int, ttl: int = DEFAULT_TTL):
@@ -229,10 +245,10 @@ class FrameBuilder:
         self.ack_tos = ack_tos
         self.cnp_tos = cnp_tos
         self.ttl = ttl
-        self._templates: dict[tuple[int, int], _Template] = {}
+        self._templates: dict[int, _Template] = {}
 
     def _template(self, opcode: int, payload_len: int) -> _Template:
-        key = (opcode, payload_len)
+        key = payload_len << 8 | opcode
         t = self._templates.get(key)
         if t is None:
             if len(self._templates) >= _MAX_TEMPLATES:
@@ -241,42 +257,63 @@ class FrameBuilder:
             t = self._templates[key] = _Template(template_frame(self.addr, opcode, payload_len, tb, self.ttl))
         return t
 
-    def _finish(self, t: _Template, b: bytearray, ip_id: int, bth_word: int) -> bytes:
-        """Patch IP id/checksum and BTH AckReq+PSN word into b; compute and append the ICRC."""
-        s = t.sum_base + ip_id
-        s = (s & 0xFFFF) + (s >> 16)
-        s = (s & 0xFFFF) + (s >> 16)
-        _H.pack_into(b, 18, ip_id)
-        _H.pack_into(b, 24, ~s & 0xFFFF)
-        _I.pack_into(b, 50, bth_word)
-        m = t.masked
-        _H.pack_into(m, 8 + 4, ip_id)
-        _I.pack_into(m, 8 + 36, bth_word)
+    @staticmethod
+    def _icrc(t: _Template, b: bytearray, ip_id: int, bth_word: int) -> None:
         end = t.end
-        crc = zlib.crc32(memoryview(b)[EXT_OFF:end], zlib.crc32(m))
-        _ICRC.pack_into(b, end, crc)
-        return bytes(b)
+        m = _MASKED.pack(t.m_pre, ip_id, t.m_mid, bth_word)
+        _ICRC.pack_into(b, end, zlib.crc32(memoryview(b)[EXT_OFF:end], zlib.crc32(m, _FF8_CRC)))
 
     def data(self, opcode: int, psn: int, payload_len: int, ip_id: int, ackreq: bool = False,
              va: int = 0, rkey: int = 0, dma_len: int = 0) -> bytes:
         """A data frame (SEND/WRITE first/middle/last/only); RETH fields for WRITE first/only."""
-        t = self._template(opcode, payload_len)
+        t = self._templates.get(payload_len << 8 | opcode)
+        if t is None:
+            t = self._template(opcode, payload_len)
+        ip_id &= 0xFFFF
+        word = (psn & PSN_MASK) | (0x80000000 if ackreq else 0)
+        s = t.sum_base + ip_id
+        s = (s & 0xFFFF) + (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16)
         b = bytearray(t.frame)
         if HAS_RETH[opcode]:
-            _RETH.pack_into(b, EXT_OFF, va, rkey, dma_len)
-        return self._finish(t, b, ip_id & 0xFFFF, (psn & PSN_MASK) | (0x80000000 if ackreq else 0))
+            _HDR_RETH.pack_into(b, 18, ip_id, t.mid, ~s & 0xFFFF, t.addrs, word, va, rkey, dma_len)
+        else:
+            _HDR.pack_into(b, 18, ip_id, t.mid, ~s & 0xFFFF, t.addrs, word)
+        # the ICRC (inlined _icrc: once per data frame)
+        end = t.end
+        m = _MASKED.pack(t.m_pre, ip_id, t.m_mid, word)
+        _ICRC.pack_into(b, end, zlib.crc32(memoryview(b)[EXT_OFF:end], zlib.crc32(m, _FF8_CRC)))
+        return bytes(b)
 
     def ack(self, psn: int, syndrome: int, msn: int, ip_id: int) -> bytes:
         """An ACKNOWLEDGE frame: AETH syndrome (0x1F ACK, 0x60 PSN sequence error NAK, ...) and MSN."""
-        t = self._template(Op.ACK, 0)
+        t = self._templates.get(_ACK_KEY)
+        if t is None:
+            t = self._template(Op.ACK, 0)
+        ip_id &= 0xFFFF
+        word = psn & PSN_MASK
+        s = t.sum_base + ip_id
+        s = (s & 0xFFFF) + (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16)
         b = bytearray(t.frame)
-        _I.pack_into(b, EXT_OFF, (syndrome & 0xFF) << 24 | (msn & 0xFFFFFF))
-        return self._finish(t, b, ip_id & 0xFFFF, psn & PSN_MASK)
+        _HDR_AETH.pack_into(b, 18, ip_id, t.mid, ~s & 0xFFFF, t.addrs, word, (syndrome & 0xFF) << 24 | (msn & 0xFFFFFF))
+        self._icrc(t, b, ip_id, word)
+        return bytes(b)
 
     def cnp(self, ip_id: int) -> bytes:
         """A congestion notification packet to the remote QP (BECN set, 16 reserved bytes)."""
         t = self._template(Op.CNP, 0)
-        return self._finish(t, bytearray(t.frame), ip_id & 0xFFFF, 0)
+        ip_id &= 0xFFFF
+        s = t.sum_base + ip_id
+        s = (s & 0xFFFF) + (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16)
+        b = bytearray(t.frame)
+        _HDR.pack_into(b, 18, ip_id, t.mid, ~s & 0xFFFF, t.addrs, 0)
+        self._icrc(t, b, ip_id, 0)
+        return bytes(b)
+
+
+_ACK_KEY = int(Op.ACK)  # template key of an ACK (payload 0)
 
 
 class RoceInfo:
