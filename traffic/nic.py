@@ -458,6 +458,26 @@ class Nic:
     def _poll_ctrl(self, now_ns: int) -> bytes | None:
         ctrl = self._ctrl
         until = self._paused_until
+        kind, qp = ctrl[0]
+        if not kind and until[qp.ack_priority] <= now_ns:
+            # the usual case, an ACK/NAK at the head and its class not paused: the loop below without enumerate
+            ctrl.popleft()
+            self._ip_id = ip_id = (self._ip_id + 1) & 0xFFFF  # taken even if no response is left, as below
+            qp.ctrl_queued = False
+            resp = qp.take_response()
+            if resp is None:
+                return self._poll_ctrl(now_ns) if ctrl else None
+            psn, syndrome, msn = resp
+            frame = qp.builder.ack(psn, syndrome, msn, ip_id)
+            st = self.stats
+            if syndrome & 0x60:
+                st.naks_sent += 1
+            else:
+                st.acks_sent += 1
+            st.frames_sent += 1
+            st.bytes_sent += len(frame)
+            self.last_tx_priority = qp.ack_priority
+            return frame
         cnp_prio = self.config.cnp_priority
         for i, (kind, qp) in enumerate(ctrl):
             prio = cnp_prio if kind else qp.ack_priority

@@ -123,7 +123,7 @@ class QpStats:
     cnps_received: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     """What the requester sends next (the NIC turns it into a frame)."""
 
@@ -191,10 +191,12 @@ class QueuePair:
 
     def has_data(self) -> bool:
         """True if a packet is waiting to be (re)transmitted and the outstanding limit allows it."""
-        if self.snd_nxt == self.tail_psn or self.error:
+        nxt = self.snd_nxt
+        if nxt == self.tail_psn or self.error:
             return False
         lim = self.cfg.max_outstanding or MAX_OUTSTANDING
-        return psn_diff(self.snd_nxt, self.snd_una) < lim
+        d = (nxt - self.snd_una) & PSN_MASK  # psn_diff(nxt, snd_una), inlined: polled for every packet
+        return (d - (1 << PSN_BITS) if d >= PSN_HALF else d) < lim
 
     def next_segment(self, now_ns: int) -> Segment:
         """Take the packet at snd_nxt (caller checked has_data) and advance; arms the RTO timer."""
@@ -202,7 +204,9 @@ class QueuePair:
         cur = self._cur
         msg = msgs[cur]
         psn = self.snd_nxt
-        idx = psn_diff(psn, msg.first_psn)
+        idx = (psn - msg.first_psn) & PSN_MASK  # psn_diff(psn, msg.first_psn) (inlined: once per packet)
+        if idx >= PSN_HALF:
+            idx -= 1 << PSN_BITS
         n = msg.npkts
         mtu = self.cfg.mtu
         if n == 1:
@@ -216,7 +220,7 @@ class QueuePair:
                 opcode, plen = ops[2], msg.nbytes - mtu * (n - 1)
             else:
                 opcode, plen = ops[1], mtu
-        retx = psn_diff(psn, self.max_sent) < 0
+        retx = (psn - self.max_sent) & PSN_MASK >= PSN_HALF  # psn_diff(psn, max_sent) < 0
         nxt = (psn + 1) & PSN_MASK
         self.snd_nxt = nxt
         if idx == n - 1:
@@ -291,7 +295,8 @@ class QueuePair:
 
     def _ack_through(self, psn: int, now_ns: int) -> list[Message]:
         # only ACKs inside [snd_una, max_sent) make progress; older ones are duplicates
-        if not (psn_diff(psn, self.snd_una) >= 0 and psn_diff(psn, self.max_sent) < 0):
+        # psn_diff(psn, snd_una) >= 0 and psn_diff(psn, max_sent) < 0, inlined (once per ACK)
+        if not ((psn - self.snd_una) & PSN_MASK < PSN_HALF and (psn - self.max_sent) & PSN_MASK >= PSN_HALF):
             return []
         una = (psn + 1) & PSN_MASK
         self.snd_una = una
@@ -299,12 +304,12 @@ class QueuePair:
         self.rto_deadline = (now_ns + self.rto_ns) if (una != self.max_sent and self.rto_ns) else None
         done = []
         msgs = self.msgs
-        while msgs and psn_diff(msgs[0].last_psn, una) < 0:
+        while msgs and (msgs[0].last_psn - una) & PSN_MASK >= PSN_HALF:  # psn_diff(last_psn, una) < 0
             m = msgs.popleft()
             m.end_ns = now_ns
             done.append(m)
             self._cur -= 1
-        if psn_diff(self.snd_nxt, una) < 0:
+        if (self.snd_nxt - una) & PSN_MASK >= PSN_HALF:  # psn_diff(snd_nxt, una) < 0
             self.snd_nxt = una
             self._relocate()
         elif self._cur < 0:
@@ -327,7 +332,9 @@ class QueuePair:
     def on_data(self, opcode: int, psn: int, payload_len: int, ackreq: int) -> bool:
         """A data packet from the peer. Returns True if it was accepted in order (False: dropped)."""
         st = self.stats
-        d = psn_diff(psn, self.epsn)
+        d = (psn - self.epsn) & PSN_MASK  # psn_diff(psn, epsn), inlined (once per packet)
+        if d >= PSN_HALF:
+            d -= 1 << PSN_BITS
         last = IS_LAST[opcode]
         if d == 0:
             self.epsn = (psn + 1) & PSN_MASK
