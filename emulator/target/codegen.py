@@ -22,6 +22,7 @@ parser states and extracts, conditions, table applies, direct action calls, `exi
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random as _random_mod
 import re
@@ -97,6 +98,16 @@ def _name_annotation(annos) -> str | None:
     if a.string_value is not None:
         return a.string_value
     return a.body.strip().strip('"')
+
+
+class _Evaluated:
+    """An argument already generated into `src` (see CodeGen._args_in_order); keeps the original's type."""
+
+    def __init__(self, src: str, orig):
+        self.src = src
+        self.type = getattr(orig, "type", None)
+        self.loc = getattr(orig, "loc", None)
+        self.const_value = getattr(orig, "const_value", None)
 
 
 def _composite(t) -> bool:
@@ -1084,6 +1095,24 @@ class CodeGen:
             items.append((a, t))
         return dict(zip(keys, self._ordered_n(items, copy=tuple(keep))))
 
+    def _args_in_order(self, callee):
+        """An extern call whose later argument needs statements first (a function call with copy-out): the
+        callee with its earlier in-arguments evaluated into temporaries before them, so P4's left-to-right
+        order holds. Field lists ({...}) keep their own order (see _field_groups). Otherwise `callee` itself."""
+        pos = [i for i, (p, a) in enumerate(zip(callee.params, callee.args))
+               if a is not None and not isinstance(a, (A.DontCare, A.ListExpression, A.StructExpression))
+               and p.direction not in ("out", "inout")]
+        if len(pos) < 2 or not any(self._lazy(callee.args[i], callee.params[i].type)[1] for i in pos[1:]):
+            return callee
+        srcs = self._ordered_n([(callee.args[i], callee.params[i].type) for i in pos])
+        args = list(callee.args)
+        for i, src in zip(pos, srcs):
+            args[i] = _Evaluated(src, args[i])
+        return dataclasses.replace(callee, args=args)
+
+    def x__Evaluated(self, e, t, want):
+        return e.src
+
     def call(self, c, stmt: bool = False) -> str | None:
         """A method call. Statements are emitted (None returned); value calls return an expression."""
         callee = getattr(c, "callee", None)
@@ -1102,7 +1131,7 @@ class CodeGen:
         if k == "function":
             return self.call_function(callee, stmt)
         if k == "extern_function":
-            return self.extern_function(callee.name, callee, c, stmt)
+            return self.extern_function(callee.name, self._args_in_order(callee), c, stmt)
         if k == "table_apply":
             fn = self.env.get(id(callee.decl))
             if fn is None:
@@ -1146,7 +1175,7 @@ class CodeGen:
         if k == "size_method":
             return repr(c.const_value)
         if k == "extern_method":
-            return self.extern_method(callee, c, stmt)
+            return self.extern_method(self._args_in_order(callee), c, stmt)
         raise Unsupported(f"unsupported call kind {k}", c.loc)
 
     def _instance_of(self, recv):
@@ -1437,10 +1466,10 @@ class CodeGen:
     def _field_groups(self, data) -> list[tuple[str | None, list[tuple[str, int]]]]:
         """Runs of (value source, width) sharing one validity guard (fields of invalid headers are skipped)."""
         groups: list[tuple[str | None, list[tuple[str, int]]]] = []
-        for e in self._leaves(data):
+        leaves = self._leaves(data)
+        for e, v in zip(leaves, self._ordered_n([(e, None) for e in leaves])):
             t = strip(e.type)
             b = _bits(t)
-            v = self.expr(e)
             if b is not None:
                 w = b[0]
                 if b[1]:
