@@ -24,12 +24,14 @@ def serialization_ns(length: int, rate_bps: int) -> int:
 class Tx:
     """One direction of a link as seen by its sending node's port."""
 
-    __slots__ = ("port", "rate", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
+    __slots__ = ("port", "_rate", "ser_ns", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
                  "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         self.port = port
-        self.rate = rate_bps
+        self._rate = rate_bps
+        # frame length -> serialization_ns(length, rate): a dict hit instead of big-int arithmetic per frame
+        self.ser_ns: dict[int, int] = {}
         self.delay = delay_ns
         self.busy_until = 0  # the transmitter is free from this time on
         self.done_at = -1  # time of the pending tx-done event, -1 if none (switches skip it when idle)
@@ -47,6 +49,15 @@ class Tx:
         self.done_cb: Any = None
         self.peer_arrive: Any = None
         self.peer_tx: Tx | None = None
+
+    @property
+    def rate(self) -> int:
+        return self._rate
+
+    @rate.setter
+    def rate(self, rate_bps: int) -> None:
+        self._rate = rate_bps
+        self.ser_ns = {}
 
 
 @dataclass

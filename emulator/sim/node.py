@@ -32,7 +32,9 @@ class Node:
         arrival and, when `need_done` (more may be waiting), a tx-done event at the end of serialization.
         Without it the port just stays free from busy_until on (one event less per frame on idle ports)."""
         n = len(frame)
-        ser = -(-(n + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // tx.rate)
+        ser = tx.ser_ns.get(n)
+        if ser is None:
+            ser = tx.ser_ns[n] = -(-(n + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // tx.rate)  # serialization_ns
         tx.frames += 1
         tx.bytes += n
         tx.busy_ns += ser
