@@ -15,7 +15,7 @@ from emulator.tm.buffer import SharedBuffer
 from emulator.tm.config import NUM_PRIOS, TmConfig
 from emulator.tm.pfc import IngressState, PfcController
 from emulator.tm.queues import POOL_LOSSLESS, POOL_RESERVED, POOL_SHARED, EgressPort, queue_info_class
-from emulator.tm.scheduler import make_scheduler
+from emulator.tm.scheduler import _HIGH_FIRST, make_scheduler
 
 PauseHook = Callable[[int, int, int, bool, str], None]  # (now, port, prio, paused, "tx"|"rx")
 
@@ -136,10 +136,19 @@ class TrafficManager:
         port = self.ports[port_id]
         if not port.backlog:
             return None
-        prio = port.sched.pick(port.queues, port.paused_until, now)
-        if prio < 0:
-            return None
-        q = port.queues[prio]
+        queues = port.queues
+        if port.strict:  # StrictScheduler.pick, inlined: highest non-empty, non-paused priority
+            paused_until = port.paused_until
+            for prio in _HIGH_FIRST:
+                if queues[prio] and paused_until[prio] <= now:
+                    break
+            else:
+                return None
+        else:
+            prio = port.sched.pick(queues, port.paused_until, now)
+            if prio < 0:
+                return None
+        q = queues[prio]
         job, length, enq_ns, pool, in_port, enq_pkts, enq_bytes = q.popleft()
         qbytes = port.qbytes[prio] - length
         port.qbytes[prio] = qbytes

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.tm.config import NUM_PRIOS
+from emulator.tm.scheduler import StrictScheduler
 
 # entry fields
 E_JOB, E_LEN, E_ENQ_NS, E_POOL, E_IN_PORT, E_ENQ_PKTS, E_ENQ_BYTES = range(7)
@@ -70,7 +71,7 @@ class EgressPort:
     """One switch port: its queues and transmit-side pause state. `rate_bps` converts pause quanta to time."""
 
     __slots__ = ("id", "rate_bps", "delay_ns", "queues", "qbytes", "res_used", "shared_used", "paused_until",
-                 "pause_start", "paused_total", "ctrl", "backlog", "sched", "stats")
+                 "pause_start", "paused_total", "ctrl", "backlog", "_sched", "strict", "stats")
 
     def __init__(self, port_id: int, rate_bps: int, delay_ns: int, sched: Any):
         self.id = port_id
@@ -85,8 +86,18 @@ class EgressPort:
         self.paused_total = _zeros()
         self.ctrl: deque[bytes] = deque()  # MAC control frames (PFC), sent ahead of all data
         self.backlog = 0  # packets in all queues
-        self.sched = sched
+        self.sched = sched  # also sets `strict`
         self.stats = PortStats()
+
+    @property
+    def sched(self) -> Any:
+        return self._sched
+
+    @sched.setter
+    def sched(self, sched: Any) -> None:
+        self._sched = sched
+        # TrafficManager.dequeue inlines StrictScheduler.pick (stateless) instead of calling it per packet
+        self.strict = type(sched) is StrictScheduler
 
     def paused_ns(self, prio: int, now: int) -> int:
         """Total time priority `prio` has been paused by received PFC frames, up to `now`."""
