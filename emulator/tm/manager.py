@@ -15,7 +15,7 @@ from emulator.tm.buffer import SharedBuffer
 from emulator.tm.config import NUM_PRIOS, TmConfig
 from emulator.tm.pfc import IngressState, PfcController
 from emulator.tm.queues import POOL_LOSSLESS, POOL_RESERVED, POOL_SHARED, EgressPort, queue_info_class
-from emulator.tm.scheduler import _HIGH_FIRST, make_scheduler
+from emulator.tm.scheduler import HIGH_FIRST, make_scheduler
 
 PauseHook = Callable[[int, int, int, bool, str], None]  # (now, port, prio, paused, "tx"|"rx")
 
@@ -139,7 +139,7 @@ class TrafficManager:
         queues = port.queues
         if port.strict:  # StrictScheduler.pick, inlined: highest non-empty, non-paused priority
             paused_until = port.paused_until
-            for prio in _HIGH_FIRST:
+            for prio in HIGH_FIRST:
                 if queues[prio] and paused_until[prio] <= now:
                     break
             else:

@@ -9,7 +9,7 @@ from collections import deque
 
 from emulator.tm.config import NUM_PRIOS, SchedulerConfig
 
-_HIGH_FIRST = tuple(range(NUM_PRIOS - 1, -1, -1))
+HIGH_FIRST = tuple(range(NUM_PRIOS - 1, -1, -1))  # strict priority order (TrafficManager.dequeue inlines it)
 
 
 class StrictScheduler:
@@ -18,7 +18,7 @@ class StrictScheduler:
     kind = "strict"
 
     def pick(self, queues: list[deque], paused_until: list[int], now: int) -> int:
-        for p in _HIGH_FIRST:
+        for p in HIGH_FIRST:
             if queues[p] and paused_until[p] <= now:
                 return p
         return -1
