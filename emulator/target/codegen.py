@@ -1351,7 +1351,11 @@ class CodeGen:
             cond, data, ck, algo = args
             payload = " + _rt.cur.payload" if name.endswith("payload") else ""
             ckw = (_bits(ck.type) or (16, False))[0]
-            val = f"({self.hash_fn(algo)}({self.packed(data)}{payload}) & {_mask(ckw)})"
+            fast = None if payload or self.algo_name(algo) != "csum16" else self.csum16_expr(data)
+            if fast is not None:
+                val = f"({fast} & {_mask(ckw)})"
+            else:
+                val = f"({self.hash_fn(algo)}({self.packed(data)}{payload}) & {_mask(ckw)})"
             cv = getattr(cond, "const_value", None)
             if name.startswith("verify"):
                 cnd = "" if cv is True else f"{self.expr(cond)} and "
@@ -1514,6 +1518,26 @@ class CodeGen:
             b = f"({' | '.join(terms)}).to_bytes({total // 8}, 'big')"
             parts.append(f"({b} if {guard} else b'')" if guard else b)
         return " + ".join(parts)
+
+    def csum16_expr(self, data) -> str | None:
+        """csum16 of a field list without packing the fields into bytes (the IPv4 checksum of every packet):
+        hashing.csum16_of_sum of an int S congruent to the packed data mod 0xFFFF. 2**16 == 1 (mod 0xFFFF), so a
+        field at bit offset `off` counts as `v << (off % 16)`, provided every run of fields sharing a validity
+        guard is a whole number of 16-bit words (then skipping a run moves the others by whole words only).
+        Else None: pack the bytes."""
+        groups = self._field_groups(data)
+        if not groups or any(sum(w for _, w in items) % 16 for _, items in groups):
+            return None
+        parts = []
+        for guard, items in groups:
+            terms = []
+            off = sum(w for _, w in items)
+            for v, w in items:
+                off -= w
+                terms.append(f"({v} << {off % 16})" if off % 16 else v)
+            s = f"({' + '.join(terms)})"
+            parts.append(f"({s} if {guard} else 0)" if guard else s)
+        return f"{self.bind('H_csum16_of_sum', hashing.csum16_of_sum)}({' + '.join(parts)})"
 
     def values_of(self, data) -> str:
         return "(" + "".join(self.expr(x) + ", " for x in self._leaves(data)) + ")"

@@ -176,6 +176,15 @@ def csum16(data: bytes) -> int:
     return ~s & 0xFFFF
 
 
+def csum16_of_sum(s: int) -> int:
+    """csum16 of data given S, a non-negative int congruent to the data (read as one big-endian number) modulo
+    0xFFFF and zero exactly when the data is all zeros (codegen sums the fields shifted by their offset mod 16)."""
+    r = s % 0xFFFF
+    if r == 0 and s:
+        return 0  # a non-zero sum folds to 0xFFFF, whose complement is 0
+    return ~r & 0xFFFF
+
+
 def xor16(data: bytes) -> int:
     r = 0
     n = len(data)
