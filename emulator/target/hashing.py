@@ -60,13 +60,12 @@ def make_packer(widths: list[int] | tuple[int, ...]) -> Callable[[Any], bytes]:
 
         return pack1
 
-    def packn(values) -> bytes:
-        acc = 0
-        for v, (s, m) in zip(values, spec_t):
-            acc |= (v & m) << s
-        return acc.to_bytes(nbytes, "big")
-
-    return packn
+    # straight-line source with the shifts and masks as constants: an ECMP selector packs its fields per packet
+    terms = " | ".join(f"((values[{i}] & {m}) << {s})" if s else f"(values[{i}] & {m})"
+                       for i, (s, m) in enumerate(spec_t))
+    ns: dict[str, Any] = {}
+    exec(f"def packn(values):\n    return ({terms or '0'}).to_bytes({nbytes}, 'big')\n", ns)
+    return ns["packn"]
 
 
 def _reflect(value: int, width: int) -> int:

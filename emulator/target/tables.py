@@ -25,6 +25,7 @@ also updates the direct counter and runs the direct meter of a hit entry.
 """
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 from typing import Any
 
@@ -698,6 +699,27 @@ class Table:
                 e = match(keys)
                 return tbl._default_result if e is None else e.result
             self.lookup = lookup_direct
+        elif self._perm is None:
+            # an action profile/selector table (ECMP): a hit on a group of several members is resolved inline (one
+            # call instead of lookup -> _resolve_indirect -> select_packed); every other case is the generic path
+            prof = self.profile
+            expanded = prof._expanded  # updated in place as groups change
+            sel_pack = self._sel_pack
+            n_keys = self.n_keys
+            generic = types.MethodType(Table.lookup, self)
+
+            def lookup_selector(keys):
+                e = match(keys)
+                if e is not None:
+                    r = e.result
+                    if r:
+                        return r
+                    members = expanded.get(e.group)  # None for a member entry (group None)
+                    if members is not None and len(members) > 1:
+                        chosen = members[prof._hash(sel_pack(keys[n_keys:])) % len(members)]
+                        return (chosen[0], chosen[1], e)
+                return generic(keys)
+            self.lookup = lookup_selector
 
     def lookup(self, keys) -> tuple:
         """(action_name, args, entry_or_None) for these key values (match keys, then selector keys)."""
