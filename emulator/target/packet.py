@@ -9,6 +9,7 @@ an int plus its current width in the slot `<name>__w`.
 from __future__ import annotations
 
 import keyword
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,7 +86,7 @@ def make_class(layout: TypeLayout, namespace: dict | None = None) -> type:
     """Generate the runtime class of a header, struct or union layout."""
     src = _class_source(layout)
     ns: dict[str, Any] = {"HeaderStack": HeaderStack, "ParserError": ParserError, "_vb_extract": _vb_extract,
-                          "_extract_bits": extract_bits}
+                          "_extract_bits": extract_bits, "_Struct": struct.Struct}
     for f in layout.fields:
         if f.cls is not None:
             ns[f"_C_{f.name}"] = f.cls
@@ -180,6 +181,9 @@ def _class_source(layout: TypeLayout) -> str:
     L.append("        return " + (" + ".join(vals) if vals else "()"))
     if is_hdr:
         L += _header_methods(layout)
+        plan = _struct_plan(_flat_widths(fl))
+        if plan is not None:
+            L.insert(0, f"_ST = _Struct({plan[0]!r})")
     elif is_union:
         L += _union_methods(layout)
     else:
@@ -205,14 +209,20 @@ def _header_methods(layout: TypeLayout) -> list[str]:
         L.append("    def _extract(self, data, cur):")
         L.append(f"        end = cur + {fixed}")
         L.append("        if end > len(data) << 3: raise ParserError(1)")
+        plan = _struct_plan(widths)
         L.append("        if cur & 7 == 0:")
-        if fixed % 8 == 0:
+        if plan is not None:
+            L += ["            " + s for s in plan[1]]
+        elif fixed % 8 == 0:
             L.append(f"            v = int.from_bytes(data[cur >> 3:(cur >> 3) + {nbytes}], 'big')")
         else:
             L.append("            v = int.from_bytes(data[cur >> 3:(end + 7) >> 3], 'big') >> (-end & 7)")
         L.append("        else:")
         L.append(f"            v = _extract_bits(data, cur, {fixed})")
-        L += ["        " + s for s in _unpack_lines(widths, fixed, "v")]
+        if plan is not None:
+            L += ["            " + s for s in _unpack_lines(widths, fixed, "v")]
+        else:
+            L += ["        " + s for s in _unpack_lines(widths, fixed, "v")]
         L.append("        self._valid = True")
         L.append("        return end")
         # value of the header as one integer (for emit / lookahead of headers)
@@ -222,7 +232,9 @@ def _header_methods(layout: TypeLayout) -> list[str]:
         L += ["        " + s for s in _unpack_lines(widths, fixed, "v")] or ["        pass"]
         L.append("    def _emit(self, out):")
         L.append("        if self._valid:")
-        if fixed % 8 == 0:
+        if plan is not None:
+            L.append(f"            out.append(_ST.pack({plan[2]}))")
+        elif fixed % 8 == 0:
             L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}).to_bytes({nbytes}, 'big'))")
         else:
             L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}, {fixed}))")
@@ -258,6 +270,81 @@ def _header_methods(layout: TypeLayout) -> list[str]:
             else:
                 L.append(f"            out.append(({_field_u(name, w, kind)}, {w}))")
     return L
+
+
+_CODES = ((8, "Q"), (4, "I"), (2, "H"), (1, "B"))
+
+
+def _struct_plan(widths) -> tuple[str, list[str], str] | None:
+    """Extract/emit of a byte-aligned header through one struct.Struct instead of one big int: (format, extract
+    lines for data at byte offset cur >> 3, pack arguments), or None where that is not faster.
+
+    Fields are grouped into the smallest runs ending on a byte boundary (version+ihl, dscp+ecn, ... of IPv4);
+    a run is read as big-endian struct items (Q/I/H/B, a 3-byte run as H+B) and split with shifts. Shifting
+    and masking a 160-bit int per field costs more than unpacking small ints once a header has several fields
+    (IPv4: extract and emit ~2.5x faster); with few wide fields (Ethernet: two 48-bit MACs) the big int wins."""
+    if not widths or any(kind == "varbit" for _, _, kind in widths) or sum(w for _, w, _ in widths) % 8:
+        return None
+    runs: list[list[tuple[str, int, str]]] = [[]]
+    acc = 0
+    for f in widths:
+        runs[-1].append(f)
+        acc += f[1]
+        if acc % 8 == 0:
+            runs.append([])
+            acc = 0
+    runs.pop()
+    fmt = "!"
+    targets: list[str] = []  # unpack targets, in order
+    after: list[str] = []  # field assignments from temporaries
+    pack_args: list[str] = []
+    n_items = 0
+    for r, run in enumerate(runs):
+        total = sum(w for _, w, _ in run)
+        nbytes = total // 8
+        pieces = []  # (code, bytes)
+        left = nbytes
+        while left:
+            size, code = next((z, c) for z, c in _CODES if z <= left)
+            pieces.append((code, size))
+            left -= size
+        fmt += "".join(c for c, _ in pieces)
+        n_items += len(pieces)
+        (name0, w0, kind0) = run[0]
+        if len(run) == 1 and len(pieces) == 1 and kind0 not in ("int", "bool"):
+            targets.append(f"self.{name0}")
+            pack_args.append(_field_u(name0, w0, kind0))
+            continue
+        temps = [f"c{r}_{i}" for i in range(len(pieces))]
+        targets += temps
+        # the run's value from its pieces, then each field from the run
+        shift = total
+        parts = []
+        for t, (_, size) in zip(temps, pieces):
+            shift -= 8 * size
+            parts.append(f"({t} << {shift})" if shift else t)
+        rv = parts[0] if len(parts) == 1 else f"({' | '.join(parts)})"
+        if len(run) > 1 or kind0 in ("int", "bool"):
+            if len(pieces) > 1:
+                after.append(f"r{r} = {rv}")
+                rv = f"r{r}"
+            after += _unpack_lines(run, total, rv)
+        else:
+            after.append(f"self.{name0} = {rv}")
+        value = _pack_expr(run, total)
+        shift = total
+        for _, size in pieces:
+            shift -= 8 * size
+            e = f"({value})" if len(run) > 1 else value
+            if shift:
+                e = f"({e} >> {shift})"
+            if shift + 8 * size < total:
+                e = f"({e} & {(1 << (8 * size)) - 1})"
+            pack_args.append(e)
+    if n_items > len(widths) or len(widths) < 4:
+        return None
+    lines = [f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = _ST.unpack_from(data, cur >> 3)"] + after
+    return fmt, lines, ", ".join(pack_args)
 
 
 def _field_u(name: str, w: int, kind: str, obj: str = "self") -> str:
