@@ -694,6 +694,27 @@ class Table:
         self._match = match
         if self.profile is None and self._perm is None:
             tbl = self
+            if self.mode == "exact" and not self.selector_fields:
+                # the match inlined (one call per apply fewer): most tables of a program are exact
+                get = self._exact.get
+
+                def lookup_exact(keys):
+                    e = get(keys if keys.__class__ is tuple else tuple(keys))
+                    return tbl._default_result if e is None else e.result
+                self.lookup = lookup_exact
+                return
+            if self.mode == "lpm" and self.n_keys == 1:
+                buckets = self._lpm_buckets  # updated in place as prefix lengths come and go
+
+                def lookup_lpm1(keys):
+                    k = keys[0]
+                    for mask, bucket in buckets:
+                        e = bucket.get(k & mask)
+                        if e is not None:
+                            return e.result
+                    return tbl._default_result
+                self.lookup = lookup_lpm1
+                return
 
             def lookup_direct(keys):
                 e = match(keys)
