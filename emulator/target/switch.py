@@ -459,7 +459,11 @@ class V1Switch:
         self._run_compute(hdr, meta)  # BMv2 updates checksums in its deparser
         parts: list = []
         self._run_deparser(parts, hdr)
-        frame = b"".join(parts) + job.payload if self._aligned else join_emitted(parts, job.payload)
+        if self._aligned:  # the payload joined with the headers: one copy of the frame, not two
+            parts.append(job.payload)
+            frame = b"".join(parts)
+        else:
+            frame = join_emitted(parts, job.payload)
         if ctx.recirculate is not None:
             if job.loops < self.max_loops:
                 r = RecircPacket(frame)
