@@ -4,7 +4,8 @@ Every block *instance* (the six v1model blocks of `main` and every sub-parser / 
 gets its own generated functions, with constructor parameters folded in as constants and its tables and externs
 bound as module globals (so per-packet code does no lookups of P4 names):
 
-- a parser state -> `def S<n>_<state>()` returning the next state function (None = accept);
+- a parser state -> `def S<n>_<state>()` returning the next state function (None = accept), run by `P<n>`'s
+  loop; in a parser without a state loop each state calls its successor instead (`return S<n>_<next>()`);
 - a control -> `def C<n>()` (the apply body), one `def A_<action>(...)` per action, one `def T_<table>()` per
   table returning `(hit, action_name)`;
 - the *frame* of an instance (its apply parameters and local variables) lives in module globals `F<n>_<name>`:
@@ -200,6 +201,7 @@ class CodeGen:
         # trace mode (trace.py): trace calls are generated only when a tracer is given
         self.tracer = tracer
         self.tr = tracer is not None
+        self._chain = False  # gen_parser: states call their successor (acyclic parser)
         self.info = program.info
         self.objects = objects if objects is not None else {}
         self.created: dict[str, Any] = {}  # externs built here because the summary did not list them
@@ -548,6 +550,9 @@ class CodeGen:
             self.env[id(p)] = self._frame_var(inst, p.name)
         inits = self._declare_locals(inst, d.locals)
         fns = {s.name: f"S{inst.n}_{_ident(s.name)}" for s in d.states}
+        # an acyclic state graph (no header stack loop): each state calls the next one itself (`return S_x()`),
+        # without the dispatch loop of P<n>; the call depth is bounded by the number of states
+        self._chain = not _has_cycle({s.name: _targets(s.transition) for s in d.states})
         for s in d.states:
             with self.new_def() as o:
                 self.inst, self.kind, self.fn_kind = inst, "parser", "control"
@@ -568,22 +573,27 @@ class CodeGen:
             self._global_line(o, inst)
             for g, vd in inits:
                 o(f"{g} = {self._init_value(vd)}")
-            o(f"st = {fns['start']}")
-            o(f"for _ in range({PARSER_STATE_LIMIT}):")
-            o("    st = st()")
-            o("    if st is None: return")
-            o(f"raise ParserReject({self.err('ParserTimeout', 5)})")
+            if self._chain:
+                o(f"{fns['start']}()")
+            else:
+                o(f"st = {fns['start']}")
+                o(f"for _ in range({PARSER_STATE_LIMIT}):")
+                o("    st = st()")
+                o("    if st is None: return")
+                o(f"raise ParserReject({self.err('ParserTimeout', 5)})")
+        self._chain = False
         inst.entry = f"P{inst.n}"
 
     def _state_ref(self, p, fns) -> str:
         name = p.name
         if name == "accept":
             return "None"
+        call = "()" if self._chain else ""
         if name == "reject":
-            return "_reject"
+            return "_reject" + call
         if name not in fns:
             raise Unsupported(f"unknown state {name}", p.loc)
-        return fns[name]
+        return fns[name] + call
 
     def transition(self, tr, fns) -> None:
         o = self.out
@@ -2156,6 +2166,36 @@ class CodeGen:
             # the transition as next_state null, i.e. like accept (a failed verify or select still sets the error)
             o("def _reject():")
             o("    raise ParserReject(0)")
+
+
+def _targets(tr) -> list[str]:
+    """Names of the states a parser transition may go to."""
+    if tr is None:
+        return []
+    tgt = tr.target
+    if isinstance(tgt, A.PathExpression):
+        return [tgt.name]
+    if isinstance(tgt, A.SelectExpression):
+        return [c.state.name for c in tgt.cases]
+    return []
+
+
+def _has_cycle(graph: dict[str, list[str]]) -> bool:
+    """Whether a parser's state graph (state -> successor states) has a loop."""
+    state: dict[str, int] = {}  # 1 on the DFS path, 2 done
+
+    def visit(n: str) -> bool:
+        state[n] = 1
+        for m in graph.get(n, ()):
+            if m not in graph:
+                continue  # accept / reject
+            st = state.get(m)
+            if st == 1 or (st is None and visit(m)):
+                return True
+        state[n] = 2
+        return False
+
+    return any(state.get(n) is None and visit(n) for n in graph)
 
 
 _TRACE_STAGES = {"verifyChecksum": "verify", "ingress": "ingress", "egress": "egress",
