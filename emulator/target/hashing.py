@@ -158,10 +158,6 @@ def _crc16_reflected_2byte(t8: list[int], init: int, xorout: int) -> HashFunc:
     return crc16
 
 
-def _crc32(data: bytes) -> int:
-    return zlib.crc32(data)
-
-
 def csum16(data: bytes) -> int:
     """RFC 1071 Internet checksum: ones'-complement of the ones'-complement sum of 16-bit words."""
     if len(data) & 1:
@@ -213,8 +209,9 @@ def seed_random(seed: int) -> None:
 _crc16 = make_crc(CRC16_ARC)
 
 ALGORITHMS: dict[str, HashFunc] = {
-    "crc32": _crc32,
-    "crc32_custom": _crc32,
+    # zlib's builtin itself, not a Python wrapper around it: ECMP selectors hash every packet
+    "crc32": zlib.crc32,
+    "crc32_custom": zlib.crc32,
     "crc16": _crc16,
     "crc16_custom": _crc16,
     "csum16": csum16,
