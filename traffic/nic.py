@@ -460,52 +460,41 @@ class Nic:
         until = self._paused_until
         kind, qp = ctrl[0]
         if not kind and until[qp.ack_priority] <= now_ns:
-            # the usual case, an ACK/NAK at the head and its class not paused: the loop below without enumerate
+            # the usual case, an ACK/NAK at the head and its class not paused: no search through the queue
             ctrl.popleft()
-            self._ip_id = ip_id = (self._ip_id + 1) & 0xFFFF  # taken even if no response is left, as below
-            qp.ctrl_queued = False
-            resp = qp.take_response()
-            if resp is None:
-                return self._poll_ctrl(now_ns) if ctrl else None
-            psn, syndrome, msn = resp
-            frame = qp.builder.ack(psn, syndrome, msn, ip_id)
-            st = self.stats
-            if syndrome & 0x60:
-                st.naks_sent += 1
-            else:
-                st.acks_sent += 1
-            st.frames_sent += 1
-            st.bytes_sent += len(frame)
-            self.last_tx_priority = qp.ack_priority
-            return frame
+            return self._ctrl_frame(kind, qp, qp.ack_priority, now_ns)
         cnp_prio = self.config.cnp_priority
         for i, (kind, qp) in enumerate(ctrl):
             prio = cnp_prio if kind else qp.ack_priority
             if until[prio] > now_ns:
                 continue
             del ctrl[i]
-            st = self.stats
-            self._ip_id = ip_id = (self._ip_id + 1) & 0xFFFF
-            if kind:
-                frame = qp.builder.cnp(ip_id)
-                st.cnps_sent += 1
-                qp.stats.cnps_sent += 1
-            else:
-                qp.ctrl_queued = False
-                resp = qp.take_response()
-                if resp is None:
-                    return self._poll_ctrl(now_ns) if ctrl else None
-                psn, syndrome, msn = resp
-                frame = qp.builder.ack(psn, syndrome, msn, ip_id)
-                if syndrome & 0x60:
-                    st.naks_sent += 1
-                else:
-                    st.acks_sent += 1
-            st.frames_sent += 1
-            st.bytes_sent += len(frame)
-            self.last_tx_priority = prio
-            return frame
+            return self._ctrl_frame(kind, qp, prio, now_ns)
         return None
+
+    def _ctrl_frame(self, kind: int, qp: NicQp, prio: int, now_ns: int) -> bytes | None:
+        """The frame of a control entry just taken off the queue: a CNP (kind 1) or the QP's pending ACK/NAK."""
+        st = self.stats
+        self._ip_id = ip_id = (self._ip_id + 1) & 0xFFFF  # taken even if no response is left
+        if kind:
+            frame = qp.builder.cnp(ip_id)
+            st.cnps_sent += 1
+            qp.stats.cnps_sent += 1
+        else:
+            qp.ctrl_queued = False
+            resp = qp.take_response()
+            if resp is None:
+                return self._poll_ctrl(now_ns) if self._ctrl else None
+            psn, syndrome, msn = resp
+            frame = qp.builder.ack(psn, syndrome, msn, ip_id)
+            if syndrome & 0x60:
+                st.naks_sent += 1
+            else:
+                st.acks_sent += 1
+        st.frames_sent += 1
+        st.bytes_sent += len(frame)
+        self.last_tx_priority = prio
+        return frame
 
     def _send_data(self, qp: NicQp, now_ns: int) -> bytes:
         seg = qp.next_segment(now_ns)
