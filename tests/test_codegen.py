@@ -886,3 +886,15 @@ def test_left_operand_is_read_before_a_call_on_the_right_changes_it():
     top = "bit<8> bump(inout bit<8> n) { n = n + 10; return 1; }"
     r = run_ingress("h.data.b = h.data.a + bump(h.data.a);", toplevel=top, data=(5, 0, 0, 0))
     assert (r["a"], r["b"]) == (15, 6)
+
+
+def test_an_argument_evaluated_ahead_prints_as_its_expression():
+    """Arguments evaluated early for P4's left-to-right order (_Evaluated) show their P4 text in messages and
+    traces, not the wrapper's name."""
+    from emulator.p4 import ast as A
+    from emulator.target.codegen import _Evaluated
+
+    arg = A.Member(A.PathExpression("hdr"), "x")
+    wrapped = _Evaluated("_t3", arg)
+    assert A.to_source(wrapped) == "hdr.x"
+    assert A.to_source(A.Binary("==", wrapped, A.IntLiteral(1))) == "hdr.x == 1"

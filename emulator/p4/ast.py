@@ -997,6 +997,9 @@ def to_source(e: Node | None) -> str:
         return simple[type(e)]
     if isinstance(e, Type):
         return type_to_source(e)
+    stand_in = getattr(e, "stands_for", None)  # a back end's wrapper around an expression it already evaluated
+    if stand_in is not None:
+        return to_source(stand_in)
     return type(e).__name__
 
 
@@ -1006,5 +1009,6 @@ _ATOMIC = (PathExpression, Member, IntLiteral, BoolLiteral, StringLiteral, Array
 
 
 def _operand(e: Node) -> str:
+    e = getattr(e, "stands_for", None) or e
     s = to_source(e)
     return s if isinstance(e, _ATOMIC) else f"({s})"

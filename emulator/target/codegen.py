@@ -106,6 +106,7 @@ class _Evaluated:
 
     def __init__(self, src: str, orig):
         self.src = src
+        self.stands_for = orig  # messages and traces print the original expression (ast.to_source)
         self.type = getattr(orig, "type", None)
         self.loc = getattr(orig, "loc", None)
         self.const_value = getattr(orig, "const_value", None)
