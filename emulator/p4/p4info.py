@@ -486,20 +486,17 @@ def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, a
     def by_table(items):
         return sorted(items, key=lambda x: order.get(_cp_name(_attached_table(x, s, attached) or ""), len(order)))
 
-    for c in by_table(info.direct_counters):
-        table = _attached_table(c, s, attached)
-        if table:
-            msg = p4.direct_counters.add()
-            _preamble(msg.preamble, s, DIRECT_COUNTER, c)
-            msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
-            msg.direct_table_id = s.id(TABLE, table)
-    for m in by_table(info.direct_meters):
-        table = _attached_table(m, s, attached)
-        if table:
-            msg = p4.direct_meters.add()
-            _preamble(msg.preamble, s, DIRECT_METER, m)
-            msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
-            msg.direct_table_id = s.id(TABLE, table)
+    # direct counters and meters differ only in their repeated field, prefix and unit enum
+    for items, repeated, prefix, spec, units in (
+            (info.direct_counters, p4.direct_counters, DIRECT_COUNTER, "CounterSpec", _COUNTER_UNITS),
+            (info.direct_meters, p4.direct_meters, DIRECT_METER, "MeterSpec", _METER_UNITS)):
+        for x in by_table(items):
+            table = _attached_table(x, s, attached)
+            if table:
+                msg = repeated.add()
+                _preamble(msg.preamble, s, prefix, x)
+                msg.spec.unit = pb.enum(spec, "Unit", units.get(x.kind, "UNSPECIFIED"))
+                msg.direct_table_id = s.id(TABLE, table)
 
 
 def _attached_table(x, s: SymbolTable, attached: dict) -> str | None:

@@ -387,13 +387,19 @@ class V1Switch:
         copies, trunc = targets
         for rid, eport in copies:
             h, _m, _s, ctx = self._parse(port, data, now_ns, INGRESS_CLONE, None)
-            m, s = self._new_meta(), self._new_sm()
-            if copier is not None:
-                copier(meta, sm, m, s)
-            s.instance_type = INGRESS_CLONE
-            s.egress_port = eport
-            s.egress_rid = rid
+            m, s = self._clone_metadata(meta, sm, copier, INGRESS_CLONE, eport, rid)
             out.append(EgressJob(eport, 0, INGRESS_CLONE, len(data), h, m, s, ctx.payload, trunc, loops + 1))
+
+    def _clone_metadata(self, meta, sm, copier, itype: int, eport: int, rid: int):
+        """A clone's metadata as BMv2 makes it: everything reset but the preserved field list, then its
+        instance_type, egress port and replication id."""
+        m, s = self._new_meta(), self._new_sm()
+        if copier is not None:
+            copier(meta, sm, m, s)
+        s.instance_type = itype
+        s.egress_port = eport
+        s.egress_rid = rid
+        return m, s
 
     def _clone_e2e(self, clone, job: EgressJob, hdr, meta, sm, out: list, plen: int) -> None:
         """BMv2: the packet as it ends egress (header values and validity; neither deparsed nor parsed again),
@@ -405,12 +411,7 @@ class V1Switch:
             return
         copies, trunc = targets
         for rid, eport in copies:
-            m, s = self._new_meta(), self._new_sm()
-            if copier is not None:
-                copier(meta, sm, m, s)
-            s.instance_type = EGRESS_CLONE
-            s.egress_port = eport
-            s.egress_rid = rid
+            m, s = self._clone_metadata(meta, sm, copier, EGRESS_CLONE, eport, rid)
             out.append(EgressJob(eport, 0, EGRESS_CLONE, job.length, hdr._copy(), m, s, job.payload, trunc,
                                  job.loops + 1, plen))
 
