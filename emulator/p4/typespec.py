@@ -80,34 +80,21 @@ class TypeSpecConverter:
     # ---- entry points
     def convert(self, spec, t: T.P4Type) -> None:
         """Fill `spec` (a P4DataTypeSpec) for type `t`."""
-        if isinstance(t, T.NewType):
-            self.new_type(t)
-            spec.new_type.name = t.name
+        named = _NAMED.get(type(t))
+        if named is not None:  # a type described once in type_info and referred to by name
+            describe, field = named
+            getattr(self, describe)(t)
+            getattr(spec, field).name = t.name
         elif isinstance(t, (T.Bits, T.VarBits)):
             self.bitstring(spec.bitstring, t)
         elif isinstance(t, T.Bool):
             spec.bool.SetInParent()
-        elif isinstance(t, T.Struct):
-            self.struct(t)
-            spec.struct.name = t.name
-        elif isinstance(t, T.Header):
-            self.header(t)
-            spec.header.name = t.name
-        elif isinstance(t, T.HeaderUnion):
-            self.header_union(t)
-            spec.header_union.name = t.name
         elif isinstance(t, T.HeaderStack):
             self.stack(spec, t)
         elif isinstance(t, (T.Tuple, T.List)):
             spec.tuple.SetInParent()
             for e in t.elements:
                 self.convert(spec.tuple.members.add(), e)
-        elif isinstance(t, T.SerEnum):
-            self.ser_enum(t)
-            spec.serializable_enum.name = t.name
-        elif isinstance(t, T.Enum):
-            self.enum(t)
-            spec.enum.name = t.name
         elif isinstance(t, T.Error):
             self.error(t)
             spec.error.SetInParent()
@@ -219,3 +206,9 @@ class TypeSpecConverter:
             entry.translated_type.sdn_string.SetInParent()
         else:
             entry.translated_type.sdn_bitwidth = tr.sdn_bitwidth
+
+
+# type -> (the TypeInfo method that describes it, the P4DataTypeSpec field naming it)
+_NAMED = {T.NewType: ("new_type", "new_type"), T.Struct: ("struct", "struct"), T.Header: ("header", "header"),
+          T.HeaderUnion: ("header_union", "header_union"), T.SerEnum: ("ser_enum", "serializable_enum"),
+          T.Enum: ("enum", "enum")}
