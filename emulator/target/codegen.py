@@ -1124,6 +1124,26 @@ class CodeGen:
     def x__Evaluated(self, e, t, want):
         return e.src
 
+    def _indexed_store(self, x: str, index, dest, value, event: str, c) -> None:
+        """`dest = value(i)` for extern array `x` at `index`, only when i is in range: BMv2 leaves the destination
+        as it was and only logs an out-of-range index (register_read, execute_meter); we count it."""
+        o = self.out
+        i = self.uniq("xi")
+        o(f"{i} = {self.expr(index)}")
+        o(f"if {i} < {x}.size:")
+        o.ind += 1
+        self.store(dest, value(i))
+        if self.tr:
+            self.trace("extern", event, f"{self._xname(x)}[{{}}] -> {A.to_source(dest)} = {{}}", c, f"str({i})",
+                       self.expr(dest))
+        o.ind -= 1
+        o("else:")
+        o.ind += 1
+        o(f"{x}.out_of_range += 1")
+        if self.tr:
+            self.trace("extern", event, f"{self._xname(x)}[{{}}]: index out of range", c, f"str({i})")
+        o.ind -= 1
+
     def call(self, c, stmt: bool = False) -> str | None:
         """A method call. Statements are emitted (None returned); value calls return an expression."""
         callee = getattr(c, "callee", None)
@@ -1682,21 +1702,7 @@ class CodeGen:
         if tname == "register":
             if m == "read":
                 # BMv2 register_read out of range: an error log, "Dest field was not updated"
-                i = self.uniq("ri")
-                o(f"{i} = {self.expr(args[1])}")
-                o(f"if {i} < {x}.size:")
-                o.ind += 1
-                self.store(args[0], f"{x}.values[{i}]")
-                if self.tr:
-                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}] -> {A.to_source(args[0])} = {{}}",
-                               c, f"str({i})", f"{x}.values[{i}]")
-                o.ind -= 1
-                o("else:")
-                o(f"    {x}.out_of_range += 1")
-                if self.tr:
-                    o.ind += 1
-                    self.trace("extern", "register_read", f"{self._xname(x)}[{{}}]: index out of range", c, f"str({i})")
-                    o.ind -= 1
+                self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values[{i}]", "register_read", c)
                 return None
             if m == "write":
                 val = self.expr(args[1])
@@ -1717,17 +1723,8 @@ class CodeGen:
             return None  # the table counts its hits
         if tname == "meter" and m == "execute_meter":
             # BMv2 execute_meter out of range: "No meters were updated, and neither was dest field"
-            i = self.uniq("mi")
-            o(f"{i} = {self.expr(args[0])}")
-            o(f"if {i} < {x}.size:")
-            o.ind += 1
-            self.store(args[1], f"{x}.execute({i}, _rt.cur.length, _rt.cur.now_us)")
-            if self.tr:
-                self.trace("extern", "execute_meter", f"{self._xname(x)}[{{}}] -> {A.to_source(args[1])} = {{}}",
-                           c, f"str({i})", self.expr(args[1]))
-            o.ind -= 1
-            o("else:")
-            o(f"    {x}.out_of_range += 1")
+            self._indexed_store(x, args[0], args[1], lambda i: f"{x}.execute({i}, _rt.cur.length, _rt.cur.now_us)",
+                                "execute_meter", c)
             return None
         if tname == "direct_meter" and m == "read":
             c = self.uniq("dm")
