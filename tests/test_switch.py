@@ -266,24 +266,31 @@ def test_fabric_truncated_and_corrupted_frames_never_raise():
         sw.process(rng.randrange(4), bytes(b[:rng.randrange(len(b) + 1)]))
 
 
-RANDOM_PROG = """
+def one_header_program(fields: str, ingress: str, types: str = "") -> str:
+    """A v1model program around one header h_t {fields}: parse it, run `ingress` (the body of I's apply, with
+    h, m, sm), emit it; `types` adds declarations (digest structs...)."""
+    return f"""
 #include <core.p4>
 #include <v1model.p4>
-header h_t { bit<32> r; }
-struct headers { h_t h; }
-struct meta_t { }
-parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
-    state start { pkt.extract(h.h); transition accept; }
-}
-control VC(inout headers h, inout meta_t m) { apply {} }
-control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
-    apply { random(h.h.r, 32w0, 32w0xFFFFFFFE); sm.egress_spec = 1; }
-}
-control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
-control CC(inout headers h, inout meta_t m) { apply {} }
-control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
+header h_t {{ {fields} }}
+struct headers {{ h_t h; }}
+struct meta_t {{ }}
+{types}
+parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {{
+    state start {{ pkt.extract(h.h); transition accept; }}
+}}
+control VC(inout headers h, inout meta_t m) {{ apply {{}} }}
+control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {{
+    apply {{ {ingress} }}
+}}
+control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) {{ apply {{}} }}
+control CC(inout headers h, inout meta_t m) {{ apply {{}} }}
+control D(packet_out pkt, in headers h) {{ apply {{ pkt.emit(h.h); }} }}
 V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
+
+
+RANDOM_PROG = one_header_program("bit<32> r;", "random(h.h.r, 32w0, 32w0xFFFFFFFE); sm.egress_spec = 1;")
 
 
 def test_random_extern_draws_from_the_switch_rng():
@@ -344,31 +351,11 @@ def test_false_assert_or_assume_abandons_the_packet_and_names_the_line():
     assert sw.process(0, b"\x05\x05") != []  # the switch keeps working
 
 
-DIGEST_PROG = """
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<8> a; bit<8> b; }
-struct headers { h_t h; }
-struct meta_t { }
-struct first_t { bit<8> a; }
-struct second_t { bit<8> a; bit<8> b; }
-parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
-    state start { pkt.extract(h.h); transition accept; }
-}
-control VC(inout headers h, inout meta_t m) { apply {} }
-control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
-    apply {
+DIGEST_PROG = one_header_program("bit<8> a; bit<8> b;", """
         digest<first_t>(1, { h.h.a });
         if (h.h.b == 2) { digest<second_t>(1, { h.h.a, h.h.b }); }
         h.h.a = 0x99;   // after the calls: the digests keep the values of call time
-        mark_to_drop(sm);
-    }
-}
-control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
-control CC(inout headers h, inout meta_t m) { apply {} }
-control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
-"""
+        mark_to_drop(sm);""", types="struct first_t { bit<8> a; }\nstruct second_t { bit<8> a; bit<8> b; }")
 
 
 def test_digest_last_call_of_the_pass_with_call_time_values():
@@ -381,29 +368,11 @@ def test_digest_last_call_of_the_pass_with_call_time_values():
     assert res.digests == [("second_t", (5, 2))]
 
 
-RECIRC_IN_INGRESS_PROG = """
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<8> passes; bit<8> itype; }
-struct headers { h_t h; }
-struct meta_t { }
-parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
-    state start { pkt.extract(h.h); transition accept; }
-}
-control VC(inout headers h, inout meta_t m) { apply {} }
-control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
-    apply {
+RECIRC_IN_INGRESS_PROG = one_header_program("bit<8> passes; bit<8> itype;", """
         h.h.passes = h.h.passes + 1;
         h.h.itype = (bit<8>)sm.instance_type;
         if (h.h.passes == 1) { recirculate_preserving_field_list(0); }
-        sm.egress_spec = 1;
-    }
-}
-control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
-control CC(inout headers h, inout meta_t m) { apply {} }
-control D(packet_out pkt, in headers h) { apply { pkt.emit(h.h); } }
-V1Switch(P(), VC(), I(), E(), CC(), D()) main;
-"""
+        sm.egress_spec = 1;""")
 
 
 def test_recirculate_called_in_ingress_acts_after_egress():
