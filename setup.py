@@ -10,7 +10,9 @@ setup(
     package_data={"emulator.p4": ["include/*.p4"]},
     install_requires=[
         "scapy>=2.5",          # RoCEv2/PFC frames (scapy.contrib.roce), pcap writing
-        "p4runtime>=1.3",      # P4Info / P4Runtime protobufs (brings protobuf, grpcio)
+        "p4runtime>=1.4.1",    # P4Info / P4Runtime protobufs and gRPC stubs (emulator/proto makes them import)
+        "protobuf>=3.20.3",    # from what p4runtime-shell pins (< 3.21) to the newest
+        "grpcio>=1.48",        # the P4Runtime server and clients
         "pcpp>=1.30",          # C preprocessor for #include/#define/#if in P4 sources
         "PyYAML>=6",           # scenario files
         "pydantic>=2",         # scenario schema with field-path errors

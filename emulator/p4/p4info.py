@@ -40,40 +40,17 @@ DEVICE_CONFIG_VERSION = 1
 
 
 class _Messages:
-    """P4Info message classes built from the p4runtime package's descriptors in a private pool.
-
-    The package's generated `_pb2` modules predate the installed protobuf runtime (its C implementation refuses
-    them, and its Python one mishandles their map fields), so we read each module's serialized file descriptor
-    out of its source and let the current runtime build the classes."""
+    """The P4Info message class and enum lookups, from the p4runtime package's modules (emulator.proto makes them
+    importable under every protobuf runtime)."""
 
     def __init__(self) -> None:
-        import ast
-        import importlib.util
+        from emulator.proto import p4info_pb2
 
-        from google.protobuf import any_pb2, descriptor_pool, message_factory
-
-        pool = descriptor_pool.DescriptorPool()
-        pool.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
-        for module in ("p4.config.v1.p4types_pb2", "p4.config.v1.p4info_pb2"):
-            spec = importlib.util.find_spec(module)
-            if spec is None or spec.origin is None:
-                raise RocelabError(f"the p4runtime package is not installed ({module} missing)")
-            tree = ast.parse(Path(spec.origin).read_text())
-            blobs = [kw.value.value for node in ast.walk(tree) if isinstance(node, ast.Call)
-                     for kw in node.keywords if kw.arg == "serialized_pb" and isinstance(kw.value, ast.Constant)]
-            if not blobs:  # newer generated code: AddSerializedFile(b"...")
-                blobs = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
-                         and getattr(node.func, "attr", "") == "AddSerializedFile" and node.args
-                         and isinstance(node.args[0], ast.Constant)]
-            if not blobs:
-                raise RocelabError(f"cannot find the file descriptor in {spec.origin}")
-            pool.AddSerializedFile(blobs[0])
-        self.pool = pool
-        self.P4Info = message_factory.GetMessageClass(pool.FindMessageTypeByName("p4.config.v1.P4Info"))
+        self.module = p4info_pb2
+        self.P4Info = p4info_pb2.P4Info
 
     def enum(self, message: str, enum: str, value: str) -> int:
-        desc = self.pool.FindMessageTypeByName(f"p4.config.v1.{message}")
-        return desc.enum_types_by_name[enum].values_by_name[value].number
+        return getattr(self.module, message).DESCRIPTOR.enum_types_by_name[enum].values_by_name[value].number
 
 
 _messages: _Messages | None = None
