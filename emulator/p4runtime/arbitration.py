@@ -1,0 +1,92 @@
+"""Client arbitration (P4Runtime spec, "Client Arbitration and Controller Replication").
+
+Per (device, role) the stream with the highest election id is the primary. Every arbitration change is announced
+to every stream of the role: the primary gets status OK, the others ALREADY_EXISTS with the primary's election
+id (NOT_FOUND when the role has no primary). Two live streams may not share an election id (INVALID_ARGUMENT).
+Writes and pipeline changes are accepted only with the primary's election id (PERMISSION_DENIED otherwise).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import grpc
+
+from emulator.p4runtime.errors import P4RuntimeError
+
+
+@dataclass(eq=False)
+class Client:
+    send: object  # callable(StreamMessageResponse)
+    role: str = ""
+    election_id: tuple[int, int] | None = None
+
+
+class Arbiter:
+    def __init__(self, device_id: int):
+        self.device_id = device_id
+        self.lock = threading.Lock()
+        self.clients: list[Client] = []
+
+    def primary(self, role: str = "") -> Client | None:
+        live = [c for c in self.clients if c.role == role and c.election_id is not None]
+        return max(live, key=lambda c: c.election_id, default=None)
+
+    def update(self, client: Client, role: str, election_id: tuple[int, int]) -> None:
+        with self.lock:
+            for c in self.clients:
+                if c is not client and c.role == role and c.election_id == election_id:
+                    raise P4RuntimeError(grpc.StatusCode.INVALID_ARGUMENT,
+                                         f"election id {election_id} is already used by another client")
+            if client not in self.clients:
+                self.clients.append(client)
+            old_primary = self.primary(role)
+            client.role, client.election_id = role, election_id
+            new_primary = self.primary(role)
+            targets = self.clients if new_primary is not old_primary else [client]
+            self._announce([c for c in targets if c.role == role], role)
+
+    def leave(self, client: Client) -> None:
+        with self.lock:
+            if client not in self.clients:
+                return
+            was_primary = self.primary(client.role) is client
+            self.clients.remove(client)
+            if was_primary:
+                self._announce([c for c in self.clients if c.role == client.role], client.role)
+
+    def _announce(self, clients: list[Client], role: str) -> None:
+        from emulator.proto import p4runtime_pb2
+
+        primary = self.primary(role)
+        for c in clients:
+            msg = p4runtime_pb2.StreamMessageResponse()
+            arb = msg.arbitration
+            arb.device_id = self.device_id
+            if role:
+                arb.role.name = role
+            if primary is not None:
+                arb.election_id.high, arb.election_id.low = primary.election_id
+                arb.status.code = (grpc.StatusCode.OK if c is primary else grpc.StatusCode.ALREADY_EXISTS).value[0]
+                arb.status.message = "primary" if c is primary else "backup"
+            else:
+                arb.status.code = grpc.StatusCode.NOT_FOUND.value[0]
+                arb.status.message = "no primary"
+            c.send(msg)
+
+    def check_primary(self, election_id, role: str = "") -> None:
+        """PERMISSION_DENIED unless `election_id` (a p4.v1.Uint128) is the role's primary's."""
+        eid = (election_id.high, election_id.low)
+        with self.lock:
+            primary = self.primary(role)
+        if primary is None or primary.election_id != eid:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED,
+                                 f"election id {eid} is not the primary's" + ("" if primary else " (no primary)"))
+
+    def primary_send(self, msg, role: str = "") -> bool:
+        with self.lock:
+            primary = self.primary(role)
+        if primary is None:
+            return False
+        primary.send(msg)
+        return True

@@ -1,0 +1,362 @@
+"""Counters, meters, registers, action profile members and groups, multicast groups and clone sessions over
+P4Runtime: each maps onto the target object the RuntimeApi also drives (externs.py, tables.ActionProfile, pre.Pre).
+
+Meter rates: P4Runtime MeterConfig gives units per second and bursts in units; the target's trTCM (BMv2's
+arithmetic) takes units per microsecond, so rates are divided by 10^6 on the way in and multiplied on the way out.
+"""
+from __future__ import annotations
+
+import grpc
+
+from emulator.errors import RuntimeApiError
+from emulator.p4runtime import codec
+from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found, unimplemented
+from emulator.p4runtime.pipeline import Pipeline
+from emulator.p4runtime.tables import INSERT, MODIFY, decode_action, encode_action
+
+US_PER_S = 1_000_000
+
+
+def meter_rates(cfg) -> list[tuple[float, int]]:
+    if cfg.pir < cfg.cir:
+        raise invalid(f"meter config: PIR {cfg.pir} is below CIR {cfg.cir}")
+    return [(cfg.cir / US_PER_S, cfg.cburst), (cfg.pir / US_PER_S, cfg.pburst)]
+
+
+def meter_config(rates, msg) -> None:
+    (cir, cbs), (pir, pbs) = rates
+    msg.cir, msg.cburst = round(cir * US_PER_S), int(cbs)
+    msg.pir, msg.pburst = round(pir * US_PER_S), int(pbs)
+
+
+def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
+    if not has_index:
+        return range(size)
+    i = index_msg.index
+    if not 0 <= i < size:
+        raise invalid(f"{what}: index {i} out of range 0..{size - 1}")
+    return range(i, i + 1)
+
+
+# ---------------------------------------------------------------------------------------------------- counters
+def write_counter(pipe: Pipeline, kind: int, ce) -> None:
+    if kind != MODIFY:
+        raise invalid("counter entries can only be modified")
+    name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
+    for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
+        obj.write(i, ce.data.packet_count, ce.data.byte_count)
+
+
+def read_counters(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    ids = [q.counter_id] if q.counter_id else list(pipe.counters)
+    for cid in ids:
+        name, obj, _ = pipe.lookup(pipe.counters, cid, "counter")
+        for i in _indices(obj.size, q.index, q.HasField("index"), f"counter '{name}'"):
+            msg = p4runtime_pb2.CounterEntry(counter_id=cid)
+            msg.index.index = i
+            msg.data.packet_count, msg.data.byte_count = obj.packets[i], obj.bytes[i]
+            out.append(msg)
+
+
+def _direct_table(pipe: Pipeline, entry_msg, attached: str, what: str):
+    t = pipe.table(entry_msg.table_id)
+    if getattr(t.target, attached) is None:
+        raise invalid(f"table '{t.name}' has no {what}")
+    return t
+
+
+def _direct_entries(pipe: Pipeline, t, entry_msg):
+    from emulator.p4runtime.tables import decode_match, decode_priority
+
+    if not entry_msg.match and not entry_msg.is_default_action:
+        return t.target.entries()
+    if entry_msg.is_default_action:
+        raise unimplemented("direct counters and meters of the default entry are not supported")
+    key = (t.target.normalize(decode_match(t, entry_msg)), decode_priority(t, entry_msg))
+    e = t.target._by_key.get(key)
+    if e is None:
+        raise not_found(f"table '{t.name}': no entry with this match key")
+    return [e]
+
+
+def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
+    if kind != MODIFY:
+        raise invalid("direct counter entries can only be modified")
+    t = _direct_table(pipe, dce.table_entry, "direct_counter", "direct counter")
+    for e in _direct_entries(pipe, t, dce.table_entry):
+        e.counter[0], e.counter[1] = dce.data.packet_count, dce.data.byte_count
+
+
+def read_direct_counters(pipe: Pipeline, store, q, out: list) -> None:
+    from emulator.p4runtime.tables import encode_entry
+    from emulator.proto import p4runtime_pb2
+
+    if q.HasField("table_entry") and q.table_entry.table_id:
+        tables = [_direct_table(pipe, q.table_entry, "direct_counter", "direct counter")]
+    else:
+        tables = [t for t in pipe.tables.values() if t.target.direct_counter is not None]
+    for t in tables:
+        query = q.table_entry if q.table_entry.table_id else p4runtime_pb2.TableEntry(table_id=t.id)
+        for e in _direct_entries(pipe, t, query):
+            msg = p4runtime_pb2.DirectCounterEntry()
+            msg.table_entry.CopyFrom(encode_entry(pipe, store, t, e))
+            msg.data.packet_count, msg.data.byte_count = e.counter[0], e.counter[1]
+            out.append(msg)
+
+
+# ------------------------------------------------------------------------------------------------------ meters
+def write_meter(pipe: Pipeline, kind: int, me) -> None:
+    if kind != MODIFY:
+        raise invalid("meter entries can only be modified")
+    name, obj, _ = pipe.lookup(pipe.meters, me.meter_id, "meter")
+    for i in _indices(obj.size, me.index, me.HasField("index"), f"meter '{name}'"):
+        if me.HasField("config"):
+            obj.set_rates(i, meter_rates(me.config))
+        else:
+            obj.cells[i] = None  # no config: back to the default (every packet GREEN)
+
+
+def read_meters(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    for mid in [q.meter_id] if q.meter_id else list(pipe.meters):
+        name, obj, _ = pipe.lookup(pipe.meters, mid, "meter")
+        for i in _indices(obj.size, q.index, q.HasField("index"), f"meter '{name}'"):
+            msg = p4runtime_pb2.MeterEntry(meter_id=mid)
+            msg.index.index = i
+            rates = obj.get_rates(i)
+            if rates is not None:
+                meter_config(rates, msg.config)
+            out.append(msg)
+
+
+def write_direct_meter(pipe: Pipeline, kind: int, dme) -> None:
+    if kind != MODIFY:
+        raise invalid("direct meter entries can only be modified")
+    t = _direct_table(pipe, dme.table_entry, "direct_meter", "direct meter")
+    for e in _direct_entries(pipe, t, dme.table_entry):
+        if dme.HasField("config"):
+            t.target.direct_meter.set_rates(e, meter_rates(dme.config))
+        else:
+            e.meter = None
+
+
+def read_direct_meters(pipe: Pipeline, store, q, out: list) -> None:
+    from emulator.p4runtime.tables import encode_entry
+    from emulator.proto import p4runtime_pb2
+
+    if q.HasField("table_entry") and q.table_entry.table_id:
+        tables = [_direct_table(pipe, q.table_entry, "direct_meter", "direct meter")]
+    else:
+        tables = [t for t in pipe.tables.values() if t.target.direct_meter is not None]
+    for t in tables:
+        query = q.table_entry if q.table_entry.table_id else p4runtime_pb2.TableEntry(table_id=t.id)
+        for e in _direct_entries(pipe, t, query):
+            msg = p4runtime_pb2.DirectMeterEntry()
+            msg.table_entry.CopyFrom(encode_entry(pipe, store, t, e))
+            if e.meter is not None:
+                meter_config(e.meter.rates(), msg.config)
+            out.append(msg)
+
+
+# --------------------------------------------------------------------------------------------------- registers
+def write_register(pipe: Pipeline, kind: int, re_) -> None:
+    if kind != MODIFY:
+        raise invalid("register entries can only be modified")
+    name, obj, _ = pipe.lookup(pipe.registers, re_.register_id, "register")
+    which = re_.data.WhichOneof("data")
+    if which != "bitstring":
+        raise unimplemented(f"register '{name}': only bitstring data is supported, got {which}")
+    value = codec.decode(re_.data.bitstring, obj.width, f"register '{name}' value")
+    for i in _indices(obj.size, re_.index, re_.HasField("index"), f"register '{name}'"):
+        obj.values[i] = value
+
+
+def read_registers(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    for rid in [q.register_id] if q.register_id else list(pipe.registers):
+        name, obj, _ = pipe.lookup(pipe.registers, rid, "register")
+        for i in _indices(obj.size, q.index, q.HasField("index"), f"register '{name}'"):
+            msg = p4runtime_pb2.RegisterEntry(register_id=rid)
+            msg.index.index = i
+            msg.data.bitstring = codec.encode(obj.values[i])
+            out.append(msg)
+
+
+# ------------------------------------------------------------------------------ action profile members / groups
+def write_member(pipe: Pipeline, kind: int, m) -> None:
+    name, prof, _ = pipe.lookup(pipe.profiles, m.action_profile_id, "action profile")
+    try:
+        if kind == INSERT:
+            if m.member_id in prof.members:
+                raise exists(f"action profile '{name}': member {m.member_id} already exists")
+            action, args = decode_action(pipe, m.action)
+            prof.add_member(action, args, member_id=m.member_id)
+        elif kind == MODIFY:
+            if m.member_id not in prof.members:
+                raise not_found(f"action profile '{name}': no member {m.member_id}")
+            action, args = decode_action(pipe, m.action)
+            prof.modify_member(m.member_id, action, args)
+        else:
+            if m.member_id not in prof.members:
+                raise not_found(f"action profile '{name}': no member {m.member_id}")
+            prof.delete_member(m.member_id)
+    except RuntimeApiError as exc:
+        raise _profile_error(exc) from None
+
+
+def _profile_error(exc: RuntimeApiError) -> P4RuntimeError:
+    text = str(exc)
+    if "is full" in text or "exceed max_group_size" in text:
+        return P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
+    if "is used by" in text or "is in group" in text:
+        return P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, text)
+    if text.startswith("unknown"):
+        return not_found(text)
+    return invalid(text)
+
+
+def write_group(pipe: Pipeline, kind: int, g) -> None:
+    name, prof, _ = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    try:
+        if kind == INSERT:
+            if g.group_id in prof.groups:
+                raise exists(f"action profile '{name}': group {g.group_id} already exists")
+            for mb in g.members:
+                if mb.member_id not in prof.members:
+                    raise not_found(f"action profile '{name}': no member {mb.member_id}")
+            prof.create_group(g.group_id, [(mb.member_id, mb.weight or 1) for mb in g.members])
+        elif kind == MODIFY:
+            if g.group_id not in prof.groups:
+                raise not_found(f"action profile '{name}': no group {g.group_id}")
+            want = {mb.member_id: mb.weight or 1 for mb in g.members}
+            for mid in want:
+                if mid not in prof.members:
+                    raise not_found(f"action profile '{name}': no member {mid}")
+            have = prof.groups[g.group_id]
+            for mid in [m for m, w in have.items() if want.get(m) != w]:
+                prof.remove_member_from_group(g.group_id, mid)
+            for mid, w in want.items():
+                if mid not in have:
+                    prof.add_member_to_group(g.group_id, mid, w)
+        else:
+            if g.group_id not in prof.groups:
+                raise not_found(f"action profile '{name}': no group {g.group_id}")
+            prof.delete_group(g.group_id)
+    except RuntimeApiError as exc:
+        raise _profile_error(exc) from None
+
+
+def _visible(ident: int) -> bool:
+    return ident < (1 << 31)  # one-shot members/groups live at the top of the id space, hidden from reads
+
+
+def read_members(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    for pid in [q.action_profile_id] if q.action_profile_id else list(pipe.profiles):
+        _, prof, _ = pipe.lookup(pipe.profiles, pid, "action profile")
+        for mid, (action, args) in sorted(prof.members.items()):
+            if not _visible(mid) or (q.member_id and mid != q.member_id):
+                continue
+            msg = p4runtime_pb2.ActionProfileMember(action_profile_id=pid, member_id=mid)
+            encode_action(pipe, action, args, msg.action)
+            out.append(msg)
+
+
+def read_groups(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    for pid in [q.action_profile_id] if q.action_profile_id else list(pipe.profiles):
+        _, prof, info = pipe.lookup(pipe.profiles, pid, "action profile")
+        for gid, members in sorted(prof.groups.items()):
+            if not _visible(gid) or (q.group_id and gid != q.group_id):
+                continue
+            msg = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
+                                                   max_size=info.max_group_size)
+            for mid, w in sorted(members.items()):
+                msg.members.add(member_id=mid, weight=w)
+            out.append(msg)
+
+
+# ------------------------------------------------------------------------- packet replication engine entries
+def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
+    pre = pipe.state.pre
+    which = pre_entry.WhichOneof("type")
+    try:
+        if which == "multicast_group_entry":
+            mg = pre_entry.multicast_group_entry
+            gid = mg.multicast_group_id
+            if not 0 < gid < 1 << 16:
+                raise invalid(f"multicast group id {gid} out of range 1..65535")
+            present = gid in pre.groups
+            if kind == INSERT and present:
+                raise exists(f"multicast group {gid} already exists")
+            if kind != INSERT and not present:
+                raise not_found(f"no multicast group {gid}")
+            if kind == 3:
+                pre.mc_mgrp_destroy(gid)
+                return
+            replicas = [(r.instance, _replica_port(r)) for r in mg.replicas]
+            if len(set(replicas)) != len(replicas):
+                raise invalid(f"multicast group {gid}: duplicate replica")
+            pre.set_group(gid, replicas)
+        elif which == "clone_session_entry":
+            cs = pre_entry.clone_session_entry
+            sid = cs.session_id
+            present = sid in pre.sessions
+            if kind == INSERT and present:
+                raise exists(f"clone session {sid} already exists")
+            if kind != INSERT and not present:
+                raise not_found(f"no clone session {sid}")
+            if kind == 3:
+                pre.mirroring_delete(sid)
+                return
+            pre.clone_session_set(sid, [(r.instance, _replica_port(r)) for r in cs.replicas],
+                                  cs.packet_length_bytes or None, cs.class_of_service)
+        else:
+            raise unimplemented(f"packet replication engine entry '{which}' is not supported")
+    except RuntimeApiError as exc:
+        raise invalid(str(exc)) from None
+
+
+def _replica_port(r) -> int:
+    which = r.WhichOneof("port_kind") if "port_kind" in {o.name for o in r.DESCRIPTOR.oneofs} else None
+    if which == "port":
+        return codec.decode(r.port, 32, "replica port")
+    return r.egress_port
+
+
+def read_pre(pipe: Pipeline, q, out: list) -> None:
+    from emulator.proto import p4runtime_pb2
+
+    pre = pipe.state.pre
+    which = q.WhichOneof("type")
+    if which in (None, "multicast_group_entry"):
+        want = q.multicast_group_entry.multicast_group_id
+        for gid in sorted(pre.groups):
+            if want and gid != want:
+                continue
+            msg = p4runtime_pb2.PacketReplicationEngineEntry()
+            mg = msg.multicast_group_entry
+            mg.multicast_group_id = gid
+            for rid, port in pre.replicas(gid):
+                mg.replicas.add(egress_port=port, instance=rid)
+            out.append(msg)
+    if which in (None, "clone_session_entry"):
+        want = q.clone_session_entry.session_id
+        for sid, s in sorted(pre.sessions.items()):
+            if want and sid != want:
+                continue
+            msg = p4runtime_pb2.PacketReplicationEngineEntry()
+            cs = msg.clone_session_entry
+            cs.session_id = sid
+            cs.class_of_service = s.class_of_service
+            cs.packet_length_bytes = s.truncate or 0
+            targets = pre.clone_targets(sid)
+            for rid, port in (targets[0] if targets else []):
+                cs.replicas.add(egress_port=port, instance=rid)
+            out.append(msg)

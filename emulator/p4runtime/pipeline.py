@@ -1,0 +1,133 @@
+"""A forwarding pipeline as the P4Runtime server sees it: the client's P4Info, the program compiled from the
+device config, the v1model switch running it, and the id maps between them.
+
+Ids come from the P4Info the client sent (as in PI/BMv2, where the P4Info is the controller's contract and the
+device config is matched to it by names). Every P4Info object must name an object of the program, else the
+pipeline is refused (INVALID_ARGUMENT): a device config that does not match its P4Info.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.errors import RocelabError
+from emulator.p4runtime.errors import invalid, not_found
+
+
+def _cp(name: str) -> str:
+    return name[1:] if name.startswith(".") else name
+
+
+@dataclass
+class ActionDesc:
+    id: int
+    name: str  # the target's (fully qualified) name
+    params: dict[int, Any] = field(default_factory=dict)  # param id -> P4Info param (name, bitwidth)
+    order: list[int] = field(default_factory=list)  # param ids in the action's parameter order
+
+
+@dataclass
+class TableDesc:
+    id: int
+    name: str
+    target: Any  # emulator.target.tables.Table
+    fields: dict[int, Any]  # match field id -> MatchFieldInfo of the target (id, name, bitwidth, match_kind)
+    p4info: Any
+    const_default: bool = False
+
+
+class Pipeline:
+    """Built by SetForwardingPipelineConfig; raises P4RuntimeError (INVALID_ARGUMENT) on any mismatch."""
+
+    def __init__(self, p4info, device_config: bytes, cookie: int = 0, switch_factory=None):
+        from emulator.p4.p4info import load_device_config
+        from emulator.target.switch import V1Switch
+
+        self.p4info = p4info
+        self.device_config = device_config
+        self.cookie = cookie
+        try:
+            program = load_device_config(device_config)
+        except RocelabError as exc:
+            raise invalid(f"device config: {exc}") from None
+        self.program = program
+        self.switch = (switch_factory or V1Switch)(program)
+        self.state = self.switch.state
+        self._map()
+
+    # ------------------------------------------------------------------ id maps
+    def _map(self) -> None:
+        st, p4 = self.state, self.p4info
+        by_cp = {_cp(n): n for n in st.tables}
+        prog_actions = {_cp(a.name): a for a in self.state.info.actions}
+        self.actions: dict[int, ActionDesc] = {}
+        for a in p4.actions:
+            info = prog_actions.get(a.preamble.name)
+            if info is None:
+                raise invalid(f"P4Info action '{a.preamble.name}' is not in the device config's program")
+            desc = ActionDesc(a.preamble.id, info.name)
+            for p in a.params:
+                desc.params[p.id] = p
+                desc.order.append(p.id)
+            if len(desc.order) != len(info.params):
+                raise invalid(f"P4Info action '{a.preamble.name}' has {len(desc.order)} parameters, "
+                              f"the program's has {len(info.params)}")
+            self.actions[a.preamble.id] = desc
+        self.action_by_name = {d.name: d for d in self.actions.values()}
+        self.tables: dict[int, TableDesc] = {}
+        for t in p4.tables:
+            name = by_cp.get(t.preamble.name)
+            if name is None:
+                raise invalid(f"P4Info table '{t.preamble.name}' is not in the device config's program")
+            target = st.tables[name]
+            fields = {f.id: f for f in target.fields}
+            for mf in t.match_fields:
+                f = fields.get(mf.id)
+                if f is None or f.bitwidth != mf.bitwidth:
+                    raise invalid(f"P4Info table '{t.preamble.name}' match field {mf.id} ('{mf.name}') does not "
+                                  "match the program")
+            self.tables[t.preamble.id] = TableDesc(t.preamble.id, name, target, fields, t, t.is_const_table
+                                                   or target.info.const_default_action)
+        self.table_by_name = {d.name: d for d in self.tables.values()}
+        self.profiles = self._objects(p4.action_profiles, st.profiles, "action profile")
+        ext = st.externs
+        self.counters = self._objects(p4.counters, ext, "counter")
+        self.direct_counters = self._objects(p4.direct_counters, ext, "direct counter")
+        self.meters = self._objects(p4.meters, ext, "meter")
+        self.direct_meters = self._objects(p4.direct_meters, ext, "direct meter")
+        self.registers = self._objects(p4.registers, ext, "register")
+        self.digests = {d.preamble.id: d for d in p4.digests}
+        self.digest_by_name = {d.preamble.name: d for d in p4.digests}
+        self.controller = {c.preamble.name: c for c in p4.controller_packet_metadata}
+
+    @staticmethod
+    def _objects(items, objects: dict, what: str) -> dict[int, tuple[str, Any, Any]]:
+        """id -> (target name, target object, P4Info message) for P4Info items named in `objects`."""
+        by_cp = {_cp(n): n for n in objects}
+        out = {}
+        for item in items:
+            name = by_cp.get(item.preamble.name)
+            if name is None:
+                raise invalid(f"P4Info {what} '{item.preamble.name}' is not in the device config's program")
+            out[item.preamble.id] = (name, objects[name], item)
+        return out
+
+    # ------------------------------------------------------------------ lookups (NOT_FOUND / INVALID_ARGUMENT)
+    def table(self, table_id: int) -> TableDesc:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise not_found(f"unknown table id {table_id}") from None
+
+    def action(self, action_id: int) -> ActionDesc:
+        try:
+            return self.actions[action_id]
+        except KeyError:
+            raise invalid(f"unknown action id {action_id}") from None
+
+    @staticmethod
+    def lookup(objects: dict, ident: int, what: str):
+        try:
+            return objects[ident]
+        except KeyError:
+            raise not_found(f"unknown {what} id {ident}") from None

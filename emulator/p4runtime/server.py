@@ -1,0 +1,330 @@
+"""The P4Runtime gRPC service over a `Device` (see device.py for how an engine attaches to it).
+
+    handle = serve(device, "127.0.0.1:9559")   # binds loopback unless told otherwise
+    handle.port, handle.stop()
+
+Status codes follow the P4Runtime spec: FAILED_PRECONDITION before a pipeline is set, PERMISSION_DENIED for a
+client that is not the primary, NOT_FOUND for another device id, INVALID_ARGUMENT / NOT_FOUND / ALREADY_EXISTS /
+RESOURCE_EXHAUSTED / UNIMPLEMENTED per update. A failed Write carries one p4.v1.Error per update in the status
+details (trailer `grpc-status-details-bin`), as PI does; its top-level code is the updates' code when they all
+failed alike, else UNKNOWN.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from concurrent import futures
+from dataclasses import dataclass
+
+import grpc
+
+from emulator.p4runtime.arbitration import Arbiter, Client
+from emulator.p4runtime.entities import Entities
+from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
+from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
+from emulator.p4runtime.pipeline import Pipeline
+from emulator.p4runtime.tables import TableStore
+from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
+
+log = logging.getLogger("rocelab.p4runtime")
+
+VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, COMMIT, RECONCILE_AND_COMMIT = 1, 2, 3, 4, 5
+_DONE = object()
+
+
+def unwrap_device_data(data: bytes) -> bytes:
+    """The device config proper: p4lang/tutorials' p4runtime_lib wraps it in a p4.tmp.P4DeviceConfig message
+    (reassign = 1, extras = 2, device_data = 3); p4runtime-shell sends it bare. Our config is UTF-8 text, which
+    never starts with the protobuf tags 0x08/0x12/0x1a, so the wrapper is recognized by its first byte."""
+    if not data or data[0] not in (0x08, 0x12, 0x1A):
+        return data
+    pos, out = 0, None
+    try:
+        while pos < len(data):
+            key, pos = _varint(data, pos)
+            field, wire = key >> 3, key & 7
+            if wire == 0:
+                _, pos = _varint(data, pos)
+            elif wire == 2:
+                n, pos = _varint(data, pos)
+                if field == 3:
+                    out = data[pos:pos + n]
+                pos += n
+            else:
+                return data
+    except IndexError:
+        return data
+    return out if out is not None else data
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    shift = value = 0
+    while True:
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, pos
+        shift += 7
+
+
+class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
+    def __init__(self, device):
+        self.device = device
+        self.arbiter = Arbiter(device.device_id)
+        self.entities: Entities | None = None
+        self.digest_config: dict = {}
+        self.list_id = 0
+        device.listen(self._from_dataplane)
+
+    # ------------------------------------------------------------------ helpers
+    def _check_device(self, device_id: int) -> None:
+        if device_id != self.device.device_id:
+            raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {device_id} "
+                                 f"(this switch is device {self.device.device_id})")
+
+    @staticmethod
+    def _abort(context, exc: P4RuntimeError, details=None):
+        if details is not None:
+            context.set_trailing_metadata((("grpc-status-details-bin", details.SerializeToString()),))
+        context.abort(exc.code, exc.message)
+
+    def _pipeline_entities(self) -> Entities:
+        if self.entities is None:
+            raise no_pipeline()
+        return self.entities
+
+    # ------------------------------------------------------------------ RPCs
+    def Capabilities(self, request, context):
+        try:
+            from importlib.metadata import version
+
+            api = version("p4runtime")
+        except Exception:  # the package's metadata may be missing in odd installs
+            api = "1.4.1"
+        return p4runtime_pb2.CapabilitiesResponse(p4runtime_api_version=api)
+
+    def SetForwardingPipelineConfig(self, request, context):
+        try:
+            self._check_device(request.device_id)
+            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            self._set_pipeline(request)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        return p4runtime_pb2.SetForwardingPipelineConfigResponse()
+
+    def _set_pipeline(self, request) -> None:
+        action = request.action
+        dev = self.device
+        if action == COMMIT:
+            if dev.saved is None:
+                raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, "COMMIT without a saved pipeline "
+                                     "(send VERIFY_AND_SAVE first)")
+            self._commit(dev.saved)
+            dev.saved = None
+            return
+        if action not in (VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, RECONCILE_AND_COMMIT):
+            raise invalid(f"unknown SetForwardingPipelineConfig action {action}")
+        if not request.HasField("config") or not request.config.HasField("p4info"):
+            raise invalid("SetForwardingPipelineConfig needs config.p4info")
+        cfg = request.config
+        pipe = Pipeline(cfg.p4info, unwrap_device_data(cfg.p4_device_config),
+                        cfg.cookie.cookie if cfg.HasField("cookie") else 0)
+        if action == VERIFY:
+            return
+        if action == VERIFY_AND_SAVE:
+            dev.saved = pipe
+            return
+        if action == RECONCILE_AND_COMMIT and self.entities is not None:
+            self._reconcile(pipe)
+        self._commit(pipe)
+
+    def _commit(self, pipe: Pipeline) -> None:
+        with self.device.lock:
+            self.digest_config = {}
+            self.entities = Entities(pipe, TableStore(), self.digest_config)
+            self.device.commit(pipe)
+        log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
+
+    def _reconcile(self, pipe: Pipeline) -> None:
+        """Carry the forwarding state over to the new pipeline: every entity is read from the old one and written
+        into the new one; one that does not fit refuses the whole change (the old pipeline stays)."""
+        old = self.entities
+        new = Entities(pipe, TableStore(), {})
+        with self.device.lock:
+            for kind in ("action_profile_member", "action_profile_group", "table_entry",
+                         "packet_replication_engine_entry"):
+                found: list = []
+                q = p4runtime_pb2.Entity()
+                getattr(q, kind).SetInParent()
+                old.read(q, found)
+                for ent in found:
+                    try:
+                        new.write(1, ent)
+                    except P4RuntimeError as exc:
+                        raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION,
+                                             f"cannot reconcile the forwarding state: {exc.message}") from None
+
+    def GetForwardingPipelineConfig(self, request, context):
+        try:
+            self._check_device(request.device_id)
+            pipe = self.device.pipeline
+            if pipe is None:
+                raise no_pipeline()
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
+        rt = request.response_type
+        Req = p4runtime_pb2.GetForwardingPipelineConfigRequest
+        if rt in (Req.ALL, Req.P4INFO_AND_COOKIE):
+            resp.config.p4info.CopyFrom(pipe.p4info)
+        if rt in (Req.ALL, Req.DEVICE_CONFIG_AND_COOKIE):
+            resp.config.p4_device_config = pipe.device_config
+        resp.config.cookie.cookie = pipe.cookie
+        return resp
+
+    def Write(self, request, context):
+        try:
+            self._check_device(request.device_id)
+            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            ents = self._pipeline_entities()
+            with self.device.lock:
+                errors = ents.write_batch(request.updates, request.atomicity)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        if errors is not None:
+            codes = {c for c, _ in errors if c != grpc.StatusCode.OK}
+            code = codes.pop() if len(codes) == 1 else grpc.StatusCode.UNKNOWN
+            first = next(m for c, m in errors if c != grpc.StatusCode.OK)
+            n_bad = sum(c != grpc.StatusCode.OK for c, _ in errors)
+            message = first if len(errors) == 1 else f"{n_bad} of {len(errors)} updates failed; first: {first}"
+            self._abort(context, P4RuntimeError(code, message), status_with_details(code, message, errors))
+        return p4runtime_pb2.WriteResponse()
+
+    def Read(self, request, context):
+        try:
+            self._check_device(request.device_id)
+            ents = self._pipeline_entities()
+            out: list = []
+            with self.device.lock:
+                for ent in request.entities:
+                    ents.read(ent, out)
+        except P4RuntimeError as exc:
+            self._abort(context, exc)
+        for i in range(0, len(out), 1000):
+            yield p4runtime_pb2.ReadResponse(entities=out[i:i + 1000])
+        if not out:
+            yield p4runtime_pb2.ReadResponse()
+
+    # ------------------------------------------------------------------ stream
+    def StreamChannel(self, request_iterator, context):
+        outq: queue.Queue = queue.Queue()
+        client = Client(send=outq.put)
+        reader = threading.Thread(target=self._read_stream, args=(request_iterator, client, outq, context),
+                                  daemon=True, name="p4rt-stream")
+        reader.start()
+        try:
+            while True:
+                msg = outq.get()
+                if msg is _DONE:
+                    break
+                if isinstance(msg, P4RuntimeError):
+                    self.arbiter.leave(client)
+                    context.abort(msg.code, msg.message)
+                yield msg
+        finally:
+            self.arbiter.leave(client)
+
+    def _read_stream(self, requests, client: Client, outq: queue.Queue, context) -> None:
+        try:
+            for req in requests:
+                which = req.WhichOneof("update")
+                if which == "arbitration":
+                    arb = req.arbitration
+                    if arb.device_id != self.device.device_id:
+                        outq.put(P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {arb.device_id}"))
+                        return
+                    role = arb.role.name if arb.HasField("role") else ""
+                    try:
+                        self.arbiter.update(client, role, (arb.election_id.high, arb.election_id.low))
+                    except P4RuntimeError as exc:
+                        outq.put(exc)
+                        return
+                elif which == "packet":
+                    self._packet_out(client, req.packet)
+                elif which == "digest_ack":
+                    pass  # lists are sent as they come; an ack needs no action here
+        except grpc.RpcError:
+            pass
+        except Exception:  # a broken stream must not take the server down
+            log.exception("stream reader failed")
+        finally:
+            outq.put(_DONE)
+
+    def _packet_out(self, client: Client, packet) -> None:
+        dev = self.device
+        if client.election_id is None or self.arbiter.primary(client.role) is not client:
+            log.warning("PacketOut from a client that is not the primary: dropped")
+            return
+        if dev.pipeline is None or dev.inject is None or dev.cpu_port is None:
+            log.warning("PacketOut dropped: %s", "no pipeline" if dev.pipeline is None else
+                        "no CPU port (start the switch with --cpu-port)")
+            return
+        try:
+            frame = build_packet_out(dev.pipeline, packet)
+        except P4RuntimeError as exc:
+            log.warning("PacketOut dropped: %s", exc.message)
+            return
+        dev.inject(dev.cpu_port, frame)
+
+    def _from_dataplane(self, kind: str, data) -> None:
+        pipe = self.device.pipeline
+        if kind == "packet_in":
+            msg = p4runtime_pb2.StreamMessageResponse()
+            msg.packet.CopyFrom(parse_packet_in(pipe, data))
+            self.arbiter.primary_send(msg)
+        elif kind == "digest" and pipe is not None:
+            grouped: dict[int, list] = {}
+            for name, values in data:
+                d = pipe.digest_by_name.get(name)
+                if d is not None and d.preamble.id in self.digest_config:
+                    grouped.setdefault(d.preamble.id, []).append(values)
+            for did, values in grouped.items():
+                self.list_id += 1
+                msg = p4runtime_pb2.StreamMessageResponse()
+                msg.digest.CopyFrom(digest_list(pipe, did, self.list_id, values, time.time_ns()))
+                self.arbiter.primary_send(msg)
+
+
+@dataclass
+class ServerHandle:
+    server: grpc.Server
+    service: P4RuntimeService
+    port: int
+    address: str
+
+    def stop(self, grace: float | None = 0.5) -> None:
+        self.service.device.unlisten(self.service._from_dataplane)
+        self.server.stop(grace).wait()
+
+
+def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 8) -> ServerHandle:
+    """Start the P4Runtime service on `address` (HOST:PORT; port 0 picks a free one). Raises OSError when the
+    address cannot be bound."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
+                         options=[("grpc.max_receive_message_length", 64 << 20),
+                                  ("grpc.max_send_message_length", 64 << 20),
+                                  ("grpc.so_reuseport", 0)])
+    service = P4RuntimeService(device)
+    p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
+        raise OSError(f"cannot listen on {address}: {exc}") from None
+    if port == 0:
+        raise OSError(f"cannot listen on {address} (address in use or not local)")
+    server.start()
+    host = address.rsplit(":", 1)[0]
+    return ServerHandle(server, service, port, f"{host}:{port}")
