@@ -13,6 +13,8 @@ setup(
         "p4runtime>=1.4.1",    # P4Info / P4Runtime protobufs and gRPC stubs (emulator/proto makes them import)
         "protobuf>=3.20.3",    # from what p4runtime-shell pins (< 3.21) to the newest
         "grpcio>=1.48",        # the P4Runtime server and clients
+        "pynng>=0.7",          # PTF's nn platform port of rocelab-switch (--packet-in ipc://...)
+        "psutil>=5",           # readiness checks of switch processes (what p4lang/tutorials use too)
         "pcpp>=1.30",          # C preprocessor for #include/#define/#if in P4 sources
         "PyYAML>=6",           # scenario files
         "pydantic>=2",         # scenario schema with field-path errors
@@ -21,5 +23,5 @@ setup(
         "networkx>=3",         # topologies and automatic routes
     ],
     extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3"]},
-    entry_points={"console_scripts": ["rocelab=emulator.cli:main"]},
+    entry_points={"console_scripts": ["rocelab=emulator.cli:main", "rocelab-switch=emulator.switchd.main:main"]},
 )

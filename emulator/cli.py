@@ -13,6 +13,7 @@ COMMANDS = {
     "stf": ("stf", "run an STF packet test against a P4 program"),
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
     "bench": ("bench", "measure performance (pipeline, sim)"),
+    "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
 }
 
 
@@ -28,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["switch"]:  # its own command line (simple_switch_grpc's), parsed by the switch itself
+        from emulator.switchd.main import main as switch_main
+
+        return switch_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return int(args._main(args) or 0)

@@ -31,6 +31,7 @@ class Device:
         self.lock = threading.RLock()
         self.pipeline = None  # emulator.p4runtime.pipeline.Pipeline once committed
         self.saved = None  # a pipeline VERIFY_AND_SAVE'd, waiting for COMMIT
+        self.switch_factory: Callable[[Any], Any] | None = None  # program -> V1Switch (e.g. traced)
         self.on_pipeline: Callable[[Any], None] | None = None
         self.inject: Callable[[int, bytes], None] | None = None
         self._listeners: list[Callable[[str, Any], None]] = []  # the server's streams: ("packet_in"|"digest", data)

@@ -131,7 +131,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             raise invalid("SetForwardingPipelineConfig needs config.p4info")
         cfg = request.config
         pipe = Pipeline(cfg.p4info, unwrap_device_data(cfg.p4_device_config),
-                        cfg.cookie.cookie if cfg.HasField("cookie") else 0)
+                        cfg.cookie.cookie if cfg.HasField("cookie") else 0, dev.switch_factory)
         if action == VERIFY:
             return
         if action == VERIFY_AND_SAVE:

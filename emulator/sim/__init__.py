@@ -14,11 +14,11 @@ Timing model (documented choices):
 Entry points: `Network` (build, observe, run), `Engine` (the loop), `serialization_ns`, `PcapWriter`,
 `Recorder` (CSV time series), `build_scenario` (a Network from a scenario file's model).
 """
+from emulator.report.pcap import PcapWriter
 from emulator.sim.build import BuiltScenario, build_scenario
 from emulator.sim.engine import Engine, LoopOutcome
 from emulator.sim.link import Link, serialization_ns
 from emulator.sim.network import Network, RunResult
-from emulator.sim.pcap import PcapWriter
 from emulator.sim.record import Recorder
 
 __all__ = ["BuiltScenario", "Engine", "LoopOutcome", "Link", "Network", "PcapWriter", "Recorder", "RunResult",

@@ -11,14 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-WIRE_OVERHEAD_BYTES = 4 + 8 + 12  # FCS + preamble/SFD + IFG
+from emulator.tm.wire import WIRE_OVERHEAD_BYTES, serialization_ns  # noqa: F401  (re-exported for the engine)
 
 Tap = Callable[[int, bytes, str], None]  # (time_ns, frame, "rx" | "tx")
-
-
-def serialization_ns(length: int, rate_bps: int) -> int:
-    """Wire time of a frame of `length` bytes (no FCS) at `rate_bps`, rounded up to whole ns."""
-    return -(-(length + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // rate_bps)
 
 
 class Tx:

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from emulator.errors import ConfigError
+from emulator.report.pcap import PcapWriter
 from emulator.sim.engine import Engine
 from emulator.sim.host_node import HostNode
 from emulator.sim.link import Link, Tap, Tx
 from emulator.sim.node import Node
-from emulator.sim.pcap import PcapWriter
 from emulator.sim.switch_node import PauseListener, SwitchNode
 from emulator.tm.config import NUM_PRIOS, TmConfig
 

@@ -1,6 +1,7 @@
 """Nanosecond pcap files of simulated traffic (readable by Wireshark, tcpdump and scapy).
 
-Classic pcap with the nanosecond magic 0xa1b23c4d and link type 1 (Ethernet); timestamps are virtual time.
+Classic pcap with the nanosecond magic 0xa1b23c4d and link type 1 (Ethernet); timestamps are the engine's time
+(virtual in the simulator, the wall clock in rocelab-switch).
 Frames are written as the engine hands them over (no FCS). Written by hand with `struct` because a tap is on the
 per-frame path.
 """

@@ -1,0 +1,155 @@
+"""`rocelab-switch` / `rocelab switch`: start the switch, serve P4Runtime, forward until SIGTERM or SIGINT.
+
+Exit status: 0 after a clean stop, 2 for a bad command line, config or interface (the message says which),
+1 for an unexpected failure. Whatever was opened (sockets, the gRPC port, pcaps) is closed on every way out.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from pathlib import Path
+
+from emulator.errors import RocelabError
+from emulator.switchd.options import SwitchOptions, parse_args
+
+
+class _Log:
+    """--log-console / --log-file: one line per event, BMv2-like `[time] [device] message`."""
+
+    def __init__(self, opts: SwitchOptions):
+        self.files = []
+        if opts.log_console:
+            self.files.append(sys.stdout)
+        if opts.log_file:
+            try:
+                self.files.append(open(opts.log_file, "a", encoding="utf-8"))  # noqa: SIM115 - closed in close()
+            except OSError as exc:
+                raise RocelabError(f"rocelab-switch: cannot open log file {opts.log_file}: {exc.strerror}") from None
+        self.flush = opts.log_flush or opts.log_console
+        self.device = opts.device_id
+
+    def __bool__(self) -> bool:
+        return bool(self.files)
+
+    def __call__(self, line: str) -> None:
+        stamp = time.strftime("%H:%M:%S", time.localtime()) + f".{time.time_ns() // 1000 % 1_000_000:06d}"
+        text = f"[{stamp}] [bmv2] [device {self.device}] {line}\n"
+        for f in self.files:
+            f.write(text)
+            if self.flush:
+                f.flush()
+
+    def close(self) -> None:
+        for f in self.files:
+            if f is not sys.stdout:
+                f.close()
+
+
+def _tm_config(opts: SwitchOptions):
+    from emulator.tm.config import PfcConfig, TmConfig
+
+    cfg = TmConfig()
+    if opts.buffer_bytes is not None:
+        cfg.buffer_bytes = opts.buffer_bytes
+    if opts.pfc_priorities:
+        cfg.pfc = PfcConfig(enabled=True, priorities=opts.pfc_priorities, xoff_bytes=opts.pfc_xoff)
+    return cfg
+
+
+def _load_program(path: str):
+    from emulator.p4.p4info import load_device_config
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RocelabError(f"rocelab-switch: cannot read device config {path}: {exc.strerror}") from None
+    try:
+        return load_device_config(data)
+    except RocelabError as exc:
+        raise RocelabError(f"rocelab-switch: {path}: {exc} (make it with `rocelab compile`)") from None
+
+
+def run(opts: SwitchOptions) -> int:
+    from emulator.p4runtime.device import Device
+    from emulator.p4runtime.server import serve
+    from emulator.switchd.loop import RealTimeSwitch
+    from emulator.switchd.ports import InterfacePort, NanomsgPort
+    from emulator.target.switch import V1Switch
+
+    for note in opts.notes:
+        print(f"rocelab-switch: note: {note}", file=sys.stderr)
+    log = _Log(opts)
+    device = Device(device_id=opts.device_id, cpu_port=opts.cpu_port)
+    if log:
+        from emulator.target.trace import Tracer, format_event
+
+        device.switch_factory = lambda prog: V1Switch(
+            prog, trace=Tracer(lambda ev: log(format_event(ev)), keep=False))
+    opened: list = []
+    handle = None
+    sw = None
+    try:
+        initial = (device.switch_factory or V1Switch)(_load_program(opts.config)) if opts.config else None
+        sw = RealTimeSwitch(device, _tm_config(opts), rates=opts.port_rates, default_rate=opts.default_rate,
+                            pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
+        if initial is not None:
+            sw.swap_target(initial)
+        if opts.pcap_dir is not None:
+            Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+        for port, iface in sorted(opts.interfaces.items()):
+            p = InterfacePort(port, iface)
+            opened.append(p)
+            sw.add_port(port, p.send, iface)
+            sw.add_source(p)
+        if opts.packet_in:
+            nn = NanomsgPort(opts.packet_in)
+            opened.append(nn)
+
+            def add_nn_port(port: int, nn=nn) -> None:
+                if port not in sw.outputs:
+                    sw.add_port(port, nn.send, f"port{port}")
+
+            nn.on_port_add = add_nn_port
+            sw.add_source(nn)
+        if opts.cpu_port is not None and opts.cpu_port not in sw.outputs:
+            sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
+        try:
+            handle = serve(device, opts.grpc_addr)
+        except OSError as exc:
+            raise RocelabError(f"rocelab-switch: gRPC server: {exc}") from None
+        stop = sw.stop
+        signal.signal(signal.SIGTERM, lambda *_: stop())
+        signal.signal(signal.SIGINT, lambda *_: stop())
+        ports = ", ".join(f"{p}@{i}" for p, i in sorted(opts.interfaces.items())) or "none"
+        print(f"rocelab-switch: device {opts.device_id}, ports {ports}"
+              + (f", nn {opts.packet_in}" if opts.packet_in else "")
+              + f", P4Runtime on {handle.address}"
+              + (f", program {opts.config}" if opts.config else ", no program (waiting for P4Runtime)"),
+              file=sys.stderr, flush=True)
+        sw.run()
+        return 0
+    finally:
+        if handle is not None:
+            handle.stop(0.2)
+        if sw is not None:
+            sw.close()
+        else:
+            for p in opened:
+                p.close()
+        log.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
+        return run(opts)
+    except RocelabError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""simple_switch_grpc's command line, as p4lang/tutorials, PTF scripts and p4c's test runner pass it.
+
+    rocelab-switch [options] [CONFIG | --no-p4] [-- target options]
+
+Switch options (before `--`): -i/--interface PORT@IFACE (repeatable), --device-id N, --pcap [DIR],
+--log-console, --log-file FILE, -L/--log-level LEVEL, --log-flush, --dump-packet-data N, --packet-in ipc://PATH,
+--no-p4, and accepted for compatibility (a note on stderr says they do nothing here): --thrift-port, --nanolog,
+--debugger, --use-files, --notifications-addr, --restore-state.
+Target options (after `--`): --grpc-server-addr HOST:PORT (default 127.0.0.1:9559), --cpu-port N,
+--priority-queues N, --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
+10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+from emulator.errors import RocelabError
+
+UNSUPPORTED = ("thrift_port", "nanolog", "debugger", "use_files", "notifications_addr", "restore_state")
+
+
+@dataclass
+class SwitchOptions:
+    interfaces: dict[int, str] = field(default_factory=dict)  # port -> interface name
+    config: str | None = None
+    no_p4: bool = False
+    device_id: int = 0
+    pcap_dir: str | None = None
+    log_console: bool = False
+    log_file: str | None = None
+    log_level: str = "info"
+    log_flush: bool = False
+    dump_packet_data: int = 0
+    packet_in: str | None = None
+    grpc_addr: str = "127.0.0.1:9559"
+    cpu_port: int | None = None
+    priority_queues: int = 1
+    drop_port: int = 511
+    port_rates: dict[int, int] = field(default_factory=dict)  # bits/s
+    default_rate: int = 0  # 0: no shaping
+    buffer_bytes: int | None = None
+    pfc_priorities: tuple[int, ...] = ()
+    pfc_xoff: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 with usage; we want our one-line message and exit code
+        raise RocelabError(f"rocelab-switch: {message}")
+
+
+def _switch_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rocelab-switch", add_help=True, description=__doc__,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-i", "--interface", action="append", default=[], metavar="PORT@IFACE")
+    p.add_argument("--device-id", type=int, default=0)
+    p.add_argument("--pcap", nargs="?", const=".", default=None, metavar="DIR")
+    p.add_argument("--log-console", action="store_true")
+    p.add_argument("--log-file")
+    p.add_argument("-L", "--log-level", default="info")
+    p.add_argument("--log-flush", action="store_true")
+    p.add_argument("--dump-packet-data", type=int, default=0)
+    p.add_argument("--packet-in", metavar="ipc://PATH")
+    p.add_argument("--no-p4", action="store_true")
+    p.add_argument("--thrift-port", type=int)
+    p.add_argument("--nanolog")
+    p.add_argument("--debugger", action="store_true")
+    p.add_argument("--use-files", type=int)
+    p.add_argument("--notifications-addr")
+    p.add_argument("--restore-state")
+    p.add_argument("config", nargs="?", metavar="CONFIG")
+    return p
+
+
+def _target_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rocelab-switch ... --", add_help=False)
+    p.add_argument("--grpc-server-addr", default="127.0.0.1:9559")
+    p.add_argument("--cpu-port", type=int)
+    p.add_argument("--priority-queues", type=int, default=1)
+    p.add_argument("--drop-port", type=int, default=511)
+    p.add_argument("--port-rate", action="append", default=[], metavar="PORT=RATE")
+    p.add_argument("--default-rate", default=None, metavar="RATE")
+    p.add_argument("--buffer", type=int, default=None, metavar="BYTES")
+    p.add_argument("--pfc", default="", metavar="PRIO[,PRIO]")
+    p.add_argument("--pfc-xoff", type=int, default=None, metavar="BYTES")
+    p.add_argument("--grpc-server-ssl", action="store_true")
+    return p
+
+
+def parse_rate(text: str, what: str) -> int:
+    """A rate in bits/s: a plain number, or with a unit as in scenario files (100Mbps, 10Gbps)."""
+    from emulator.scenario.units import rate_bps
+
+    text = text.strip()
+    try:
+        rate = int(text) if text.isdigit() else rate_bps(text)
+    except ValueError as exc:
+        raise RocelabError(f"rocelab-switch: {what}: {exc}") from None
+    if rate <= 0:
+        raise RocelabError(f"rocelab-switch: {what}: the rate must be positive, got {text}")
+    return rate
+
+
+def parse_args(argv: list[str]) -> SwitchOptions:
+    argv = list(argv)
+    if "--" in argv:
+        cut = argv.index("--")
+        main_argv, target_argv = argv[:cut], argv[cut + 1:]
+    else:
+        main_argv, target_argv = argv, []
+    a = _switch_parser().parse_args(main_argv)
+    t = _target_parser().parse_args(target_argv)
+    o = SwitchOptions(device_id=a.device_id, pcap_dir=a.pcap, log_console=a.log_console, log_file=a.log_file,
+                      log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
+                      packet_in=a.packet_in, no_p4=a.no_p4, config=a.config, grpc_addr=t.grpc_server_addr,
+                      cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
+                      buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff)
+    for item in a.interface:
+        port_s, sep, iface = item.partition("@")
+        if not sep or not port_s.strip().isdigit() or not iface:
+            raise RocelabError(f"rocelab-switch: bad -i '{item}': expected PORT@IFACE, e.g. 1@s1-eth1")
+        port = int(port_s)
+        if not 0 <= port < 511:
+            raise RocelabError(f"rocelab-switch: bad -i '{item}': port {port} out of range 0..510")
+        if port in o.interfaces:
+            raise RocelabError(f"rocelab-switch: port {port} is given twice (-i {port}@{o.interfaces[port]} "
+                               f"and -i {item})")
+        if iface in o.interfaces.values():
+            raise RocelabError(f"rocelab-switch: interface '{iface}' is given twice")
+        o.interfaces[port] = iface
+    if o.no_p4 and o.config:
+        raise RocelabError("rocelab-switch: give a device config or --no-p4, not both")
+    if o.packet_in and not o.packet_in.startswith(("ipc://", "tcp://")):
+        raise RocelabError(f"rocelab-switch: --packet-in '{o.packet_in}': expected ipc://PATH or tcp://HOST:PORT")
+    if not 1 <= o.priority_queues <= 8:
+        raise RocelabError(f"rocelab-switch: --priority-queues {o.priority_queues}: expected 1..8")
+    if o.cpu_port is not None and not 0 <= o.cpu_port < 511:
+        raise RocelabError(f"rocelab-switch: --cpu-port {o.cpu_port}: expected 0..510")
+    for item in t.port_rate:
+        port_s, sep, rate = item.partition("=")
+        if not sep or not port_s.strip().isdigit():
+            raise RocelabError(f"rocelab-switch: bad --port-rate '{item}': expected PORT=RATE, e.g. 1=100Mbps")
+        o.port_rates[int(port_s)] = parse_rate(rate, f"--port-rate {port_s}")
+    if t.default_rate:
+        o.default_rate = parse_rate(t.default_rate, "--default-rate")
+    if t.pfc:
+        try:
+            o.pfc_priorities = tuple(int(x) for x in t.pfc.split(","))
+        except ValueError:
+            raise RocelabError(f"rocelab-switch: bad --pfc '{t.pfc}': expected priorities like 3 or 3,4") from None
+        if any(not 0 <= p < 8 for p in o.pfc_priorities):
+            raise RocelabError(f"rocelab-switch: --pfc priorities must be in 0..7, got {t.pfc}")
+    for name in UNSUPPORTED:
+        value = getattr(a, name)
+        if value:
+            o.notes.append(f"--{name.replace('_', '-')} is accepted for compatibility and ignored: rocelab-switch "
+                           "has no Thrift/nanolog/debugger interface (use P4Runtime, `rocelab cli`, --log-console)")
+    if t.grpc_server_ssl:
+        raise RocelabError("rocelab-switch: --grpc-server-ssl is not supported")
+    return o

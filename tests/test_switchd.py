@@ -1,0 +1,187 @@
+"""rocelab-switch as a process: command line, interfaces in namespaces, P4Runtime, egress rate, PFC, pcaps,
+clean stop. Frames are checked on the wire from inside the namespaces."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from google.protobuf import text_format
+from netns_util import Lab, capture, captured, netns_available, send
+from p4runtime_util import RT_P4, Controller, compile_program
+
+from emulator.proto import p4info_pb2, p4runtime_pb2
+
+SWITCH = [sys.executable, "-m", "emulator.switchd.main"]
+MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError("switch did not listen in time")
+
+
+def stop(proc: subprocess.Popen) -> int:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            return proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise
+    return proc.returncode
+
+
+def frame(dst=MAC2, size=64, ethertype=b"\x88\xb5") -> bytes:
+    body = dst + MAC1 + ethertype
+    return body + bytes(size - len(body))
+
+
+def test_bad_command_lines_exit_2_with_a_message():
+    cases = [(["-i", "1@no-such-if0", "--no-p4"], "does not exist"),
+             (["-i", "1@lo", "-i", "1@lo"], "given twice"),
+             (["-i", "x@lo"], "PORT@IFACE"),
+             (["/nonexistent/config.json"], "cannot read device config"),
+             (["--no-p4", "--", "--port-rate", "1=fast"], "rate")]
+    for args, words in cases:
+        r = subprocess.run(SWITCH + args, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_config_not_ours_is_refused(tmp_path):
+    bmv2 = tmp_path / "p4c.json"
+    bmv2.write_text('{"header_types": [], "pipelines": []}')
+    r = subprocess.run(SWITCH + [str(bmv2)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "rocelab compile" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_grpc_address_in_use_is_a_clear_error():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = subprocess.run(SWITCH + ["--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}"],
+                           capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "gRPC server" in r.stderr and "Traceback" not in r.stderr
+
+
+needs_netns = pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))
+
+
+@pytest.fixture
+def lab():
+    with Lab("sw") as lab:
+        yield lab
+
+
+def start_switch(lab, tmp_path, hosts: int, target_args=(), extra=()):
+    ifaces = [lab.host(f"h{i}") for i in range(1, hosts + 1)]
+    port = free_port()
+    args = SWITCH + [a for i, (_, root) in enumerate(ifaces, 1) for a in ("-i", f"{i}@{root}")]
+    args += ["--device-id", "1", "--pcap", str(tmp_path / "pcaps"), *extra, "--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
+             "--cpu-port", "255", *target_args]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_listening(port, proc)
+    info_path, cfg_path = compile_program(RT_P4, tmp_path)
+    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+    ctl = Controller(f"127.0.0.1:{port}")
+    ctl.set_pipeline(p4info, cfg_path.read_bytes())
+    return proc, ctl, p4info, ifaces
+
+
+def l2_entry(p4info, dst: bytes, port: int):
+    e = p4runtime_pb2.Entity()
+    te = e.table_entry
+    t = next(t for t in p4info.tables if t.preamble.name == "Ing.l2")
+    te.table_id = t.preamble.id
+    te.match.add(field_id=t.match_fields[0].id).exact.value = dst
+    a = next(a for a in p4info.actions if a.preamble.name == "Ing.fwd")
+    te.action.action.action_id = a.preamble.id
+    te.action.action.params.add(param_id=1, value=dst)
+    te.action.action.params.add(param_id=2, value=bytes([port]))
+    return e
+
+
+@needs_netns
+def test_forwarding_between_namespaces_pcaps_and_clean_stop(lab, tmp_path):
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2)
+    try:
+        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+        cap = capture(lab, ifaces[1][0], 5, count=5)
+        frames = [frame(size=64 + i) for i in range(5)]
+        send(lab, ifaces[0][0], frames)
+        got = [f for _, f in captured(cap)]
+        assert got == frames
+    finally:
+        ctl.close()
+        assert stop(proc) == 0
+    pcaps = sorted(p.name for p in (tmp_path / "pcaps").iterdir())
+    assert f"{ifaces[0][1]}_in.pcap" in pcaps and f"{ifaces[1][1]}_out.pcap" in pcaps
+    from scapy.utils import rdpcap
+
+    assert [bytes(p) for p in rdpcap(str(tmp_path / "pcaps" / f"{ifaces[1][1]}_out.pcap"))] == frames
+
+
+@needs_netns
+def test_egress_rate_is_enforced(lab, tmp_path):
+    rate = 8_000_000  # 8 Mb/s: 60 frames of 1,000 bytes take (1000 + 24) * 8 * 60 / 8e6 = 61.4 ms
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", f"2={rate}"])
+    try:
+        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+        cap = capture(lab, ifaces[1][0], 5, count=60)
+        send(lab, ifaces[0][0], [frame(size=1000) for _ in range(60)])
+        got = captured(cap)
+        assert len(got) == 60
+        span_s = (got[-1][0] - got[0][0]) / 1e9
+        expect = 59 * (1000 + 24) * 8 / rate
+        assert 0.8 * expect < span_s < 1.5 * expect, (span_s, expect)
+    finally:
+        ctl.close()
+        stop(proc)
+
+
+@needs_netns
+def test_pfc_pause_frames_on_the_wire_under_overload(lab, tmp_path):
+    """Priority 0 lossless with a 4 KB XOFF; port 2 drains at 4 Mb/s while h1 bursts: the switch must send PFC
+    XOFF frames (EtherType 0x8808, opcode 0x0101, class 0 enabled) back out of port 1."""
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", "2=4Mbps", "--pfc", "0",
+                                                                "--pfc-xoff", "4000"])
+    try:
+        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+        cap = capture(lab, ifaces[0][0], 3)
+        send(lab, ifaces[0][0], [frame(size=1000) for _ in range(30)])
+        pfc = [f for _, f in captured(cap) if f[12:14] == b"\x88\x08"]
+        assert pfc, "no PFC frame seen"
+        first = pfc[0]
+        assert first[:6] == bytes.fromhex("0180c2000001") and first[14:16] == b"\x01\x01"
+        assert first[16:18] == b"\x00\x01" and int.from_bytes(first[18:20], "big") > 0  # class 0, XOFF quanta
+    finally:
+        ctl.close()
+        stop(proc)
+
+
+def test_switch_module_runs_from_the_console_script_name():
+    r = subprocess.run(SWITCH + ["--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "--grpc-server-addr" in r.stdout
+    assert os.path.basename(SWITCH[0]).startswith("python")
+    assert Path(__file__).parent.joinpath("p4runtime", "rt.p4").exists()
