@@ -6,8 +6,8 @@
 Status codes follow the P4Runtime spec: FAILED_PRECONDITION before a pipeline is set, PERMISSION_DENIED for a
 client that is not the primary, NOT_FOUND for another device id, INVALID_ARGUMENT / NOT_FOUND / ALREADY_EXISTS /
 RESOURCE_EXHAUSTED / UNIMPLEMENTED per update. A failed Write carries one p4.v1.Error per update in the status
-details (trailer `grpc-status-details-bin`), as PI does; its top-level code is the updates' code when they all
-failed alike, else UNKNOWN.
+details (trailer `grpc-status-details-bin`) and, as PI/BMv2 answer, the top-level code UNKNOWN: p4runtime-shell
+and PTF's base tests expect exactly that and read each update's code from the details.
 """
 from __future__ import annotations
 
@@ -195,8 +195,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         except P4RuntimeError as exc:
             self._abort(context, exc)
         if errors is not None:
-            codes = {c for c, _ in errors if c != grpc.StatusCode.OK}
-            code = codes.pop() if len(codes) == 1 else grpc.StatusCode.UNKNOWN
+            code = grpc.StatusCode.UNKNOWN  # as PI does; clients (p4runtime-shell, PTF) read the details
             first = next(m for c, m in errors if c != grpc.StatusCode.OK)
             n_bad = sum(c != grpc.StatusCode.OK for c, _ in errors)
             message = first if len(errors) == 1 else f"{n_bad} of {len(errors)} updates failed; first: {first}"
