@@ -123,11 +123,11 @@ def open_flows(nics: Mapping[str, Nic], flows: Iterable[FlowSpec], backlogged: b
         src, dst = nics[spec.src], nics[spec.dst]
         qp = src.connect(dst, priority=spec.priority)
         out.append(OpenFlow(spec, src, qp, peer=dst.qps[qp.remote_qpn], backlogged=backlogged))
-    _hook_completions(out)
+    hook_completions(out)
     return out
 
 
-def _hook_completions(flows: list[OpenFlow]) -> None:
+def hook_completions(flows: list[OpenFlow]) -> None:
     """Route each NIC's completions to the flow that owns the message (chained with any callback already set)."""
     by_nic: dict[Nic, dict[int, OpenFlow]] = {}
     for f in flows:

@@ -1,0 +1,94 @@
+"""Host agents back to back: two network namespaces joined by a veth pair, one agent in each, no switch.
+
+Needs root and iproute2 (skips saying so otherwise). Names carry the test's pid; everything is recorded in a
+RunState and removed, and the test checks that nothing is left.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from emulator.mininet.agentproc import AgentGroup, agent_argv
+from emulator.mininet.agentspec import agent_specs
+from emulator.mininet.netns import Namespace, add_address, veth
+from emulator.mininet.state import RunState, link_exists, netns_exists
+from traffic.flows import open_flows
+from traffic.nic import Nic, NicConfig
+from traffic.workloads import FlowSpec
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
+                                reason="needs root and iproute2 (network namespaces)")
+
+RATE = 20e6  # 20 Mb/s: a rate one Python agent sustains with room to spare
+
+
+def _icmp_unreachables(ns: Namespace) -> int:
+    out = subprocess.run(ns.argv(["cat", "/proc/net/snmp"]), capture_output=True, text=True, check=True).stdout
+    lines = [ln.split() for ln in out.splitlines() if ln.startswith("Icmp:")]
+    return int(lines[1][lines[0].index("OutDestUnreachs")])
+
+
+def _run_pair(tmp_path: Path, nbytes: int, cfg: NicConfig) -> tuple[dict, dict, list[str], RunState]:
+    tag = f"rl{os.getpid() % 100000}"
+    names = {"h1": (f"{tag}a", f"{tag}a0"), "h2": (f"{tag}b", f"{tag}b0")}
+    nics = {"h1": Nic("h1", "02:00:00:01:00:00", "10.0.0.1", RATE, cfg),
+            "h2": Nic("h2", "02:00:00:01:00:01", "10.0.0.2", RATE, cfg)}
+    flows = open_flows(nics, [FlowSpec("h1", "h2", nbytes, 1_000_000, None, "f1")])
+    specs = agent_specs(nics, flows, {h: n[1] for h, n in names.items()},
+                        pcaps={h: str(tmp_path / f"{h}.pcap") for h in nics})
+    st = RunState.create(label="test-agent")
+    with st:
+        ns = {h: Namespace.make(st, n[0]) for h, n in names.items()}
+        veth(st, (ns["h1"], names["h1"][1]), (ns["h2"], names["h2"][1]))
+        for h, nic in nics.items():  # the hosts own their addresses: the kernel sees RoCE packets for itself
+            add_address(ns[h], names[h][1], f"{nic.ip}/24")
+        group = AgentGroup()
+        try:
+            for h, spec in specs.items():
+                path = tmp_path / f"{h}.json"
+                path.write_text(spec.to_json())
+                group.add(h, ns[h].popen(st, agent_argv(path), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[1]))
+            group.wait_ready(60)
+            group.go()
+            finished = group.wait_flows(1, 60)
+        finally:
+            reports = group.stop()
+        icmp = _icmp_unreachables(ns["h2"])
+    left = [n for _, (nsn, ifn) in names.items() for n in (nsn, ifn)
+            if netns_exists(nsn) or link_exists(ifn)]
+    assert finished, f"flow not done in 60 s: {reports}"
+    reports["icmp_unreachables"] = icmp
+    return reports, group.done, left, st
+
+
+def test_agents_write_through_a_veth_pair(tmp_path):
+    nbytes = 200 * 1024
+    reports, done, left, st = _run_pair(tmp_path, nbytes, NicConfig())
+    assert left == [] and not st.dir.exists(), f"left behind: {left}"
+    flow = reports["h1"]["flows"][0]
+    assert done["f1"]["completed"] and flow["completed"] and flow["bytes"] == nbytes
+    assert flow["retransmitted_packets"] == 0
+    rx = reports["h2"]["nic"]
+    assert rx["data_frames_received"] == -(-nbytes // 1024) and rx["icrc_errors"] == 0
+    assert reports["h1"]["nic"]["acks_received"] >= 1
+    # the kernel of h2 took the RoCE packets to its own address without answering them
+    assert reports["icmp_unreachables"] == 0
+    assert reports["h1"]["nic"]["dropped"] == 0
+    # the agent paced itself: the flow cannot finish faster than the link's serialization of its frames
+    wire = rx["data_frames_received"] * (1024 + 58 + 24) * 8 / RATE * 1e9
+    assert flow["fct_ns"] >= 0.95 * wire
+    assert reports["h1"]["lateness"]["samples"] > 0
+    for h in ("h1", "h2"):
+        assert (tmp_path / f"{h}.pcap").stat().st_size > 24 + 100 * 16
+
+
+def test_a_bad_spec_fails_loudly(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"host": "h1"}')
+    p = subprocess.run(agent_argv(bad), capture_output=True, text=True, cwd=Path(__file__).parents[1])
+    assert p.returncode == 2 and "bad spec" in p.stderr and "Traceback" not in p.stderr
