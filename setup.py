@@ -21,6 +21,8 @@ setup(
         "rich>=13",            # progress bars and summary tables
         "matplotlib>=3.7",     # plots
         "networkx>=3",         # topologies and automatic routes
+        "mininet>=2.3.0.dev6", # the real-time engine's hosts, links and CLI (PyPI's build of Mininet's Python)
+        "psutil>=5.9",         # process start times and CPU use of switch/agent processes (cleanup, bench)
     ],
     extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3"]},
     entry_points={"console_scripts": ["rocelab=emulator.cli:main", "rocelab-switch=emulator.switchd.main:main"]},

@@ -14,6 +14,7 @@ COMMANDS = {
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
     "bench": ("bench", "measure performance (pipeline, sim)"),
     "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
+    "clean": ("clean", "remove what real-time runs left behind (namespaces, interfaces, processes, files)"),
 }
 
 

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 DEBIAN_PACKAGES=(python3 python3-venv python3-pip tshark)
+# the real-time engine (emulator/mininet) and the p4lang/tutorials utilities: mnexec, route/arp, ping, tcpdump
+DEBIAN_PACKAGES+=(mininet net-tools iputils-ping tcpdump)
 
 need_debs() {
   command -v dpkg-query >/dev/null 2>&1 || return 1
