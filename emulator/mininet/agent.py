@@ -111,7 +111,7 @@ class Agent:
         self.sock = open_raw_socket(self.spec.iface)
         self.hold = hold_roce_port()
         if self.spec.pcap:
-            from emulator.sim.pcap import PcapWriter
+            from emulator.report.pcap import PcapWriter
 
             self.pcap = PcapWriter(self.spec.pcap)
         _prctl(PR_SET_TIMERSLACK, 1)  # wake when asked, not up to 50 us later
