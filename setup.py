@@ -24,6 +24,11 @@ setup(
         "mininet>=2.3.0.dev6", # the real-time engine's hosts, links and CLI (PyPI's build of Mininet's Python)
         "psutil>=5.9",         # process start times and CPU use of switch/agent processes (cleanup, bench)
     ],
-    extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3"]},
+    extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3",
+                             # the controller users already have; pins protobuf < 3.21 and p4runtime == 1.4.1, so
+                             # the suite runs on the oldest protobuf we support (scripts/test.sh also runs the
+                             # P4Runtime tests in .venv-newest, on the newest)
+                             "p4runtime-shell>=0.0.6",
+                             "ptf>=0.10"]},
     entry_points={"console_scripts": ["rocelab=emulator.cli:main", "rocelab-switch=emulator.switchd.main:main"]},
 )

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Set up rocelab in ./.venv: Debian packages (when root), a virtualenv and `pip install -e .[test]`.
+# Set up rocelab: Debian packages (when root), then two virtualenvs:
+#   .venv         `pip install -e .[test]`: the suite's environment. The test extra includes p4runtime-shell, which
+#                 pins protobuf < 3.21 and p4runtime 1.4.1: the oldest protobuf stack rocelab supports.
+#   .venv-newest  `pip install -e .` resolved to the newest protobuf and p4runtime (plus pytest), where
+#                 scripts/test.sh runs the P4Info and P4Runtime tests again.
 # Idempotent and quick when nothing changed; every entry script sources it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-DEBIAN_PACKAGES=(python3 python3-venv python3-pip tshark)
+DEBIAN_PACKAGES=(python3 python3-venv python3-pip tshark iproute2 ethtool)
 # the real-time engine (emulator/mininet) and the p4lang/tutorials utilities: mnexec, route/arp, ping, tcpdump
 DEBIAN_PACKAGES+=(mininet net-tools iputils-ping tcpdump)
 
@@ -28,17 +32,24 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && need_debs; then
 fi
 
 PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  echo "rocelab setup: creating .venv"
-  "$PY" -m venv .venv
-fi
-
-# Reinstall only when the package metadata changed.
-stamp=.venv/.rocelab-installed
 want=$(cat setup.py pyproject.toml | sha256sum | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "rocelab setup: pip install -e .[test]"
-  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".[test]"
-  echo "$want" > "$stamp"
-fi
+
+# make_venv DIR WHAT...: (re)install WHAT into DIR when the package metadata changed
+make_venv() {
+  local dir=$1
+  shift
+  if [ ! -x "$dir/bin/python" ]; then
+    echo "rocelab setup: creating $dir"
+    "$PY" -m venv "$dir"
+  fi
+  local stamp="$dir/.rocelab-installed"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "rocelab setup: pip install into $dir: $*"
+    "$dir/bin/python" -m pip install -q --upgrade pip >/dev/null
+    "$dir/bin/python" -m pip install -q "$@"
+    echo "$want" > "$stamp"
+  fi
+}
+
+make_venv .venv -e ".[test]"
+make_venv .venv-newest -e . "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" --upgrade --upgrade-strategy eager
