@@ -14,7 +14,6 @@ setup(
         "protobuf>=3.20.3",    # from what p4runtime-shell pins (< 3.21) to the newest
         "grpcio>=1.48",        # the P4Runtime server and clients
         "pynng>=0.7",          # PTF's nn platform port of rocelab-switch (--packet-in ipc://...)
-        "psutil>=5",           # readiness checks of switch processes (what p4lang/tutorials use too)
         "pcpp>=1.30",          # C preprocessor for #include/#define/#if in P4 sources
         "PyYAML>=6",           # scenario files
         "pydantic>=2",         # scenario schema with field-path errors
