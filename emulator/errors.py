@@ -26,6 +26,12 @@ class RocelabError(Exception):
     exit_code = 1
 
 
+class UsageError(RocelabError):
+    """A bad command line or an output that cannot be written as asked (exit status 2, like argparse)."""
+
+    exit_code = 2
+
+
 class P4Error(RocelabError):
     """A problem in a P4 program, reported as `file:line:col: error: message` plus the line and a caret."""
 

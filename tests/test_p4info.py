@@ -188,15 +188,19 @@ def test_text_format_round_trip(tmp_path):
 
 def test_device_config_round_trip_and_errors():
     data = build_device_config("/some/where/prog.p4", "control c() { apply {} }\n", {"X": "1"}, ["/inc"])
-    assert data.startswith(b"RLDC\x01\n")
-    cfg = parse_device_config(data)
+    text = data.decode("utf-8")  # UTF-8 text: p4lang/tutorials read it in text mode and encode it again
+    cfg = parse_device_config(text.encode())
     assert cfg.program == "prog.p4" and cfg.source.startswith("control c()") and cfg.defines == {"X": "1"}
-    with pytest.raises(RocelabError, match="bad magic"):
+    with pytest.raises(RocelabError, match="not JSON"):
         parse_device_config(b"garbage")
+    with pytest.raises(RocelabError, match="not UTF-8"):
+        parse_device_config(b"\xff\xfe")
     with pytest.raises(RocelabError, match="version 9"):
-        parse_device_config(b"RLDC\x09\n{}")
+        parse_device_config(b'{"rocelab_device_config": 9}')
     with pytest.raises(RocelabError, match="corrupt"):
-        parse_device_config(b"RLDC\x01\n{not json")
+        parse_device_config(b'{"rocelab_device_config": 1, "program": "x"}')
+    with pytest.raises(RocelabError, match="rocelab compile"):
+        parse_device_config(b'{"header_types": [], "pipelines": []}')
 
 
 SAMPLE_P4 = r"""

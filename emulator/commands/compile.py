@@ -1,16 +1,28 @@
-"""`rocelab compile PROGRAM.p4 [-I DIR]... [-D NAME[=VALUE]]... --p4info OUT.txtpb [--device-config OUT.bin] [--dump]`
+"""`rocelab compile PROGRAM.p4 ...`: check a P4 program with our front end and write its P4Info and device config.
 
-Checks the program with our front end, writes its P4Info in protobuf text format and, optionally, the device config
-our switch accepts as P4Runtime `p4_device_config` (format in emulator/p4/p4info.py). Every output is produced in
-memory first and then written through a temporary file and a rename, so an error leaves no half-written file.
-P4 errors are raised as P4Error (`file:line:col: error: ...`, exit 2) and printed by the CLI.
+It takes our own flags and the ones p4lang/tutorials' Makefile and p4c's scripts pass to `p4c-bm2-ss` and `p4c`,
+so `make build P4C="rocelab compile"` works unchanged:
+
+    rocelab compile --p4v 16 --p4runtime-files build/x.p4.p4info.txtpb -o build/x.json x.p4       (p4c-bm2-ss)
+    rocelab compile --target bmv2 --arch v1model --p4runtime-files build/x.p4info.txtpb -o build x.p4   (p4c)
+    rocelab compile x.p4 --p4info out/x.p4info.txtpb --device-config out/x.json                   (ours)
+
+`-o FILE` writes the device config (UTF-8 JSON text, what rocelab-switch and P4Runtime's p4_device_config take);
+`-o DIR` (an existing directory, a path ending in `/`, or a name without suffix with p4c's --target/--arch)
+writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
+.txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides). Every stage a run would run
+is run, code generation included, before anything is written; outputs go through emulator.p4.p4info.write_atomic
+(never half-written; a device or FIFO is written through, never replaced). Exit 0 ok, 2 bad program or flags.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from emulator.errors import RocelabError
+from emulator.errors import UsageError
+
+FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json", ".bin": "binary", ".pb": "binary"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,7 +32,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a preprocessor macro (repeatable)")
     p.add_argument("--p4info", metavar="OUT.txtpb", help="write the P4Info (protobuf text format)")
-    p.add_argument("--device-config", metavar="OUT.bin", help="write the device config for P4Runtime")
+    p.add_argument("--device-config", metavar="OUT.json", help="write the device config for P4Runtime")
+    p.add_argument("-o", "--output", metavar="FILE|DIR", help="p4c's -o: the device config file, or a directory "
+                   "that gets PROGRAM.json")
+    p.add_argument("--p4runtime-files", metavar="FILE[,FILE...]", help="p4c's: write the P4Info to each file, in "
+                   "the format of its extension (.txtpb/.txt text, .json, .bin)")
+    p.add_argument("--p4runtime-file", metavar="FILE", help="p4c's older spelling of --p4runtime-files (one file)")
+    p.add_argument("--p4runtime-format", choices=["text", "json", "binary"], help="p4c's: the P4Info format")
+    p.add_argument("--p4v", choices=["16"], help="p4c's language version (only P4-16)")
+    p.add_argument("--std", choices=["p4-16", "p4_16"], help="p4c's language standard (only P4-16)")
+    p.add_argument("--target", choices=["bmv2"], help="p4c's target (bmv2)")
+    p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
     p.add_argument("--dump", action="store_true",
                    help="print the Python code the v1model target generates for the program")
 
@@ -31,33 +53,77 @@ def parse_defines(items: list[str]) -> dict[str, str]:
         name, _, value = item.partition("=")
         name = name.strip()
         if not name.isidentifier():
-            raise RocelabError(f"bad -D '{item}': expected NAME or NAME=VALUE")
+            raise UsageError(f"bad -D '{item}': expected NAME or NAME=VALUE")
         out[name] = value if _ else "1"  # like cc -DNAME: defined as 1
     return out
 
 
+def _config_path(args: argparse.Namespace) -> str | None:
+    if args.device_config and args.output:
+        raise UsageError("give the device config once: -o or --device-config")
+    out = args.output or args.device_config
+    if out is None or args.device_config:
+        return out
+    p = Path(out)
+    if p.is_dir() or out.endswith("/") or (not p.suffix and (args.target or args.arch)):
+        p.mkdir(parents=True, exist_ok=True)
+        return str(p / (Path(args.program).stem + ".json"))
+    return out
+
+
+def _p4info_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(path, format) of every P4Info file asked for."""
+    out = []
+    if args.p4info:
+        out.append((args.p4info, args.p4runtime_format or "text"))
+    files = [f for f in (args.p4runtime_files or "").split(",") if f] + ([args.p4runtime_file]
+                                                                          if args.p4runtime_file else [])
+    for f in files:
+        fmt = args.p4runtime_format or FORMATS.get(Path(f).suffix.lower())
+        if fmt is None:
+            raise UsageError(f"--p4runtime-files {f}: cannot tell the format from the extension "
+                               f"(use one of {', '.join(FORMATS)} or --p4runtime-format)")
+        out.append((f, fmt))
+    return out
+
+
+def serialize_p4info(p4info, fmt: str) -> bytes:
+    from google.protobuf import json_format
+
+    from emulator.p4.p4info import to_text
+
+    if fmt == "text":
+        return to_text(p4info).encode()
+    if fmt == "json":
+        return (json_format.MessageToJson(p4info, indent=2) + "\n").encode()
+    return p4info.SerializeToString()
+
+
 def main(args: argparse.Namespace) -> int:
     from emulator.p4 import frontend
-    from emulator.p4.p4info import build_device_config, build_p4info, to_text, write_atomic
+    from emulator.p4.p4info import build_device_config, build_p4info, write_atomic
+    from emulator.target.switch import V1Switch
 
     defines = parse_defines(args.defines)
-    if not (args.p4info or args.device_config or args.dump):
-        raise RocelabError("nothing to do: give --p4info OUT.txtpb, --device-config OUT.bin and/or --dump")
+    info_outputs = _p4info_outputs(args)
+    config = _config_path(args)
+    if not (info_outputs or config or args.dump):
+        raise UsageError("nothing to do: give -o OUT.json / --device-config, --p4runtime-files / --p4info, "
+                           "or --dump")
     checked = frontend.load_program(args.program, include_dirs=tuple(args.include_dirs), defines=defines)
     p4info = build_p4info(checked.info)
+    switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written
     if args.dump:
-        from emulator.target.switch import V1Switch
-
-        print(V1Switch(checked).source, end="")
-    outputs = [(args.p4info, to_text(p4info).encode())] if args.p4info else []
-    if args.device_config:
-        outputs.append((args.device_config, build_device_config(
+        print(switch.source, end="")
+    outputs = [(path, serialize_p4info(p4info, fmt)) for path, fmt in info_outputs]
+    if config:
+        outputs.append((config, build_device_config(
             args.program, _preprocessed_text(args.program, args.include_dirs, defines), defines, args.include_dirs)))
     for path, data in outputs:
         try:
             write_atomic(path, data)
         except OSError as exc:
-            raise RocelabError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     if outputs:
         print(f"{args.program}: {len(p4info.tables)} tables, {len(p4info.actions)} actions -> "
               + ", ".join(p for p, _ in outputs), file=sys.stderr if args.dump else sys.stdout)

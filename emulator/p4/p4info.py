@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emulator.errors import P4Error, RocelabError
+from emulator.errors import P4Error, RocelabError, UsageError
 from emulator.p4 import types as T
 from emulator.p4.program import Annotated, ProgramInfo
 from emulator.p4.typespec import TypeSpecConverter, value_bytes
@@ -35,7 +35,6 @@ ACTION, TABLE, VALUE_SET, CONTROLLER_HEADER = 0x01, 0x02, 0x03, 0x04
 ACTION_PROFILE, COUNTER, DIRECT_COUNTER, METER, DIRECT_METER, REGISTER, DIGEST = (
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17)
 
-DEVICE_CONFIG_MAGIC = b"RLDC"
 DEVICE_CONFIG_VERSION = 1
 
 
@@ -519,16 +518,36 @@ def to_text(p4info) -> str:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same directory and a rename."""
+    """Write `data` to `path`, never replacing what is not a regular file.
+
+    A new or regular file is written to a temporary file in its directory and renamed over it, so it is never
+    half-written. A symbolic link to a regular file keeps the link: the file it names is replaced. A device, FIFO or
+    socket (`/dev/null`, `/dev/stdout`) is written through, as `cc -o` would, never replaced; a directory is refused.
+    """
+    import stat
+
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"cannot write {path}: it is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "wb") as f:
+            f.write(data)
+        return
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         umask = os.umask(0)  # mkstemp makes the file 0600; give it the usual umask-based mode
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -558,25 +577,42 @@ class DeviceConfig:
     include_dirs: list[str]
 
 
+DEVICE_CONFIG_KEY = "rocelab_device_config"
+
+
 def build_device_config(program: str, source: str, defines: dict | None = None,
                         include_dirs: list[str] | None = None) -> bytes:
-    body = json.dumps({"version": DEVICE_CONFIG_VERSION, "program": os.path.basename(program), "source": source,
-                       "defines": {str(k): ("" if v is None else str(v)) for k, v in (defines or {}).items()},
-                       "include_dirs": [str(d) for d in include_dirs or []]}, indent=None, sort_keys=True)
-    return DEVICE_CONFIG_MAGIC + bytes([DEVICE_CONFIG_VERSION]) + b"\n" + body.encode()
+    """The device config as UTF-8 JSON text: what `rocelab compile -o` writes and P4Runtime's
+    `p4_device_config` carries. Text, because p4lang/tutorials' p4runtime_lib reads it in text mode and encodes it
+    again, while p4runtime-shell sends the bytes as they are; both arrive intact."""
+    body = {DEVICE_CONFIG_KEY: DEVICE_CONFIG_VERSION, "program": os.path.basename(program), "source": source,
+            "defines": {str(k): ("" if v is None else str(v)) for k, v in (defines or {}).items()},
+            "include_dirs": [str(d) for d in include_dirs or []]}
+    return (json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
 def parse_device_config(data: bytes) -> DeviceConfig:
     """Decode a device config (RocelabError when it is not one of ours or its version is unknown)."""
-    if not data.startswith(DEVICE_CONFIG_MAGIC) or len(data) < 6 or data[5:6] != b"\n":
-        raise RocelabError("not a rocelab device config (bad magic header)")
-    version = data[4]
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RocelabError("not a rocelab device config (not UTF-8 text)") from None
+    except ValueError as exc:
+        raise RocelabError(f"not a rocelab device config (not JSON: {exc})") from None
+    if not isinstance(obj, dict) or DEVICE_CONFIG_KEY not in obj:
+        if isinstance(obj, dict) and ("header_types" in obj or "pipelines" in obj):
+            raise RocelabError("this is a BMv2 JSON made by p4c; rocelab runs the P4 source itself: make the "
+                               "device config with `rocelab compile PROGRAM.p4 -o OUT.json`")
+        raise RocelabError(f"not a rocelab device config (no '{DEVICE_CONFIG_KEY}' key)")
+    version = obj[DEVICE_CONFIG_KEY]
     if version != DEVICE_CONFIG_VERSION:
         raise RocelabError(f"unsupported rocelab device config version {version} (supported: {DEVICE_CONFIG_VERSION})")
     try:
-        obj = json.loads(data[6:].decode())
-        return DeviceConfig(obj["program"], obj["source"], obj.get("defines", {}), obj.get("include_dirs", []))
-    except (ValueError, KeyError, TypeError) as exc:
+        defines, dirs = obj.get("defines", {}), obj.get("include_dirs", [])
+        if not isinstance(obj["source"], str) or not isinstance(defines, dict) or not isinstance(dirs, list):
+            raise TypeError("fields of the wrong type")
+        return DeviceConfig(str(obj["program"]), obj["source"], defines, dirs)
+    except (KeyError, TypeError) as exc:
         raise RocelabError(f"corrupt rocelab device config: {exc}") from None
 
 

@@ -1,0 +1,96 @@
+"""`rocelab compile` with the flags p4c-bm2-ss and p4c take (p4lang/tutorials' Makefile, p4c's PTF scripts), the
+P4Info formats, and outputs that never replace what is not a regular file."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from google.protobuf import json_format, text_format
+
+from emulator.cli import main
+from emulator.p4.p4info import parse_device_config
+from emulator.proto import p4info_pb2
+
+HERE = os.path.dirname(__file__)
+L3 = os.path.join(HERE, "runtime_json", "l3.p4")
+
+
+def test_tutorials_makefile_form(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "build").mkdir()
+    rc = main(["compile", "--p4v", "16", "--p4runtime-files", "build/l3.p4.p4info.txtpb", "-o", "build/l3.json", L3])
+    assert rc == 0
+    info = text_format.Parse((tmp_path / "build/l3.p4.p4info.txtpb").read_text(), p4info_pb2.P4Info())
+    assert {t.preamble.name for t in info.tables} == {"Ing.acl", "Ing.ipv4_lpm"}
+    # the tutorials' p4runtime_lib opens the config in text mode and encodes it again
+    with open(tmp_path / "build/l3.json") as f:
+        assert parse_device_config(f.read().encode()).program == "l3.p4"
+
+
+def test_p4c_driver_form_with_output_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rc = main(["compile", "--target", "bmv2", "--arch", "v1model", "--p4runtime-files", "build/l3.p4info.txtpb",
+               "-o", "build", L3])
+    assert rc == 0
+    assert (tmp_path / "build" / "l3.json").is_file() and (tmp_path / "build" / "l3.p4info.txtpb").is_file()
+
+
+def test_p4runtime_files_formats_by_extension(tmp_path):
+    files = [tmp_path / n for n in ("a.txtpb", "b.json", "c.bin")]
+    assert main(["compile", L3, "--p4runtime-files", ",".join(map(str, files))]) == 0
+    text = text_format.Parse(files[0].read_text(), p4info_pb2.P4Info())
+    assert json_format.Parse(files[1].read_text(), p4info_pb2.P4Info()) == text
+    assert p4info_pb2.P4Info.FromString(files[2].read_bytes()) == text
+    json.loads(files[1].read_text())
+    assert main(["compile", L3, "--p4runtime-files", str(tmp_path / "x.weird")]) == 2
+
+
+def test_unknown_architecture_and_nothing_to_do_are_clear(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["compile", L3, "--arch", "psa"])
+    assert exc.value.code == 2
+    assert main(["compile", L3]) == 2
+    assert "nothing to do" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
+def test_dev_null_is_written_through_not_replaced(tmp_path):
+    before = os.stat("/dev/null")
+    assert main(["compile", L3, "--p4info", "/dev/null", "--device-config", "/dev/null"]) == 0
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+def test_symlink_keeps_the_link_and_a_directory_is_refused(tmp_path, capsys):
+    real = tmp_path / "real.txtpb"
+    real.write_text("old")
+    link = tmp_path / "link.txtpb"
+    link.symlink_to(real)
+    assert main(["compile", L3, "--p4info", str(link)]) == 0
+    assert link.is_symlink() and "tables" in real.read_text()
+    (tmp_path / "dir.txtpb").mkdir()
+    assert main(["compile", L3, "--p4info", str(tmp_path / "dir.txtpb")]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_fifo_is_written_through(tmp_path):
+    import threading
+
+    fifo = tmp_path / "p4info.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    assert main(["compile", L3, "--p4info", str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and b"tables" in got[0]
+
+
+def test_a_program_that_fails_code_generation_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.p4"
+    bad.write_text("this is not P4\n")
+    out = tmp_path / "out.txtpb"
+    assert main(["compile", str(bad), "--p4info", str(out)]) == 2
+    assert not out.exists()
