@@ -53,3 +53,8 @@ make_venv() {
 
 make_venv .venv -e ".[test]"
 make_venv .venv-newest -e . "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" --upgrade --upgrade-strategy eager
+# p4lang/tutorials' p4runtime_lib imports p4.tmp.p4config_pb2, which no PyPI package ships (emulator/proto/p4config.py)
+for venv in .venv .venv-newest; do
+  [ -f "$venv/.rocelab-p4config" ] || { "$venv/bin/python" -m emulator.proto.p4config_install >/dev/null \
+    && touch "$venv/.rocelab-p4config"; }
+done

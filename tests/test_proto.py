@@ -38,3 +38,14 @@ def test_messages_round_trip_with_maps_oneofs_and_enums():
 def test_grpc_stub_and_servicer_exist():
     assert hasattr(p4runtime_pb2_grpc, "P4RuntimeStub")
     assert hasattr(p4runtime_pb2_grpc, "add_P4RuntimeServicer_to_server")
+
+
+def test_p4config_for_the_tutorials_imports_without_rocelab_loaded():
+    """p4lang/tutorials' p4runtime_lib does `from p4.tmp import p4config_pb2` in a process of its own."""
+    import subprocess
+
+    code = ("from p4.tmp import p4config_pb2 as m; c = m.P4DeviceConfig(reassign=True, device_data=b'x'); "
+            "c.extras.kv['k'] = 'v'; print(m.P4DeviceConfig.FromString(c.SerializeToString()).device_data)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "b'x'", r.stderr + " (scripts/setup.sh installs p4.tmp: "
+    "python -m emulator.proto.p4config_install)"

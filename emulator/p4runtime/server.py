@@ -36,38 +36,19 @@ _DONE = object()
 
 def unwrap_device_data(data: bytes) -> bytes:
     """The device config proper: p4lang/tutorials' p4runtime_lib wraps it in a p4.tmp.P4DeviceConfig message
-    (reassign = 1, extras = 2, device_data = 3); p4runtime-shell sends it bare. Our config is UTF-8 text, which
-    never starts with the protobuf tags 0x08/0x12/0x1a, so the wrapper is recognized by its first byte."""
+    (reassign = 1, extras = 2, device_data = 3); p4runtime-shell sends it bare. Our config is UTF-8 JSON text,
+    which never starts with those fields' protobuf tags (0x08, 0x12, 0x1a), so the first byte tells them apart."""
     if not data or data[0] not in (0x08, 0x12, 0x1A):
         return data
-    pos, out = 0, None
+    from google.protobuf.message import DecodeError
+
+    from emulator.proto import p4config_pb2
+
     try:
-        while pos < len(data):
-            key, pos = _varint(data, pos)
-            field, wire = key >> 3, key & 7
-            if wire == 0:
-                _, pos = _varint(data, pos)
-            elif wire == 2:
-                n, pos = _varint(data, pos)
-                if field == 3:
-                    out = data[pos:pos + n]
-                pos += n
-            else:
-                return data
-    except IndexError:
+        wrapped = p4config_pb2.P4DeviceConfig.FromString(data)
+    except DecodeError:
         return data
-    return out if out is not None else data
-
-
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
-    shift = value = 0
-    while True:
-        b = data[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return value, pos
-        shift += 7
+    return wrapped.device_data or data
 
 
 class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):

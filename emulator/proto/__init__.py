@@ -82,4 +82,8 @@ def _load_all() -> tuple[types.ModuleType, ...]:
 p4types_pb2, p4info_pb2, p4data_pb2, p4runtime_pb2 = _load_all()
 from p4.v1 import p4runtime_pb2_grpc  # noqa: E402  (needs p4runtime_pb2 registered first)
 
-__all__ = ["p4types_pb2", "p4info_pb2", "p4data_pb2", "p4runtime_pb2", "p4runtime_pb2_grpc"]
+from emulator.proto.p4config import register as _register_p4config  # noqa: E402
+
+p4config_pb2 = _register_p4config()  # p4.tmp.p4config_pb2 (P4DeviceConfig), which no PyPI package ships
+
+__all__ = ["p4types_pb2", "p4info_pb2", "p4data_pb2", "p4runtime_pb2", "p4runtime_pb2_grpc", "p4config_pb2"]
