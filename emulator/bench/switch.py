@@ -1,0 +1,261 @@
+"""`rocelab bench switch`: forwarding rate of rocelab-switch running fabric.p4 between two network namespaces,
+against a bare Python AF_PACKET loop doing only recv and send on the same interfaces, and P4Runtime write rate.
+
+Set-up (root): namespaces h1 and h2, each joined to the root namespace by a veth pair; the switch (or the bare
+loop) runs in the root namespace on the root-side ends. A sender in h1 blasts UDP frames to h2's address; a
+receiver in h2 counts what arrives: packets/s = frames received / time from the first to the last. The sender
+offers more than either forwarder can carry, so the receive rate is the forwarder's. Writes: batches of 100 exact
+entries through the gRPC stubs into a running switch. Everything created is removed at the end.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+from emulator.errors import RocelabError
+
+JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")
+DESCRIPTIONS = {
+    "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit)",
+    "bare_loop_pps": "frames/s of a Python AF_PACKET recv+send loop on the same veths",
+    "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
+    "writes_per_s": "P4Runtime table writes/s, batches of 100 (goal >= 10,000)",
+    "frames_offered": "frames the sender sent per measurement",
+}
+
+SENDER = """
+import socket, sys, time
+frame = bytes.fromhex(sys.argv[1]); n = int(sys.argv[2])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("eth0", 0))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
+send = s.send
+for _ in range(n):
+    try:
+        send(frame)
+    except OSError:
+        time.sleep(0.0001)
+"""
+
+RECEIVER = """
+import select, socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800)); s.bind(("eth0", 0))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+print("ready", flush=True)
+first = last = None; n = 0; idle = float(sys.argv[1])
+while True:
+    r, _, _ = select.select([s], [], [], idle if n else 30)
+    if not r:
+        break
+    data, addr = s.recvfrom(65536)
+    if addr[2] == socket.PACKET_OUTGOING:
+        continue
+    now = time.monotonic(); first = first or now; last = now; n += 1
+print(n, (last - first) if n > 1 else 0.0, flush=True)
+"""
+
+BARE_LOOP = """
+import select, signal, socket, sys
+a = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); a.bind((sys.argv[1], 0))
+b = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); b.bind((sys.argv[2], 0))
+a.setsockopt(263, 23, 1); a.setblocking(False)
+signal.signal(signal.SIGTERM, lambda *x: sys.exit(0))
+print("ready", flush=True)
+recv, send = a.recv, b.send
+while True:
+    select.select([a], [], [])
+    for _ in range(64):
+        try:
+            send(recv(65536))
+        except BlockingIOError:
+            break
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--frames", type=int, default=60_000, help="frames offered per measurement (default 60,000)")
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
+class _Lab:
+    def __init__(self):
+        tag = f"rlb{os.getpid() % 100000}"
+        self.ns = [f"{tag}h1", f"{tag}h2"]
+        self.root = [f"{tag}s1", f"{tag}s2"]
+        self.made: list[tuple[str, str]] = []
+
+    def __enter__(self):
+        try:
+            for ns, root in zip(self.ns, self.root):
+                _ip("netns", "add", ns)
+                self.made.append(("netns", ns))
+                _ip("link", "add", root, "type", "veth", "peer", "name", "eth0", "netns", ns)
+                self.made.append(("link", root))
+                _ip("link", "set", root, "up")
+                _ip("-n", ns, "link", "set", "eth0", "up")
+        except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+            self.__exit__()
+            raise RocelabError(f"bench switch: cannot create namespaces and veths ({exc}); it needs root and "
+                               "iproute2") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for kind, name in reversed(self.made):
+            subprocess.run(["ip", kind, "del", name], capture_output=True)
+        self.made.clear()
+
+    def py(self, ns: str, code: str, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", textwrap.dedent(code), *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _frame() -> bytes:
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import Ether
+
+    return bytes(Ether(dst="02:00:00:00:00:01", src="02:00:00:00:00:09") / IP(src="10.0.1.1", dst="10.0.2.1", ttl=64)
+                 / UDP(sport=49152, dport=4791) / bytes(64))
+
+
+def _measure(lab: _Lab, frames: int) -> float:
+    rx = lab.py(lab.ns[1], RECEIVER, "1.0")
+    assert rx.stdout.readline().strip() == "ready"
+    tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames))
+    tx.wait(timeout=300)
+    out, err = rx.communicate(timeout=300)
+    n, span = out.split()
+    n, span = int(n), float(span)
+    return n / span if span > 0 else 0.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _program(addr: str, workdir: str) -> tuple[object, object]:
+    """Compile fabric.p4, push it, and route 10.0.2.0/24 to port 2 (FabricControl on a local copy, replayed)."""
+    import grpc
+    from google.protobuf import text_format
+
+    from emulator.cli import main as cli
+    from emulator.control.fabric import FabricControl
+    from emulator.p4runtime.replay import entities_of, local_pipeline, write_requests
+    from emulator.proto import p4info_pb2, p4runtime_pb2, p4runtime_pb2_grpc
+
+    fabric = os.path.join(os.path.dirname(__file__), "..", "..", "p4src", "fabric.p4")
+    info_path, cfg_path = os.path.join(workdir, "fabric.p4info.txtpb"), os.path.join(workdir, "fabric.json")
+    if cli(["compile", os.path.normpath(fabric), "--p4info", info_path, "-o", cfg_path]) != 0:
+        raise RocelabError("bench switch: fabric.p4 does not compile")
+    p4info = text_format.Parse(open(info_path).read(), p4info_pb2.P4Info())
+    config = open(cfg_path, "rb").read()
+    channel = grpc.insecure_channel(addr)
+    stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
+    arb = p4runtime_pb2.StreamMessageRequest()
+    arb.arbitration.device_id = 0
+    arb.arbitration.election_id.low = 1
+    import threading
+
+    done = threading.Event()
+
+    def requests():
+        yield arb
+        done.wait()  # keep the stream (and so the arbitration) open until the bench ends
+
+    stream = stub.StreamChannel(requests())
+    next(stream)
+    req = p4runtime_pb2.SetForwardingPipelineConfigRequest(device_id=0, action=3)
+    req.election_id.low = 1
+    req.config.p4info.CopyFrom(p4info)
+    req.config.p4_device_config = config
+    stub.SetForwardingPipelineConfig(req)
+    local = local_pipeline(p4info, config)
+    fab = FabricControl(local.switch)
+    fab.add_nexthop(1, port=2, dmac=0x020000000002, smac=0x020000000001)
+    fab.add_route("10.0.2.0", 24, 1)
+    for w in write_requests(entities_of(local), 0, (0, 1)):
+        stub.Write(w)
+    return (channel, done, stream), (stub, p4info)  # the stream must stay referenced: dropping it cancels it
+
+
+def _writes_per_s(stub, p4info, batches: int = 40) -> float:
+    """INSERT batches of 100 exact entries (then delete them), through the stubs."""
+    from emulator.proto import p4runtime_pb2
+
+    table = next(t for t in p4info.tables if all(m.match_type == 2 for m in t.match_fields) and t.size >= 4000
+                 and not t.implementation_id
+                 and t.match_fields)
+    action = next(r.id for r in table.action_refs)
+    params = next(a.params for a in p4info.actions if a.preamble.id == action)
+    reqs = []
+    for b in range(batches):
+        req = p4runtime_pb2.WriteRequest(device_id=0)
+        req.election_id.low = 1
+        for i in range(100):
+            u = req.updates.add(type=p4runtime_pb2.Update.INSERT)
+            te = u.entity.table_entry
+            te.table_id = table.preamble.id
+            for m in table.match_fields:
+                te.match.add(field_id=m.id).exact.value = (b * 100 + i + 1).to_bytes((m.bitwidth + 7) // 8, "big")
+            te.action.action.action_id = action
+            for p in params:
+                te.action.action.params.add(param_id=p.id, value=b"\x01")
+        reqs.append(req)
+    t0 = time.perf_counter()
+    for r in reqs:
+        stub.Write(r)
+    return batches * 100 / (time.perf_counter() - t0)
+
+
+def run(args: argparse.Namespace) -> dict:
+    if os.geteuid() != 0:
+        raise RocelabError("bench switch needs root (network namespaces and raw sockets)")
+    frames = args.frames
+    with _Lab() as lab, tempfile.TemporaryDirectory(prefix="rocelab-bench-") as work:
+        bare = subprocess.Popen([sys.executable, "-c", BARE_LOOP, lab.root[0], lab.root[1]],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            bare.stdout.readline()
+            bare_pps = _measure(lab, frames)
+        finally:
+            bare.terminate()
+            bare.wait(timeout=10)
+        port = _free_port()
+        addr = f"127.0.0.1:{port}"
+        sw = subprocess.Popen([sys.executable, "-m", "emulator.switchd.main", "-i", f"1@{lab.root[0]}",
+                               "-i", f"2@{lab.root[1]}", "--no-p4", "--", "--grpc-server-addr", addr],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            end = time.monotonic() + 30
+            while True:
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if sw.poll() is not None or time.monotonic() > end:
+                    raise RocelabError(f"bench switch: rocelab-switch did not start: {sw.stderr.read()}")
+                time.sleep(0.05)
+            (channel, done, _stream), (stub, p4info) = _program(addr, work)
+            switch_pps = _measure(lab, frames)
+            writes = _writes_per_s(stub, p4info)
+            done.set()
+            channel.close()
+        finally:
+            sw.terminate()
+            sw.wait(timeout=10)
+    return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
+            "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, "writes_per_s": round(writes),
+            "frames_offered": frames}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(json.dumps(run(argparse.Namespace(frames=60_000))))
