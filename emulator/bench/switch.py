@@ -28,6 +28,7 @@ DESCRIPTIONS = {
     "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
     "writes_per_s": "P4Runtime table writes/s, batches of 100 (goal >= 10,000)",
     "frames_offered": "frames the sender sent per measurement",
+    "protobuf": "protobuf version/implementation of this process and the switch's (pure Python is ~10x slower)",
 }
 
 SENDER = """
@@ -254,7 +255,14 @@ def run(args: argparse.Namespace) -> dict:
             sw.wait(timeout=10)
     return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
             "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, "writes_per_s": round(writes),
-            "frames_offered": frames}
+            "frames_offered": frames, "protobuf": _protobuf()}
+
+
+def _protobuf() -> str:
+    import google.protobuf
+    from google.protobuf.internal import api_implementation
+
+    return f"{google.protobuf.__version__}/{api_implementation.Type()}"
 
 
 if __name__ == "__main__":  # pragma: no cover
