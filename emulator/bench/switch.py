@@ -2,9 +2,10 @@
 against a bare Python AF_PACKET loop doing only recv and send on the same interfaces, and P4Runtime write rate.
 
 Set-up (root): namespaces h1 and h2, each joined to the root namespace by a veth pair; the switch (or the bare
-loop) runs in the root namespace on the root-side ends. A sender in h1 blasts UDP frames to h2's address; a
-receiver in h2 counts what arrives: packets/s = frames received / time from the first to the last. The sender
-offers more than either forwarder can carry, so the receive rate is the forwarder's. Writes: batches of 100 exact
+loop) runs in the root namespace on the root-side ends. The forwarder is stopped (SIGSTOP) while a sender in h1
+queues the frames in its receive buffer, then continued; a receiver in h2 counts what arrives: packets/s = frames
+received / time from the first to the last. So the figure is the forwarder's own capacity, not shared with the
+sender's CPU (2 cores), and both forwarders are measured the same way. Writes: batches of 100 exact
 entries through the gRPC stubs into a running switch. Everything created is removed at the end.
 """
 from __future__ import annotations
@@ -65,6 +66,7 @@ BARE_LOOP = """
 import select, signal, socket, sys
 a = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); a.bind((sys.argv[1], 0))
 b = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); b.bind((sys.argv[2], 0))
+a.setsockopt(socket.SOL_SOCKET, 33, 32 << 20); b.setsockopt(socket.SOL_SOCKET, 32, 32 << 20)
 a.setsockopt(263, 23, 1); a.setblocking(False)
 signal.signal(signal.SIGTERM, lambda *x: sys.exit(0))
 print("ready", flush=True)
@@ -80,7 +82,7 @@ while True:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--frames", type=int, default=60_000, help="frames offered per measurement (default 60,000)")
+    p.add_argument("--frames", type=int, default=30_000, help="frames offered per measurement (default 30,000)")
 
 
 def _ip(*args: str) -> None:
@@ -127,11 +129,17 @@ def _frame() -> bytes:
                  / UDP(sport=49152, dport=4791) / bytes(64))
 
 
-def _measure(lab: _Lab, frames: int) -> float:
+def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> float:
+    import signal
+
     rx = lab.py(lab.ns[1], RECEIVER, "1.0")
     assert rx.stdout.readline().strip() == "ready"
-    tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames))
-    tx.wait(timeout=300)
+    forwarder.send_signal(signal.SIGSTOP)
+    try:
+        tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames))
+        tx.wait(timeout=300)
+    finally:
+        forwarder.send_signal(signal.SIGCONT)
     out, err = rx.communicate(timeout=300)
     n, span = out.split()
     n, span = int(n), float(span)
@@ -227,7 +235,7 @@ def run(args: argparse.Namespace) -> dict:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             bare.stdout.readline()
-            bare_pps = _measure(lab, frames)
+            bare_pps = _measure(lab, frames, bare)
         finally:
             bare.terminate()
             bare.wait(timeout=10)
@@ -246,7 +254,7 @@ def run(args: argparse.Namespace) -> dict:
                     raise RocelabError(f"bench switch: rocelab-switch did not start: {sw.stderr.read()}")
                 time.sleep(0.05)
             (channel, done, _stream), (stub, p4info) = _program(addr, work)
-            switch_pps = _measure(lab, frames)
+            switch_pps = _measure(lab, frames, sw)
             writes = _writes_per_s(stub, p4info)
             done.set()
             channel.close()
