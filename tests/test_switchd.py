@@ -185,3 +185,31 @@ def test_switch_module_runs_from_the_console_script_name():
     assert r.returncode == 0 and "--grpc-server-addr" in r.stdout
     assert os.path.basename(SWITCH[0]).startswith("python")
     assert Path(__file__).parent.joinpath("p4runtime", "rt.p4").exists()
+
+
+def test_priority_queues_drop_priorities_beyond_them_as_bmv2():
+    """--priority-queues N: a packet whose standard_metadata.priority >= N is dropped at enqueue (BMv2)."""
+    from emulator.switchd.options import parse_args
+    from emulator.tm.datapath import Datapath
+
+    assert parse_args(["--no-p4"]).priority_queues is None
+    assert parse_args(["--no-p4", "--", "--priority-queues", "2"]).priority_queues == 2
+
+    class Job:
+        def __init__(self, prio):
+            self.egress_port, self.priority, self.length = 2, prio, 100
+
+    class Target:
+        def ingress(self, port, data, now):
+            from emulator.target.switch import IngressResult
+
+            return IngressResult(jobs=[Job(data[0])])
+
+    woken = []
+    dp = Datapath(Target(), wake=lambda port, now: woken.append(port), defer=lambda *a: None, now=lambda: 0)
+    dp.add_port(1, 10**9)
+    dp.add_port(2, 10**9)
+    dp.priority_queues = 2
+    for prio in (0, 1, 2, 7):
+        dp.receive(1, bytes([prio]) + bytes(63), 0)
+    assert woken == [2, 2] and dp.priority_drops == 2

@@ -7,7 +7,8 @@ Switch options (before `--`): -i/--interface PORT@IFACE (repeatable), --device-i
 --no-p4, and accepted for compatibility (a note on stderr says they do nothing here): --thrift-port, --nanolog,
 --debugger, --use-files, --notifications-addr, --restore-state.
 Target options (after `--`): --grpc-server-addr HOST:PORT (default 127.0.0.1:9559), --cpu-port N,
---priority-queues N, --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
+--priority-queues N (as BMv2: a packet with standard_metadata.priority >= N is dropped; without it all 8
+priority queues are used, strict priority, which BMv2 would do with --priority-queues 8), --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
 10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ class SwitchOptions:
     packet_in: str | None = None
     grpc_addr: str = "127.0.0.1:9559"
     cpu_port: int | None = None
-    priority_queues: int = 1
+    priority_queues: int | None = None  # None: 8 queues, priority as the program sets it (our default)
     drop_port: int = 511
     port_rates: dict[int, int] = field(default_factory=dict)  # bits/s
     default_rate: int = 0  # 0: no shaping
@@ -77,7 +78,7 @@ def _target_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rocelab-switch ... --", add_help=False)
     p.add_argument("--grpc-server-addr", default="127.0.0.1:9559")
     p.add_argument("--cpu-port", type=int)
-    p.add_argument("--priority-queues", type=int, default=1)
+    p.add_argument("--priority-queues", type=int, default=None)
     p.add_argument("--drop-port", type=int, default=511)
     p.add_argument("--port-rate", action="append", default=[], metavar="PORT=RATE")
     p.add_argument("--default-rate", default=None, metavar="RATE")
@@ -133,7 +134,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         raise RocelabError("rocelab-switch: give a device config or --no-p4, not both")
     if o.packet_in and not o.packet_in.startswith(("ipc://", "tcp://")):
         raise RocelabError(f"rocelab-switch: --packet-in '{o.packet_in}': expected ipc://PATH or tcp://HOST:PORT")
-    if not 1 <= o.priority_queues <= 8:
+    if o.priority_queues is not None and not 1 <= o.priority_queues <= 8:
         raise RocelabError(f"rocelab-switch: --priority-queues {o.priority_queues}: expected 1..8")
     if o.cpu_port is not None and not 0 <= o.cpu_port < 511:
         raise RocelabError(f"rocelab-switch: --cpu-port {o.cpu_port}: expected 0..510")

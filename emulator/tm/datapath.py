@@ -41,6 +41,10 @@ class Datapath:
         self.digests: list[Any] = []
         self.mac_ctrl_ignored = 0  # MAC control frames that are not PFC (e.g. 802.3x PAUSE)
         self.ingress_drops = 0
+        # BMv2's --priority-queues N: a packet whose standard_metadata.priority is >= N is dropped at enqueue
+        # (None: all 8 queues of the TM are in use, the simulator's model)
+        self.priority_queues: int | None = None
+        self.priority_drops = 0
 
     def add_port(self, port: int, rate_bps: int, delay_ns: int = 0) -> None:
         self.tm.add_port(port, rate_bps, delay_ns)
@@ -60,7 +64,11 @@ class Datapath:
             return
         enqueue = self.tm.enqueue
         wake = self.wake
+        limit = self.priority_queues
         for job in jobs:
+            if limit is not None and job.priority >= limit:
+                self.priority_drops += 1
+                continue
             if enqueue(job, port, now):
                 wake(job.egress_port, now)
 
@@ -139,5 +147,8 @@ class Datapath:
                 self.wake(job.egress_port, now)
 
     def stats(self, now: int) -> dict[str, Any]:
-        return {"tm": self.tm.snapshot(now), "digests": len(self.digests), "ingress_drops": self.ingress_drops,
-                "mac_ctrl_ignored": self.mac_ctrl_ignored}
+        out = {"tm": self.tm.snapshot(now), "digests": len(self.digests), "ingress_drops": self.ingress_drops,
+               "mac_ctrl_ignored": self.mac_ctrl_ignored}
+        if self.priority_queues is not None:
+            out["priority_drops"] = self.priority_drops
+        return out
