@@ -154,7 +154,11 @@ def test_egress_rate_is_enforced(lab, tmp_path):
         assert len(got) == 60
         span_s = (got[-1][0] - got[0][0]) / 1e9
         expect = 59 * (1000 + 24) * 8 / rate
-        assert 0.8 * expect < span_s < 1.5 * expect, (span_s, expect)
+        # never faster than the rate (the shaping); slower only when the 2 cores are busy with other work, so the
+        # upper bound is loose: it catches a switch that stalls, not scheduling noise
+        assert 0.9 * expect < span_s < 4 * expect, (span_s, expect)
+        gaps = sorted(b[0] - a[0] for a, b in zip(got, got[1:]))
+        assert gaps[len(gaps) // 2] >= 0.9 * (1000 + 24) * 8 / rate * 1e9, gaps[len(gaps) // 2]
     finally:
         ctl.close()
         stop(proc)
