@@ -14,6 +14,19 @@ from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, TableWriter, read_
 
 CONTINUE_ON_ERROR, ROLLBACK_ON_ERROR, DATAPLANE_ATOMIC = 0, 1, 2
 
+# entity kind -> writer(pipeline, update type, message) / reader(pipeline, query, out)
+WRITERS = {
+    "action_profile_member": externs.write_member, "action_profile_group": externs.write_group,
+    "counter_entry": externs.write_counter, "direct_counter_entry": externs.write_direct_counter,
+    "meter_entry": externs.write_meter, "direct_meter_entry": externs.write_direct_meter,
+    "register_entry": externs.write_register, "packet_replication_engine_entry": externs.write_pre,
+}
+READERS = {
+    "action_profile_member": externs.read_members, "action_profile_group": externs.read_groups,
+    "counter_entry": externs.read_counters, "meter_entry": externs.read_meters,
+    "register_entry": externs.read_registers, "packet_replication_engine_entry": externs.read_pre,
+}
+
 
 class Entities:
     """The writable and readable state of one pipeline, by P4Runtime entity."""
@@ -26,27 +39,12 @@ class Entities:
 
     def write(self, kind: int, entity) -> None:
         which = entity.WhichOneof("entity")
-        p = self.pipe
         if which == "table_entry":
             self.tables.write(kind, entity.table_entry)
-        elif which == "action_profile_member":
-            externs.write_member(p, kind, entity.action_profile_member)
-        elif which == "action_profile_group":
-            externs.write_group(p, kind, entity.action_profile_group)
-        elif which == "counter_entry":
-            externs.write_counter(p, kind, entity.counter_entry)
-        elif which == "direct_counter_entry":
-            externs.write_direct_counter(p, kind, entity.direct_counter_entry)
-        elif which == "meter_entry":
-            externs.write_meter(p, kind, entity.meter_entry)
-        elif which == "direct_meter_entry":
-            externs.write_direct_meter(p, kind, entity.direct_meter_entry)
-        elif which == "register_entry":
-            externs.write_register(p, kind, entity.register_entry)
-        elif which == "packet_replication_engine_entry":
-            externs.write_pre(p, kind, entity.packet_replication_engine_entry)
         elif which == "digest_entry":
             self._write_digest(kind, entity.digest_entry)
+        elif which in WRITERS:
+            WRITERS[which](self.pipe, kind, getattr(entity, which))
         elif which is None:
             raise invalid("an update without an entity")
         else:
@@ -70,30 +68,17 @@ class Entities:
         from emulator.proto import p4runtime_pb2
 
         which = entity.WhichOneof("entity")
-        p, found = self.pipe, []
+        p, q, found = self.pipe, getattr(entity, which) if which else None, []
         if which == "table_entry":
-            read_entries(p, self.store, entity.table_entry, found)
-        elif which == "action_profile_member":
-            externs.read_members(p, entity.action_profile_member, found)
-        elif which == "action_profile_group":
-            externs.read_groups(p, entity.action_profile_group, found)
-        elif which == "counter_entry":
-            externs.read_counters(p, entity.counter_entry, found)
-        elif which == "direct_counter_entry":
-            externs.read_direct_counters(p, self.store, entity.direct_counter_entry, found)
-        elif which == "meter_entry":
-            externs.read_meters(p, entity.meter_entry, found)
-        elif which == "direct_meter_entry":
-            externs.read_direct_meters(p, self.store, entity.direct_meter_entry, found)
-        elif which == "register_entry":
-            externs.read_registers(p, entity.register_entry, found)
-        elif which == "packet_replication_engine_entry":
-            externs.read_pre(p, entity.packet_replication_engine_entry, found)
+            read_entries(p, self.store, q, found)
+        elif which in ("direct_counter_entry", "direct_meter_entry"):
+            externs.read_direct(p, self.store, q, found, which)
         elif which == "digest_entry":
-            want = entity.digest_entry.digest_id
             for did, cfg in sorted(self.digest_config.items()):
-                if not want or did == want:
+                if not q.digest_id or did == q.digest_id:
                     found.append(p4runtime_pb2.DigestEntry(digest_id=did, config=cfg))
+        elif which in READERS:
+            READERS[which](p, q, found)
         elif which is None:
             raise invalid("a read query without an entity")
         else:

@@ -89,20 +89,28 @@ def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
         e.counter[0], e.counter[1] = dce.data.packet_count, dce.data.byte_count
 
 
-def read_direct_counters(pipe: Pipeline, store, q, out: list) -> None:
+def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
+    """DirectCounterEntry / DirectMeterEntry reads: one per entry of the table named (or of every table with such
+    an extern), the entry encoded as a Read of it would give it."""
     from emulator.p4runtime.tables import encode_entry
     from emulator.proto import p4runtime_pb2
 
+    attached, what, cls = (("direct_counter", "direct counter", p4runtime_pb2.DirectCounterEntry)
+                           if kind == "direct_counter_entry" else
+                           ("direct_meter", "direct meter", p4runtime_pb2.DirectMeterEntry))
     if q.HasField("table_entry") and q.table_entry.table_id:
-        tables = [_direct_table(pipe, q.table_entry, "direct_counter", "direct counter")]
+        tables = [_direct_table(pipe, q.table_entry, attached, what)]
     else:
-        tables = [t for t in pipe.tables.values() if t.target.direct_counter is not None]
+        tables = [t for t in pipe.tables.values() if getattr(t.target, attached) is not None]
     for t in tables:
         query = q.table_entry if q.table_entry.table_id else p4runtime_pb2.TableEntry(table_id=t.id)
         for e in _direct_entries(pipe, t, query):
-            msg = p4runtime_pb2.DirectCounterEntry()
+            msg = cls()
             msg.table_entry.CopyFrom(encode_entry(pipe, store, t, e))
-            msg.data.packet_count, msg.data.byte_count = e.counter[0], e.counter[1]
+            if attached == "direct_counter":
+                msg.data.packet_count, msg.data.byte_count = e.counter[0], e.counter[1]
+            elif e.meter is not None:
+                meter_config(e.meter.rates(), msg.config)
             out.append(msg)
 
 
@@ -141,24 +149,6 @@ def write_direct_meter(pipe: Pipeline, kind: int, dme) -> None:
             t.target.direct_meter.set_rates(e, meter_rates(dme.config))
         else:
             e.meter = None
-
-
-def read_direct_meters(pipe: Pipeline, store, q, out: list) -> None:
-    from emulator.p4runtime.tables import encode_entry
-    from emulator.proto import p4runtime_pb2
-
-    if q.HasField("table_entry") and q.table_entry.table_id:
-        tables = [_direct_table(pipe, q.table_entry, "direct_meter", "direct meter")]
-    else:
-        tables = [t for t in pipe.tables.values() if t.target.direct_meter is not None]
-    for t in tables:
-        query = q.table_entry if q.table_entry.table_id else p4runtime_pb2.TableEntry(table_id=t.id)
-        for e in _direct_entries(pipe, t, query):
-            msg = p4runtime_pb2.DirectMeterEntry()
-            msg.table_entry.CopyFrom(encode_entry(pipe, store, t, e))
-            if e.meter is not None:
-                meter_config(e.meter.rates(), msg.config)
-            out.append(msg)
 
 
 # --------------------------------------------------------------------------------------------------- registers
