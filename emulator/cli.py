@@ -14,6 +14,7 @@ COMMANDS = {
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
     "bench": ("bench", "measure performance (pipeline, sim)"),
     "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
+    "cli": ("cli", "simple_switch_CLI's commands (table_add, mc_*, counters, ...) through P4Runtime"),
     "clean": ("clean", "remove what real-time runs left behind (namespaces, interfaces, processes, files)"),
 }
 

@@ -79,14 +79,15 @@ def _resolve_key(key: str, names: list[str], table: str) -> str:
     where = f" of table '{table}'"
     for cand in (key, canonical_key_name(key)):
         if _suffix_match(cand, names):
-            return _resolve(cand, names, "match field", where)
+            return resolve_name(cand, names, "match field", where)
     for cand in ((key[:-len(".valid")] + ".$valid$") if key.endswith(".valid") else None, key + ".$valid$"):
         if cand and _suffix_match(cand, names):
-            return _resolve(cand, names, "match field", where)
-    return _resolve(canonical_key_name(key), names, "match field", where)
+            return resolve_name(cand, names, "match field", where)
+    return resolve_name(canonical_key_name(key), names, "match field", where)
 
 
-def _resolve(name: str, names: Iterable[str], what: str, where: str = "") -> str:
+def resolve_name(name: str, names: Iterable[str], what: str, where: str = "") -> str:
+    """The one name in `names` that `name` spells in full or as a unique dotted suffix; RuntimeApiError otherwise."""
     names = list(names)
     found = _suffix_match(name, names)
     if len(found) == 1:
@@ -126,6 +127,113 @@ def parse_value(value: Any, what: str = "value") -> int:
     raise RuntimeApiError(f"bad {what} {value!r} (expected a number, IPv4/IPv6 or MAC address)")
 
 
+def parse_match(table: str, fields: list, match: dict[str, Any] | list | tuple | None) -> list:
+    """The normalized match specs of table `table` (its `fields` have name, match_kind, bitwidth) from a dict by
+    field name (full or suffix) or a list in key order; left-out fields are wildcards, exact ones are required."""
+    if match is None:
+        match = {}
+    if not isinstance(match, dict):
+        match = list(match)
+        if len(match) != len(fields):
+            raise RuntimeApiError(f"table '{table}' has {len(fields)} match fields, got {len(match)}")
+        match = {f.name: v for f, v in zip(fields, match)}
+    names = [f.name for f in fields]
+    given: dict[str, Any] = {}
+    for key, spec in match.items():
+        fname = _resolve_key(key, names, table)
+        if fname in given:
+            raise RuntimeApiError(f"match field '{fname}' of table '{table}' is given twice")
+        given[fname] = spec
+    out = []
+    for f in fields:
+        if f.name not in given:
+            if f.match_kind == "exact":
+                raise RuntimeApiError(f"missing exact match field '{f.name}' of table '{table}'")
+            out.append(_wildcard(f.match_kind, f.bitwidth))
+            continue
+        out.append(parse_match_spec(table, f, given[f.name]))
+    return out
+
+
+def parse_match_spec(table: str, f, spec: Any):
+    """One field's spec: exact v; lpm (v, plen) | "v/plen" | v; ternary (v, mask) | "v&&&mask" | v;
+    range (lo, hi) | "lo..hi" | "lo->hi" | v; optional v | None."""
+    kind, w = f.match_kind, f.bitwidth
+    what = f"value for match field '{f.name}'"
+
+    def val(v):
+        v = parse_value(v, what)
+        if v < 0 or v >> w:
+            raise RuntimeApiError(f"value {v} does not fit match field '{f.name}' of {w} bits")
+        return v
+
+    if kind == "exact":
+        return val(spec)
+    if kind == "optional":
+        return None if spec is None else val(spec)
+    if isinstance(spec, str):
+        if kind == "lpm" and "/" in spec:
+            v, p = spec.rsplit("/", 1)
+            spec = (v, p)
+        elif kind == "ternary" and "&&&" in spec:
+            spec = tuple(spec.split("&&&", 1))
+        elif kind == "range" and ".." in spec:
+            spec = tuple(spec.split("..", 1))
+        elif kind == "range" and "->" in spec:
+            spec = tuple(spec.split("->", 1))
+    full = (1 << w) - 1
+    if not isinstance(spec, tuple | list):
+        v = val(spec)
+        return {"lpm": (v, w), "ternary": (v, full), "range": (v, v)}.get(kind, v)
+    if len(spec) != 2:
+        raise RuntimeApiError(f"bad {kind} match {spec!r} for field '{f.name}' of table '{table}'")
+    a, b = spec
+    if kind == "lpm":
+        p = parse_value(b, "prefix length")
+        if not 0 <= p <= w:
+            raise RuntimeApiError(f"prefix length {p} is out of range for match field '{f.name}' of {w} bits")
+        return (val(a), p)
+    if kind == "ternary":
+        m = parse_value(b, "mask")
+        if m < 0 or m >> w:
+            raise RuntimeApiError(f"mask {m:#x} does not fit match field '{f.name}' of {w} bits")
+        return (val(a), m)
+    if kind == "range":
+        return (val(a), val(b))
+    return spec
+
+
+def parse_params(action: str, plist: list, params: dict[str, Any] | list | tuple | None) -> tuple:
+    """The argument values of action `action` (its `plist` params have name and bitwidth) from a dict by name,
+    a list of (name, value) pairs or a list in parameter order; each value must fit its width."""
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        params = list(params)
+        if params and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in params):
+            params = dict(params)
+        else:
+            if len(params) != len(plist):
+                raise RuntimeApiError(f"action '{action}' takes {len(plist)} parameters, got {len(params)}")
+            params = {p.name: v for p, v in zip(plist, params)}
+    names = [p.name for p in plist]
+    given = {}
+    for k, v in params.items():
+        if k not in names:
+            raise RuntimeApiError(f"action '{action}' has no parameter '{k}' (has: {', '.join(names) or 'none'})")
+        given[k] = v
+    out = []
+    for p in plist:
+        if p.name not in given:
+            raise RuntimeApiError(f"missing parameter '{p.name}' of action '{action}'")
+        v = parse_value(given[p.name], f"value for parameter '{p.name}'")
+        if v < 0 or v >> p.bitwidth:
+            raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{action}' "
+                                  f"of {p.bitwidth} bits")
+        out.append(v)
+    return tuple(out)
+
+
 class RuntimeApi:
     """Control-plane operations by P4 names on a RuntimeState (or a switch holding one)."""
 
@@ -136,119 +244,24 @@ class RuntimeApi:
 
     # ------------------------------------------------------------------ lookups by name
     def table(self, name: str) -> Table:
-        return self.state.tables[_resolve(name, self.state.tables, "table")]
+        return self.state.tables[resolve_name(name, self.state.tables, "table")]
 
     def profile(self, name: str) -> ActionProfile:
-        return self.state.profiles[_resolve(name, self.state.profiles, "action profile")]
+        return self.state.profiles[resolve_name(name, self.state.profiles, "action profile")]
 
     def _extern(self, name: str, kinds: tuple[type, ...], what: str):
         names = [n for n, o in self.state.externs.items() if isinstance(o, kinds)]
-        return self.state.externs[_resolve(name, names, what)]
+        return self.state.externs[resolve_name(name, names, what)]
 
     # ------------------------------------------------------------------ match / params conversion
     def _match(self, table: Table, match: dict[str, Any] | list | tuple | None) -> list:
-        fields = table.fields
-        if match is None:
-            match = {}
-        if not isinstance(match, dict):
-            match = list(match)
-            if len(match) != len(fields):
-                raise RuntimeApiError(f"table '{table.name}' has {len(fields)} match fields, got {len(match)}")
-            match = {f.name: v for f, v in zip(fields, match)}
-        names = [f.name for f in fields]
-        given: dict[str, Any] = {}
-        for key, spec in match.items():
-            fname = _resolve_key(key, names, table.name)
-            if fname in given:
-                raise RuntimeApiError(f"match field '{fname}' of table '{table.name}' is given twice")
-            given[fname] = spec
-        out = []
-        for f in fields:
-            if f.name not in given:
-                if f.match_kind == "exact":
-                    raise RuntimeApiError(f"missing exact match field '{f.name}' of table '{table.name}'")
-                out.append(_wildcard(f.match_kind, f.bitwidth))
-                continue
-            out.append(self._spec(table, f, given[f.name]))
-        return out
-
-    @staticmethod
-    def _spec(table: Table, f, spec: Any):
-        kind, w = f.match_kind, f.bitwidth
-        what = f"value for match field '{f.name}'"
-
-        def val(v):
-            v = parse_value(v, what)
-            if v < 0 or v >> w:
-                raise RuntimeApiError(f"value {v} does not fit match field '{f.name}' of {w} bits")
-            return v
-
-        if kind == "exact":
-            return val(spec)
-        if kind == "optional":
-            return None if spec is None else val(spec)
-        if isinstance(spec, str):
-            if kind == "lpm" and "/" in spec:
-                v, p = spec.rsplit("/", 1)
-                spec = (v, int(p))
-            elif kind == "ternary" and "&&&" in spec:
-                spec = tuple(spec.split("&&&", 1))
-            elif kind == "range" and ".." in spec:
-                spec = tuple(spec.split("..", 1))
-            elif kind == "range" and "->" in spec:
-                spec = tuple(spec.split("->", 1))
-        full = (1 << w) - 1
-        if not isinstance(spec, tuple | list):
-            v = val(spec)
-            return {"lpm": (v, w), "ternary": (v, full), "range": (v, v)}.get(kind, v)
-        if len(spec) != 2:
-            raise RuntimeApiError(f"bad {kind} match {spec!r} for field '{f.name}' of table '{table.name}'")
-        a, b = spec
-        if kind == "lpm":
-            p = parse_value(b, "prefix length")
-            if not 0 <= p <= w:
-                raise RuntimeApiError(f"prefix length {p} is out of range for match field '{f.name}' of {w} bits")
-            return (val(a), p)
-        if kind == "ternary":
-            m = parse_value(b, "mask")
-            if m < 0 or m >> w:
-                raise RuntimeApiError(f"mask {m:#x} does not fit match field '{f.name}' of {w} bits")
-            return (val(a), m)
-        if kind == "range":
-            return (val(a), val(b))
-        return spec
+        return parse_match(table.name, table.fields, match)
 
     def _params(self, action: str, params: dict[str, Any] | list | tuple | None) -> tuple:
         info = self.info.action(action) if self.info else None
         if info is None:
             return tuple(parse_value(v) for v in (params or ()))
-        plist = info.params
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            params = list(params)
-            if params and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in params):
-                params = dict(params)
-            else:
-                if len(params) != len(plist):
-                    raise RuntimeApiError(f"action '{info.name}' takes {len(plist)} parameters, got {len(params)}")
-                params = {p.name: v for p, v in zip(plist, params)}
-        names = [p.name for p in plist]
-        given = {}
-        for k, v in params.items():
-            if k not in names:
-                raise RuntimeApiError(f"action '{info.name}' has no parameter '{k}' (has: {', '.join(names) or 'none'})")
-            given[k] = v
-        out = []
-        for p in plist:
-            if p.name not in given:
-                raise RuntimeApiError(f"missing parameter '{p.name}' of action '{info.name}'")
-            v = parse_value(given[p.name], f"value for parameter '{p.name}'")
-            if v < 0 or v >> p.bitwidth:
-                raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{info.name}' "
-                                      f"of {p.bitwidth} bits")
-            out.append(v)
-        return tuple(out)
+        return parse_params(info.name, info.params, params)
 
     # ------------------------------------------------------------------ tables
     def table_add(self, table: str, match: dict[str, Any] | list | None = None, action: str | None = None,
@@ -336,7 +349,7 @@ class RuntimeApi:
                                member_id: int | None = None) -> int:
         p = self.profile(profile)
         names = p.valid_actions if p.valid_actions is not None else [a.name for a in self.info.actions]
-        full = _resolve(action, names, "action", f" of action profile '{p.name}'")
+        full = resolve_name(action, names, "action", f" of action profile '{p.name}'")
         return p.add_member(full, self._params(full, params), member_id)
 
     act_prof_add_member = act_prof_create_member
@@ -345,7 +358,7 @@ class RuntimeApi:
                                params: dict[str, Any] | list | None = None) -> None:
         p = self.profile(profile)
         names = p.valid_actions if p.valid_actions is not None else [a.name for a in self.info.actions]
-        full = _resolve(action, names, "action", f" of action profile '{p.name}'")
+        full = resolve_name(action, names, "action", f" of action profile '{p.name}'")
         p.modify_member(member, full, self._params(full, params))
 
     def act_prof_delete_member(self, profile: str, member: int) -> None:

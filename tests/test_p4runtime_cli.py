@@ -1,0 +1,219 @@
+"""`rocelab cli` (simple_switch_CLI's commands through P4Runtime) and the by-name P4RuntimeClient, against the
+in-process P4Runtime server: what each command writes is checked on the switch itself (entries, packets)."""
+from __future__ import annotations
+
+import pytest
+from p4runtime_util import RT_P4, compile_program
+
+from emulator.cli import main
+from emulator.p4runtime.cli_format import MAX_PRIORITY
+from emulator.p4runtime.client import P4RuntimeClient, P4RuntimeClientError
+from emulator.p4runtime.device import Device
+from emulator.p4runtime.server import serve
+from emulator.target.api import RuntimeApi
+
+IPV4 = bytes.fromhex("0800")
+
+
+def frame(dst: str, src: str, ip_src: str, ip_dst: str, proto: int = 6) -> bytes:
+    mac = lambda m: bytes.fromhex(m.replace(":", ""))  # noqa: E731
+    ip = lambda a: bytes(int(x) for x in a.split("."))  # noqa: E731
+    hdr = bytes([0x45, 0, 0, 20, 0, 0, 0, 0, 64, proto, 0, 0]) + ip(ip_src) + ip(ip_dst)
+    return mac(dst) + mac(src) + IPV4 + hdr + bytes(26)
+
+
+@pytest.fixture
+def sw(tmp_path):
+    """A P4Runtime server with rt.p4 pushed by the client; yields (address, device, files dir)."""
+    p4info, config = compile_program(RT_P4, tmp_path)
+    device = Device(device_id=0, cpu_port=255)
+    handle = serve(device, "127.0.0.1:0")
+    with P4RuntimeClient(handle.address, election_id=(0, 9)) as c:
+        c.set_pipeline(p4info, config)
+    yield handle.address, device, tmp_path, (p4info, config)
+    handle.stop()
+
+
+def run_cli(capsys, address, tmp_path, text: str, *extra) -> tuple[int, str, str]:
+    path = tmp_path / "commands.txt"
+    path.write_text(text)
+    rc = main(["cli", "--grpc-addr", address, *extra, str(path)])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_table_add_each_match_kind_and_forwarding(sw, capsys):
+    address, device, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """
+# simple_switch_CLI syntax, as p4-utils' cli_input files write it
+table_add l2 fwd 00:00:00:00:00:02 => 00:00:00:00:00:22 3
+table_add MyMissing.l2 fwd 1 => 2 3
+table_add Ing.ipv4_lpm fwd 10.0.0.0/8 => 0x0a0000000001 4
+table_add acl drop 10.1.0.0&&&255.255.0.0 6->17 00:00:00:00:00:01&&&0 5
+table_add acl to_cpu 10.1.2.0&&&255.255.255.0 0->255 00:00:00:00:00:01 1
+table_set_default l2 drop
+""")
+    assert rc == 1, (out, err)
+    assert err.strip().splitlines() == [f"{tmp / 'commands.txt'}:4: error: unknown table 'MyMissing.l2' (known: "
+                                        "Ing.acl, Ing.ecmp, Ing.ipv4_lpm, Ing.l2)"]
+    assert out.count("Entry has been added with handle 0") == 3
+    assert "Entry has been added with handle 1" in out
+    api = RuntimeApi(device.switch)
+    l2 = api.table_entries("l2")
+    assert [(e.match, e.action, e.args) for e in l2] == [((0x2,), "Ing.fwd", (0x22, 3))]
+    assert api.table("l2").default_action == "Ing.drop"
+    acl = {e.action: e for e in api.table_entries("acl")}
+    # BMv2 priorities (smaller wins) arrive inverted, so to_cpu (1) beats drop (5) as it does on BMv2
+    assert acl["Ing.to_cpu"].priority == MAX_PRIORITY - 1 > acl["Ing.drop"].priority == MAX_PRIORITY - 5
+    assert acl["Ing.drop"].match[0] == (0x0A010000, 0xFFFF0000) and acl["Ing.drop"].match[1] == (6, 17)
+    outs = device.switch.process(1, frame("00:00:00:00:00:02", "00:00:00:00:00:01", "10.1.2.3", "10.9.9.9"))
+    assert [p for p, _ in outs] == [255]  # acl to_cpu (priority 1) wins over drop (priority 5)
+    outs = device.switch.process(1, frame("00:00:00:00:00:02", "00:00:00:00:00:01", "10.1.9.3", "10.9.9.9"))
+    assert outs == []  # only drop matches
+
+
+def test_handles_delete_modify_dump_and_clear(sw, capsys):
+    address, device, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """
+table_add l2 fwd 0x2 => 0x22 3
+table_add l2 fwd 0x3 => 0x33 4
+table_delete l2 0
+table_add l2 to_cpu 0x4 =>
+table_modify l2 fwd 1 => 0x44 5
+table_dump l2
+table_num_entries l2
+table_delete l2 7
+""")
+    assert rc == 1 and err.strip().endswith(":9: error: table 'Ing.l2' has no entry with handle 7"), err
+    assert out.splitlines()[:3] == ["Entry has been added with handle 0", "Entry has been added with handle 1",
+                                    "Entry has been added with handle 0"]  # BMv2 reuses the lowest free handle
+    dump = out[out.index("=========="):]
+    assert "Dumping entry 0x1\nMatch key:\n* hdr.eth.dst" in dump
+    assert "EXACT     000000000003\nAction entry: Ing.fwd - 000000000044, 0005" in dump
+    assert "Dumping entry 0x0" in dump and "Action entry: Ing.to_cpu - " in dump
+    assert "Dumping default entry\nAction entry: NoAction - " in dump
+    assert out.strip().splitlines()[-1] == "2"
+    rc, out, err = run_cli(capsys, address, tmp, "table_clear l2\ntable_num_entries l2\n")
+    assert rc == 0 and out.strip() == "0" and RuntimeApi(device.switch).table_entries("l2") == []
+
+
+def test_action_selector_multicast_mirroring_counters_registers_meters(sw, capsys):
+    address, device, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """
+act_prof_create_member ecmp_sel set_port 1
+act_prof_create_member ecmp_sel set_port 2
+act_prof_create_group ecmp_sel
+act_prof_add_member_to_group ecmp_sel 0 0
+act_prof_add_member_to_group ecmp_sel 1 0
+table_indirect_add_with_group ecmp 10.0.0.9 => 0
+table_indirect_add ecmp 10.0.0.8 => 1
+mc_mgrp_create 7
+mc_node_create 0 1 2
+mc_node_create 5 3
+mc_node_associate 7 0
+mc_node_associate 7 1
+mirroring_add 11 4
+register_write last_len 3 77
+register_read last_len 3
+counter_write port_counter 2 5 500
+counter_read port_counter 2
+counter_reset port_counter
+counter_read port_counter 2
+meter_set_rates port_meter 1 0.5:1000 1:2000
+meter_get_rates port_meter 1
+register_reset last_len
+register_read last_len
+""")
+    assert rc == 0, err
+    assert "Member has been created with handle 1" in out and "Group has been created with handle 0" in out
+    assert "last_len[3]= 77" in out
+    assert "port_counter[2]= (500 bytes, 5 packets)" in out and "port_counter[2]= (0 bytes, 0 packets)" in out
+    assert "0: info rate = 0.5, burst size = 1000\n1: info rate = 1.0, burst size = 2000" in out
+    assert "last_len= 0, 0, 0, 0, 0, 0, 0, 0" in out
+    state = device.switch.state
+    prof = state.profiles["Ing.ecmp_sel"]
+    assert sorted(prof.members) == [1, 2] and prof.groups[1] == {1: 1, 2: 1}  # P4Runtime ids = handle + 1
+    assert sorted(state.pre.replicas(7)) == [(0, 1), (0, 2), (5, 3)]
+    assert state.pre.clone_targets(11)[0] == [(0, 4)]
+
+
+def test_bad_lines_named_and_the_rest_still_runs(sw, capsys):
+    address, device, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """table_add l2 fwd 0x2 => 0x22
+table_add acl drop 10.0.0.1&&&255.255.255.255 0->3 5
+table_add ipv4_lpm fwd 10.0.0.0 => 1 2
+table_add l2 fwd 0x2 => 0x22 99999
+set_queue_rate 100 1
+frobnicate 1 2
+table_add l2 fwd 0x5 => 0x55 2
+table_add l2 fwd 0x5 => 0x55 2
+counter_read port_counter 99
+""")
+    lines = err.strip().splitlines()
+    assert rc == 1 and len(lines) == 8, err
+    path = tmp / "commands.txt"
+    assert lines[0] == f"{path}:1: error: action Ing.fwd needs 2 parameters, got 1"
+    assert lines[1].startswith(f"{path}:2: error: table Ing.acl needs 3 key fields, got 2")
+    assert lines[2] == f"{path}:3: error: invalid LPM value 10.0.0.0, use '/' to separate prefix and length"
+    assert lines[3].startswith(f"{path}:4: error: value 99999 does not fit parameter 'port'")
+    assert lines[4].startswith(f"{path}:5: error: 'set_queue_rate' is a Thrift command")
+    assert lines[5].startswith(f"{path}:6: error: unknown command 'frobnicate'")
+    assert lines[6].startswith(f"{path}:8: error: Write: ALREADY_EXISTS: ")
+    assert lines[7].startswith(f"{path}:9: error: counter 'Ing.port_counter': index 99 out of range")
+    assert "Entry has been added with handle 0" in out  # line 7 ran
+    assert [e.match for e in RuntimeApi(device.switch).table_entries("l2")] == [(5,)]
+
+
+def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch):
+    import io
+
+    address, device, tmp, (p4info, config) = sw
+    monkeypatch.setattr("sys.stdin", io.StringIO("table_add l2 fwd 0x9 => 0x99 1\nbogus\n"))
+    assert main(["cli", "--grpc-addr", address]) == 1
+    out, err = capsys.readouterr()
+    assert "Entry has been added with handle 0" in out and err.strip() == "<stdin>:2: error: unknown command " \
+        "'bogus' ('help' lists the commands)"
+    assert main(["cli", "--grpc-addr", address, str(tmp / "missing.txt")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["cli", "--grpc-addr", address, "--p4info", str(p4info), str(tmp / "x")]) == 2
+    assert "--p4info and --config go together" in capsys.readouterr().err
+    # pushing the pipeline again (from the CLI) starts from empty tables
+    rc, out, err = run_cli(capsys, address, tmp, "table_num_entries l2\n", "--p4info", str(p4info),
+                           "--config", str(config))
+    assert rc == 0 and out.strip() == "0", err
+    # no server
+    rc, out, err = run_cli(capsys, "127.0.0.1:1", tmp, "show_tables\n", "--timeout", "0.5")
+    assert rc == 2 and "UNAVAILABLE" in err and "Traceback" not in err
+
+
+def test_no_pipeline_and_wrong_device(capsys, tmp_path):
+    device = Device(device_id=0)
+    handle = serve(device, "127.0.0.1:0")
+    try:
+        rc, out, err = run_cli(capsys, handle.address, tmp_path, "show_tables\n")
+        assert rc == 2 and "FAILED_PRECONDITION" in err and "--p4info/--config" in err
+        rc, out, err = run_cli(capsys, handle.address, tmp_path, "show_tables\n", "--device-id", "3")
+        assert rc == 2 and "NOT_FOUND" in err
+    finally:
+        handle.stop()
+
+
+def test_show_tables_help_and_client_api(sw, capsys):
+    address, device, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, "show_tables\nhelp table_add\nhelp\n")
+    assert rc == 0, err
+    assert "Ing.acl                        [implementation=None, mk=hdr.ipv4.srcAddr(ternary, 32),\t" in out
+    assert "Ing.ecmp                       [implementation=Ing.ecmp_sel, mk=hdr.ipv4.dstAddr(exact, 32)]" in out
+    assert "table_add <table name> <action name> <match fields> => <action parameters> [priority]" in out
+    assert "mc_node_associate" in out and "meter_set_rates" in out
+    # the client by names, with RuntimeApi's arguments (what emulator/control uses)
+    with P4RuntimeClient(address, election_id=(0, 10)) as c:
+        h = c.table_add("ipv4_lpm", {"hdr.ipv4.dstAddr": ("10.2.0.0", 16)}, "fwd", {"dmac": 1, "port": 2})
+        assert c.table_find("ipv4_lpm", {"dstAddr": "10.2.0.0/16"}) == h
+        assert c.counter_read("lpm_counter", h) == (0, 0)
+        device.switch.process(1, frame("00:00:00:00:00:09", "00:00:00:00:00:01", "1.1.1.1", "10.2.3.4"))
+        assert c.counter_read("lpm_counter", h) == (1, 60)
+        with pytest.raises(P4RuntimeClientError, match="ALREADY_EXISTS"):
+            c.table_add("ipv4_lpm", {"hdr.ipv4.dstAddr": "10.2.0.0/16"}, "fwd", [1, 2])
+        c.table_delete("ipv4_lpm", h)
+        assert c.table_entries("ipv4_lpm") == []
