@@ -25,6 +25,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="override a field, e.g. --set switch.pfc.enabled=false (repeatable; value is YAML)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+    p.add_argument("--engine", choices=("sim", "mininet"), default="sim",
+                   help="sim: virtual time (default); mininet: real time on Mininet (root; Mb/s rates)")
+    p.add_argument("--cli", action="store_true", help="mininet engine: open the Mininet CLI on the running network")
+    p.add_argument("--switch-binary", metavar="PATH",
+                   help="mininet engine: run this switch (e.g. simple_switch_grpc) instead of rocelab-switch")
 
 
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios"
@@ -54,6 +59,10 @@ def main(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else Path("runs") / sc.name
     console = Console(stderr=True, quiet=args.quiet)
     until = sc.duration if sc.duration is not None else None
+    if args.engine == "mininet":
+        return _run_mininet(args, sc, out_dir)
+    if args.cli or args.switch_binary:
+        raise ConfigError("--cli and --switch-binary need --engine mininet")
     try:
         with _progress(console, until) as progress:
             outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
@@ -66,6 +75,34 @@ def main(args: argparse.Namespace) -> int:
     if not args.quiet:
         console_out = Console()
         print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
+    return 0 if summary["complete"] else EXIT_INCOMPLETE
+
+
+def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
+    from rich.console import Console
+
+    from emulator.mininet.runner import MininetOptions, run_scenario_mininet
+
+    err = Console(stderr=True)
+    opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli,
+                          warn=lambda text: err.print(f"[bold yellow]warning:[/] {text}"))
+    if not args.quiet:
+        err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ...")
+    try:
+        outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
+                                       plots=False if args.no_plots else None)
+    except ConfigError as exc:
+        if exc.file is None:
+            exc.file = args.scenario
+        raise
+    summary = outcome.summary
+    if not args.quiet:
+        console_out = Console()
+        print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
+        w = summary["realtime"]["worst"]
+        Console().print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
+                        f"(limit {summary['realtime']['lateness_limit_us']} us): "
+                        + ("kept up" if summary["realtime"]["kept_up"] else "[bold red]NOT kept up[/]"))
     return 0 if summary["complete"] else EXIT_INCOMPLETE
 
 

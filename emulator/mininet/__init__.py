@@ -3,7 +3,6 @@
 One concept per module, as Mininet itself is laid out:
 - agentspec: what one host agent runs (its NIC, QPs and flows), as JSON, built from the scenario's NICs.
 - agent: the host agent process: the traffic/ NIC on an AF_PACKET socket, driven by the wall clock.
-- lateness: scheduling lateness statistics (how far behind the wall clock a loop ran).
 - state: the registry of what a run created (namespaces, interfaces, processes, files) and `rocelab clean`.
 - netns: plain namespaces and veth pairs for agent tests, recorded in the registry.
 """

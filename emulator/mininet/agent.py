@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from emulator.errors import RocelabError
 from emulator.mininet.agentspec import AgentSpec
-from emulator.mininet.lateness import Lateness
+from emulator.report.lateness import Lateness
 from traffic.frames import ROCE_UDP_PORT
 from traffic.nic import WIRE_OVERHEAD
 
@@ -170,7 +170,7 @@ class Agent:
                 self.frames_rx += 1
                 t = self.now()
                 if pcap is not None:
-                    pcap.write(t, frame)
+                    pcap.write(max(t, 0), frame)  # a frame may arrive just before time zero
                 nic.receive(frame, t)
             now = self.now()
             if tx_free <= now:
@@ -182,7 +182,7 @@ class Agent:
                         pass  # the interface queue is full: the frame is lost as on a congested wire
                     self.frames_tx += 1
                     if pcap is not None:
-                        pcap.write(now, frame)
+                        pcap.write(max(now, 0), frame)
                     ser = (len(frame) + WIRE_OVERHEAD) * self._ns_per_byte
                     # a slot missed by less than a frame time is made up (the long-run rate stays the line
                     # rate); a longer stall is not (a NIC never sends faster than its line)

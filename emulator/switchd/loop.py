@@ -144,10 +144,13 @@ class RealTimeSwitch:
                         self._emit((port, frame), now)
                         continue
                     ser = serialization_ns(len(frame), rate)
-                    self.busy_until[port] = now + ser
-                    self._defer(now + ser, self._emit, (port, frame))
+                    # a transmitter served late by less than a frame time starts at its nominal time, so a
+                    # loaded machine's wake-up lateness does not lower the port's long-run rate
+                    start = busy if now - busy < ser else now
+                    self.busy_until[port] = done = start + ser
+                    self._defer(done, self._emit, (port, frame))
                     if dp.more(port):
-                        self._defer(now + ser, self._tx_done, port)
+                        self._defer(done, self._tx_done, port)
                     break
 
     def _emit(self, arg: tuple[int, bytes], now: int) -> None:

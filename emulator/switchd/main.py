@@ -49,12 +49,46 @@ class _Log:
 def _tm_config(opts: SwitchOptions):
     from emulator.tm.config import PfcConfig, TmConfig
 
-    cfg = TmConfig()
+    cfg = TmConfig() if opts.tm_config is None else _read_tm_config(opts.tm_config)
     if opts.buffer_bytes is not None:
         cfg.buffer_bytes = opts.buffer_bytes
     if opts.pfc_priorities:
         cfg.pfc = PfcConfig(enabled=True, priorities=opts.pfc_priorities, xoff_bytes=opts.pfc_xoff)
     return cfg
+
+
+def _read_tm_config(path: str):
+    import json
+
+    from emulator.tm.config import TmConfig
+
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise RocelabError(f"rocelab-switch: cannot read --tm-config {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise RocelabError(f"rocelab-switch: --tm-config {path}: not JSON: {exc}") from None
+    try:
+        return TmConfig.from_dict(data)
+    except RocelabError as exc:
+        raise RocelabError(f"rocelab-switch: --tm-config {path}: {exc}") from None
+
+
+def write_stats(sw, path: str) -> None:
+    """The datapath's counters (what the simulator reports per switch) and the loop's lateness, as JSON, replaced
+    atomically so a reader never sees half a file."""
+    import json
+    import os
+
+    from emulator.report.lateness import summarize
+    from emulator.report.summary import jsonable
+
+    now = sw.now()
+    data = {"now_ns": now, "stats": jsonable(sw.dp.stats(now)), "lateness": summarize(sw.lateness_ns)}
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
 
 
 def _load_program(path: str):
@@ -122,6 +156,8 @@ def run(opts: SwitchOptions) -> int:
         stop = sw.stop
         signal.signal(signal.SIGTERM, lambda *_: stop())
         signal.signal(signal.SIGINT, lambda *_: stop())
+        if opts.stats_file:
+            signal.signal(signal.SIGUSR1, lambda *_: write_stats(sw, opts.stats_file))
         ports = ", ".join(f"{p}@{i}" for p, i in sorted(opts.interfaces.items())) or "none"
         print(f"rocelab-switch: device {opts.device_id}, ports {ports}"
               + (f", nn {opts.packet_in}" if opts.packet_in else "")
@@ -129,6 +165,8 @@ def run(opts: SwitchOptions) -> int:
               + (f", program {opts.config}" if opts.config else ", no program (waiting for P4Runtime)"),
               file=sys.stderr, flush=True)
         sw.run()
+        if opts.stats_file:
+            write_stats(sw, opts.stats_file)
         return 0
     finally:
         if handle is not None:

@@ -9,7 +9,10 @@ Switch options (before `--`): -i/--interface PORT@IFACE (repeatable), --device-i
 Target options (after `--`): --grpc-server-addr HOST:PORT (default 127.0.0.1:9559), --cpu-port N,
 --priority-queues N (as BMv2: a packet with standard_metadata.priority >= N is dropped; without it all 8
 priority queues are used, strict priority, which BMv2 would do with --priority-queues 8), --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
-10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES.
+10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES,
+--tm-config FILE (a traffic-manager config as JSON, emulator.tm.config.TmConfig.from_dict; the options above
+override it), --stats-file FILE (the datapath's counters and the loop's scheduling lateness as JSON, written at
+exit and whenever the process gets SIGUSR1).
 """
 from __future__ import annotations
 
@@ -43,6 +46,8 @@ class SwitchOptions:
     buffer_bytes: int | None = None
     pfc_priorities: tuple[int, ...] = ()
     pfc_xoff: int | None = None
+    tm_config: str | None = None
+    stats_file: str | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -86,6 +91,8 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--pfc", default="", metavar="PRIO[,PRIO]")
     p.add_argument("--pfc-xoff", type=int, default=None, metavar="BYTES")
     p.add_argument("--grpc-server-ssl", action="store_true")
+    p.add_argument("--tm-config", default=None, metavar="FILE")
+    p.add_argument("--stats-file", default=None, metavar="FILE")
     return p
 
 
@@ -116,7 +123,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
                       packet_in=a.packet_in, no_p4=a.no_p4, config=a.config, grpc_addr=t.grpc_server_addr,
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
-                      buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff)
+                      buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file)
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
         if not sep or not port_s.strip().isdigit() or not iface:

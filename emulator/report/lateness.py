@@ -20,15 +20,19 @@ class Lateness:
         self.samples.append(late_ns if late_ns > 0 else 0)
 
     def summary(self) -> dict:
-        """{"samples", "p50_us", "p99_us", "max_us"} (None figures without samples)."""
-        xs = sorted(self.samples)
-        n = len(xs)
-        if not n:
-            return {"samples": 0, "p50_us": None, "p99_us": None, "max_us": None}
+        return summarize(self.samples)
 
-        def pct(q: float) -> float:
-            return round(xs[min(n - 1, int(q * n))] / 1000, 1)
-        return {"samples": n, "p50_us": pct(0.5), "p99_us": pct(0.99), "max_us": round(xs[-1] / 1000, 1)}
+
+def summarize(samples_ns: object) -> dict:
+    """{"samples", "p50_us", "p99_us", "max_us"} of lateness samples in ns (None figures without samples)."""
+    xs = sorted(samples_ns)
+    n = len(xs)
+    if not n:
+        return {"samples": 0, "p50_us": None, "p99_us": None, "max_us": None}
+
+    def pct(q: float) -> float:
+        return round(max(0, xs[min(n - 1, int(q * n))]) / 1000, 1)
+    return {"samples": n, "p50_us": pct(0.5), "p99_us": pct(0.99), "max_us": pct(1.0)}
 
 
 def merge(summaries: list[dict]) -> dict:
