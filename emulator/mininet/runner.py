@@ -76,9 +76,9 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
 
 def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: OutputDir,
          opts: MininetOptions, base_dir: str | Path | None) -> tuple[dict, list[Path]]:
-    from mininet.link import Link
     from mininet.net import Mininet
 
+    from emulator.mininet.link import QuietLink
     from emulator.mininet.switch import P4Switch
     from emulator.mininet.topo import ScenarioTopo, intf_name
     from emulator.tm.config import tm_config_from_spec
@@ -88,7 +88,7 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
     for name in topo.interface_names():
         st.add_link(name)
     net = Mininet(topo=topo, switch=partial(P4Switch, run_dir=str(work), binary=opts.switch_binary, state=st),
-                  controller=None, link=Link, build=False, autoSetMacs=False, waitConnected=False)
+                  controller=None, link=QuietLink, build=False, autoSetMacs=False, waitConnected=False)
     for i, sw in enumerate(sc.topology.switches):
         spec, _ = sc.switch_of(sw)
         rates = {pa: r for a, pa, _b, _pb, r, _ in wiring.links if a == sw}
@@ -105,10 +105,6 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
         for h in net.hosts:
             st.add_process(h.pid)
         net.start()
-        for sw in net.switches:  # the root namespace's ends: no IPv6 router solicitations into the switch
-            for intf in sw.intfList():
-                if intf.name != "lo":
-                    sw.cmd(f"sysctl -qw net.ipv6.conf.{intf.name}.disable_ipv6=1")
         for h in net.hosts:
             h.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1")
         _program(sc, built, net, base_dir)

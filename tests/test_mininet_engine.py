@@ -1,0 +1,122 @@
+"""The Mininet engine end to end: the bundled real-time scenarios on both engines.
+
+Needs root, Mininet's tools (mnexec, ifconfig) and the mininet Python package; skips saying which is missing.
+Each run is a child `rocelab run` process (as a user runs it); afterwards no interface or process of it is left.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emulator.errors import ConfigError
+from emulator.mininet.preflight import EngineUnavailable, check_environment, check_scale
+from emulator.scenario.load import load_scenario
+from emulator.sim.build import _wire
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _why_not() -> str | None:
+    try:
+        check_environment()
+    except EngineUnavailable as exc:
+        return str(exc)
+    return None
+
+
+needs_mininet = pytest.mark.skipif(_why_not() is not None, reason=f"mininet engine unavailable: {_why_not()}")
+
+
+def _run(scenario: str, engine: str, out: Path) -> dict:
+    p = subprocess.run([sys.executable, "-m", "emulator.cli", "run", f"scenarios/{scenario}.yaml", "--engine", engine,
+                        "--out", str(out), "--no-plots", "--quiet"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, f"{engine} run of {scenario} failed ({p.returncode}): {p.stderr[-2000:]}"
+    assert "Traceback" not in p.stderr
+    return json.loads((out / "summary.json").read_text())
+
+
+def _links() -> set[str]:
+    return set(os.listdir("/sys/class/net"))
+
+
+def _tshark_count(path: Path, *args: str) -> int:
+    out = subprocess.run(["tshark", "-r", str(path), "-d", "udp.port==4791,infiniband", *args],
+                         capture_output=True, text=True, check=True).stdout
+    return len(out.splitlines())
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Both bundled scenarios on both engines, once for the module."""
+    if _why_not() is not None:
+        pytest.skip(_why_not())
+    before = _links()
+    out = {}
+    for sc in ("incast_pfc_mininet", "incast_dcqcn_mininet"):
+        for engine in ("sim", "mininet"):
+            d = tmp_path_factory.mktemp(f"{sc}-{engine}")
+            out[(sc, engine)] = (_run(sc, engine, d), d)
+    out["left"] = _links() - before
+    return out
+
+
+@needs_mininet
+def test_nothing_is_left_behind(runs):
+    assert runs["left"] == set()
+
+
+@needs_mininet
+@pytest.mark.parametrize("sc", ["incast_pfc_mininet", "incast_dcqcn_mininet"])
+def test_completes_lossless_with_pfc_on_the_wire(runs, sc):
+    s, d = runs[(sc, "mininet")]
+    assert s["engine"] == "mininet" and s["complete"] and s["stop_reason"] == "completed"
+    t = s["totals"]
+    assert t["drops"] == 0 and t["retransmitted_packets"] == 0 and t["flows_completed"] == 4
+    assert t["pfc_pause_frames"] > 0
+    rt = s["realtime"]
+    assert rt["worst"]["samples"] > 0 and set(rt["agents"]) == {"h1", "h2", "h3", "h4", "r"} and "s1" in rt["switches"]
+    if shutil.which("tshark"):
+        pfc = sum(_tshark_count(p, "-Y", "macc") for p in d.glob("s1-*_out.pcap"))
+        assert pfc >= t["pfc_pause_frames"]
+        assert _tshark_count(d / "r.pcap", "-Y", "infiniband.bth.opcode == 7") > 200  # RDMA WRITE middle
+
+
+@needs_mininet
+def test_dcqcn_marks_and_notifies(runs):
+    s, d = runs[("incast_dcqcn_mininet", "mininet")]
+    assert s["totals"]["ecn_marked"] > 0 and s["totals"]["cnps"] > 0
+    if shutil.which("tshark"):
+        assert _tshark_count(d / "s1-5_out.pcap", "-Y", "ip.dsfield.ecn == 3") == s["totals"]["ecn_marked"]
+        assert _tshark_count(d / "s1-5_in.pcap", "-Y", "infiniband.bth.opcode == 0x81") == s["totals"]["cnps"]
+
+
+@needs_mininet
+@pytest.mark.parametrize("sc", ["incast_pfc_mininet"])
+def test_engines_agree(runs, sc):
+    sim, mn = runs[(sc, "sim")][0], runs[(sc, "mininet")][0]
+    for a, b in zip(sim["flows"], mn["flows"], strict=True):
+        assert a["name"] == b["name"]
+        assert abs(b["fct_ns"] - a["fct_ns"]) <= 0.15 * a["fct_ns"], (a["name"], a["fct_ns"], b["fct_ns"])
+    assert (sim["totals"]["pfc_pause_frames"] > 0) == (mn["totals"]["pfc_pause_frames"] > 0)
+
+
+def test_scale_check_names_what_would_fit():
+    sc = load_scenario(ROOT / "scenarios" / "incast_pfc.yaml")
+    with pytest.raises(ConfigError) as e:
+        check_scale(sc, _wire(sc.topology))
+    assert "switch s1" in str(e.value) and "Mbps" in str(e.value) and e.value.path == "topology.rate"
+    small = load_scenario(ROOT / "scenarios" / "incast_pfc_mininet.yaml")
+    check_scale(small, _wire(small.topology))
+
+
+def test_engine_refuses_without_root(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(EngineUnavailable, match="needs root"):
+        check_environment()
