@@ -98,7 +98,7 @@ def test_dcqcn_marks_and_notifies(runs):
 
 
 @needs_mininet
-@pytest.mark.parametrize("sc", ["incast_pfc_mininet"])
+@pytest.mark.parametrize("sc", ["incast_pfc_mininet", "incast_dcqcn_mininet"])
 def test_engines_agree(runs, sc):
     sim, mn = runs[(sc, "sim")][0], runs[(sc, "mininet")][0]
     for a, b in zip(sim["flows"], mn["flows"], strict=True):

@@ -37,6 +37,7 @@ PACKET_OUTGOING = 4  # sll_pkttype of frames this host sent (an ETH_P_ALL socket
 PR_SET_PDEATHSIG = 1
 PR_SET_TIMERSLACK = 29
 MAX_BLOCK_S = 0.05  # wake at least this often to notice a stop request
+CATCH_UP_FRAMES = 16  # how far (in frame times) a late, backlogged transmitter may catch up to its schedule
 RX_BATCH = 64  # frames taken per wake-up before giving the transmitter a turn
 
 
@@ -152,6 +153,7 @@ class Agent:
         pcap = self.pcap
         lat = self.lateness
         tx_free = 0  # when the transmitter is free (the previous frame's serialization ends)
+        backlogged = False  # the NIC had its next frame ready by then
         due: int | None = None  # what the last sleep was waiting for
         while not self.stopping:
             now = self.now()
@@ -184,9 +186,13 @@ class Agent:
                     if pcap is not None:
                         pcap.write(max(now, 0), frame)
                     ser = (len(frame) + WIRE_OVERHEAD) * self._ns_per_byte
-                    # a slot missed by less than a frame time is made up (the long-run rate stays the line
-                    # rate); a longer stall is not (a NIC never sends faster than its line)
-                    tx_free = int((tx_free if now - tx_free < ser else now) + ser)
+                    # a NIC that stayed ready to send starts at its nominal slot even when this loop woke late
+                    # (up to CATCH_UP_FRAMES frame times), so lateness does not lower its long-run rate; a NIC
+                    # that went idle starts now
+                    caught_up = backlogged and now - tx_free < CATCH_UP_FRAMES * ser
+                    tx_free = int((tx_free if caught_up else now) + ser)
+                    w = nic.next_wakeup(now)
+                    backlogged = w is not None and w <= tx_free
                     continue
             w = nic.next_wakeup(now)
             if w is not None and w < tx_free:

@@ -22,7 +22,8 @@ from emulator.report.pcap import PcapWriter
 from emulator.tm.datapath import Datapath
 from emulator.tm.wire import serialization_ns
 
-UNSHAPED_RATE = 100_000_000_000  # what the TM sizes PFC headroom with on a port without a rate
+UNSHAPED_RATE = 100_000_000_000
+CATCH_UP_FRAMES = 16  # how far (in frame times) a late, backlogged port may catch up to its nominal schedule  # what the TM sizes PFC headroom with on a port without a rate
 
 
 class _NoProgram:
@@ -45,6 +46,7 @@ class RealTimeSwitch:
         self.seq = 0
         self.ready: list[int] = []
         self.busy_until: dict[int, int] = {}
+        self.backlogged: dict[int, bool] = {}  # port -> it had more to send when its last frame started
         self.outputs: dict[int, Callable[[int, bytes], None]] = {}  # port -> send(port, frame)
         self.sources: list[Any] = []
         self.pcap_dir = pcap_dir
@@ -144,12 +146,15 @@ class RealTimeSwitch:
                         self._emit((port, frame), now)
                         continue
                     ser = serialization_ns(len(frame), rate)
-                    # a transmitter served late by less than a frame time starts at its nominal time, so a
-                    # loaded machine's wake-up lateness does not lower the port's long-run rate
-                    start = busy if now - busy < ser else now
+                    # a port that stayed backlogged starts its next frame at the nominal time even when the loop
+                    # served it late (up to CATCH_UP_FRAMES frame times), so a loaded machine's wake-up lateness
+                    # does not lower the port's long-run rate; a port that went idle starts now
+                    late = now - busy
+                    start = busy if self.backlogged.get(port) and late < CATCH_UP_FRAMES * ser else now
                     self.busy_until[port] = done = start + ser
                     self._defer(done, self._emit, (port, frame))
-                    if dp.more(port):
+                    self.backlogged[port] = more = dp.more(port)
+                    if more:
                         self._defer(done, self._tx_done, port)
                     break
 
