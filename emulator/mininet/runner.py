@@ -144,7 +144,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
     for h in built.nics:
         if (out.path / f".{h}.pcap.part-{os.getpid()}").exists():
             files.append(out.commit(f"{h}.pcap"))
-    return _summary(sc, built, reports, switch_stats, group, interrupted, time.monotonic() - t_start, opts), files
+    return _summary(sc, built, reports, switch_stats, group, interrupted, time.monotonic() - t_start, opts,
+                    tag), files
 
 
 def _tm_dict(cfg: Any) -> dict:
@@ -199,7 +200,7 @@ def _collect_pcaps(net: Any, out: OutputDir, tag: str) -> list[Path]:
 
 
 def _summary(sc: Any, built: Any, reports: dict, switch_stats: dict, group: AgentGroup, interrupted: bool,
-             wall_s: float, opts: MininetOptions) -> dict:
+             wall_s: float, opts: MininetOptions, tag: str) -> dict:
     from emulator.sim.runner import stop_reason
 
     rows_by_name = {}
@@ -222,6 +223,7 @@ def _summary(sc: Any, built: Any, reports: dict, switch_stats: dict, group: Agen
         built.nics), stop_reason=stop_reason("interrupted" if interrupted else "done", sc.duration is not None, left),
         sim_time_ns=end, wall_time_s=wall_s, packets_transmitted=tx, flows=flows, switches=switches, hosts=hosts)
     summary["realtime"] = _realtime(sc, switch_stats, reports, opts)
+    summary["mininet"] = {"interface_prefix": tag, "switch": opts.switch_binary or "rocelab-switch"}
     return summary
 
 
