@@ -445,3 +445,27 @@ def test_digests_after_digest_entry(h, ctl):
     assert lst.digest_id == did
     members = lst.data[0].struct.members
     assert members[0].bitstring == bytes.fromhex("020000000001") and members[1].bitstring == b"\x07"
+
+
+def test_idle_timeout_notifications(h, ctl):
+    """An entry idle for its idle_timeout_ns is reported once per idle period (table with support_timeout)."""
+    now = [0.0]
+    h.device.clock_us = lambda: now[0]
+    h.handle.service.entities.store.clock_us = h.device.clock_us
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.fwd", [MAC2, b"\x02"])
+    e.table_entry.idle_timeout_ns = 100_000_000  # 100 ms
+    ctl.write((INSERT, e))
+    now[0] = 50_000.0  # 50 ms: not yet
+    with pytest.raises(Exception):
+        ctl.next("idle_timeout_notification", timeout=0.3)
+    now[0] = 150_000.0
+    note = ctl.next("idle_timeout_notification")
+    assert [x.match[0].exact.value for x in note.table_entry] == [MAC2]
+    assert note.table_entry[0].idle_timeout_ns == 100_000_000
+    with h.device.lock:
+        h.device.switch.process(1, eth_ipv4(), 150_000_000)  # a hit at 150 ms restarts the idle period
+    now[0] = 200_000.0
+    with pytest.raises(Exception):
+        ctl.next("idle_timeout_notification", timeout=0.3)
+    now[0] = 260_000.0
+    assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2

@@ -20,6 +20,7 @@ respect to the data plane (DATAPLANE_ATOMIC holds for every batch).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,9 @@ class Device:
         self.on_pipeline: Callable[[Any], None] | None = None
         self.inject: Callable[[int, bytes], None] | None = None
         self._listeners: list[Callable[[str, Any], None]] = []  # the server's streams: ("packet_in"|"digest", data)
+        t0 = time.monotonic_ns()
+        # the data plane's time in µs, the clock table entries' hit times are on (the engine replaces it)
+        self.clock_us: Callable[[], float] = lambda: (time.monotonic_ns() - t0) / 1000
 
     @property
     def switch(self):

@@ -25,7 +25,7 @@ from emulator.p4runtime.entities import Entities
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
 from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
 from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import TableStore
+from emulator.p4runtime.tables import TableStore, idle_entries
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 log = logging.getLogger("rocelab.p4runtime")
@@ -59,6 +59,23 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.digest_config: dict = {}
         self.list_id = 0
         device.listen(self._from_dataplane)
+        self._stop = threading.Event()
+        self._idle = threading.Thread(target=self._idle_scan, daemon=True, name="p4rt-idle-timeout")
+        self._idle.start()
+
+    def _idle_scan(self, period_s: float = 0.05) -> None:
+        """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout)."""
+        while not self._stop.wait(period_s):
+            ents = self.entities
+            if ents is None:
+                continue
+            with self.device.lock:
+                expired = idle_entries(ents.pipe, ents.store, self.device.clock_us())
+            if expired:
+                msg = p4runtime_pb2.StreamMessageResponse()
+                msg.idle_timeout_notification.timestamp = time.time_ns()
+                msg.idle_timeout_notification.table_entry.extend(expired)
+                self.arbiter.primary_send(msg)
 
     # ------------------------------------------------------------------ helpers
     def _check_device(self, device_id: int) -> None:
@@ -125,7 +142,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _commit(self, pipe: Pipeline) -> None:
         with self.device.lock:
             self.digest_config = {}
-            self.entities = Entities(pipe, TableStore(), self.digest_config)
+            self.entities = Entities(pipe, TableStore(clock_us=self.device.clock_us), self.digest_config)
             self.device.commit(pipe)
         log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
 
@@ -286,6 +303,7 @@ class ServerHandle:
     address: str
 
     def stop(self, grace: float | None = 0.5) -> None:
+        self.service._stop.set()
         self.service.device.unlisten(self.service._from_dataplane)
         self.server.stop(grace).wait()
 

@@ -23,7 +23,8 @@ INSERT, MODIFY, DELETE = 1, 2, 3
 class EntryExtras:
     metadata: bytes = b""
     idle_timeout_ns: int = 0
-    last_hit_ns: int = 0
+    since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
+    notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
     oneshot: tuple[int, list] | None = None  # (group id, [(member id, action msg)]) of a one-shot selector
 
 
@@ -33,6 +34,10 @@ class TableStore:
 
     extras: dict[tuple[str, int], EntryExtras] = field(default_factory=dict)
     oneshot_ids: dict[str, int] = field(default_factory=dict)  # profile name -> next internal id (counts down)
+    clock_us: object = None  # () -> the data plane's time in µs (entries' hit times are on that clock)
+
+    def now_us(self) -> float:
+        return self.clock_us() if self.clock_us is not None else 0.0
 
 
 def decode_match(t: TableDesc, entry) -> list:
@@ -157,7 +162,8 @@ class TableWriter:
         except Exception:
             self._drop_oneshot(t, oneshot)
             raise
-        self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns, oneshot=oneshot)
+        self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns,
+                                                          self.store.now_us(), oneshot=oneshot)
         self._entry_data(t, handle, entry)
 
     def _modify(self, t: TableDesc, entry) -> None:
@@ -172,7 +178,8 @@ class TableWriter:
             self._drop_oneshot(t, old.oneshot)
             old.oneshot = oneshot
         old.metadata = entry.metadata
-        old.idle_timeout_ns = entry.idle_timeout_ns
+        if entry.idle_timeout_ns != old.idle_timeout_ns:
+            old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
         self.store.extras[(t.name, handle)] = old
         self._entry_data(t, handle, entry)
 
@@ -324,3 +331,21 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
 
         meter_config(e.meter.rates(), msg.meter_config)
     return msg
+
+
+def idle_entries(pipe: Pipeline, store: TableStore, now_us: float) -> list:
+    """TableEntry messages of the entries whose idle timeout expired since their last hit (or since they were
+    written) and that were not reported for that idle period yet; each is reported once until it is hit again."""
+    out = []
+    for t in pipe.tables.values():
+        if not t.target.info.idle_timeout:
+            continue
+        for e in t.target.entries():
+            x = store.extras.get((t.name, e.handle))
+            if x is None or x.idle_timeout_ns <= 0 or x.notified_hit_us == e.hit_us:
+                continue
+            last = e.hit_us if e.hit_us >= 0 else x.since_us
+            if (now_us - last) * 1000 >= x.idle_timeout_ns:
+                x.notified_hit_us = e.hit_us
+                out.append(encode_entry(pipe, store, t, e))
+    return out

@@ -67,6 +67,7 @@ class RealTimeSwitch:
         self.dp = Datapath(sw, tm_config, wake=self._wake, defer=self._defer, now=self.now, path="switch.tm")
         device.on_pipeline = self.swap_target
         device.inject = self.inject
+        device.clock_us = lambda: self.now() / 1000
 
     # ------------------------------------------------------------------ set-up
     def now(self) -> int:

@@ -782,7 +782,8 @@ class CodeGen:
         self.ns[dname] = {}
         self.dispatch.append((dname, dispatch))
         keys = t.key.elements if t.key is not None else []
-        direct = getattr(tbl, "direct_counter", None) is not None or getattr(tbl, "direct_meter", None) is not None
+        direct = (getattr(tbl, "direct_counter", None) is not None or getattr(tbl, "direct_meter", None) is not None
+                  or getattr(getattr(tbl, "info", None), "idle_timeout", False))  # apply() records hit times
         with self.new_def() as o:
             self.inst, self.kind, self.fn_kind = inst, "control", "control"
             o(f"def {fn}(loc=None):" if self.tr else f"def {fn}():")

@@ -40,7 +40,7 @@ PRIORITY_KINDS = frozenset({"ternary", "range", "optional"})
 class Entry:
     """One table entry. `counter` is [packets, bytes] (direct counter); `meter` the direct meter state."""
 
-    __slots__ = ("handle", "match", "priority", "action", "args", "member", "group", "counter", "meter",
+    __slots__ = ("handle", "match", "priority", "action", "args", "member", "group", "counter", "meter", "hit_us",
                  "result", "mask", "value", "ranges", "const", "order")
 
     def __init__(self, handle: int, match: tuple, priority: int | None):
@@ -53,6 +53,7 @@ class Entry:
         self.group: int | None = None
         self.counter = [0, 0]
         self.meter: MeterState | None = None
+        self.hit_us = -1.0  # time of the last hit (tables with support_timeout only), -1: never
         self.result: tuple = ()
         self.mask = 0
         self.value = 0
@@ -771,6 +772,7 @@ class Table:
         result = self.lookup(keys)
         e = result[2]
         if e is not None:
+            e.hit_us = now_us  # for P4Runtime idle timeouts
             c = e.counter
             c[0] += 1
             c[1] += nbytes

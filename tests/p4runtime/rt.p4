@@ -96,6 +96,7 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
         actions = { fwd; to_cpu; learn; drop; NoAction; }
         default_action = NoAction();
         size = 4;
+        support_timeout = true;
     }
     table ipv4_lpm {
         key = { hdr.ipv4.dstAddr: lpm; }
