@@ -2,6 +2,8 @@
 reads, arbitration, status codes, PacketOut/PacketIn and digests."""
 from __future__ import annotations
 
+import queue
+
 import grpc
 import pytest
 from google.protobuf import text_format
@@ -456,7 +458,7 @@ def test_idle_timeout_notifications(h, ctl):
     e.table_entry.idle_timeout_ns = 100_000_000  # 100 ms
     ctl.write((INSERT, e))
     now[0] = 50_000.0  # 50 ms: not yet
-    with pytest.raises(Exception):
+    with pytest.raises(queue.Empty):
         ctl.next("idle_timeout_notification", timeout=0.3)
     now[0] = 150_000.0
     note = ctl.next("idle_timeout_notification")
@@ -465,7 +467,7 @@ def test_idle_timeout_notifications(h, ctl):
     with h.device.lock:
         h.device.switch.process(1, eth_ipv4(), 150_000_000)  # a hit at 150 ms restarts the idle period
     now[0] = 200_000.0
-    with pytest.raises(Exception):
+    with pytest.raises(queue.Empty):
         ctl.next("idle_timeout_notification", timeout=0.3)
     now[0] = 260_000.0
     assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2
