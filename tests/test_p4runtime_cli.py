@@ -217,3 +217,34 @@ def test_show_tables_help_and_client_api(sw, capsys):
             c.table_add("ipv4_lpm", {"hdr.ipv4.dstAddr": "10.2.0.0/16"}, "fwd", [1, 2])
         c.table_delete("ipv4_lpm", h)
         assert c.table_entries("ipv4_lpm") == []
+
+
+def test_fabric_control_programs_a_remote_switch_through_the_client(tmp_path):
+    """FabricControl (RuntimeApi's method names) over P4RuntimeClient: routes, ECMP selector groups, flooding and
+    counters land on the remote switch, and it forwards as the same control plane does locally."""
+    from test_fabric import FABRIC_P4, mac, out_ports, roce
+
+    from emulator.control.fabric import FabricControl
+
+    p4info, config = compile_program(FABRIC_P4, tmp_path)
+    device = Device(device_id=0)
+    handle = serve(device, "127.0.0.1:0")
+    local = FabricControl.load(str(FABRIC_P4))
+    try:
+        with P4RuntimeClient(handle.address) as c:
+            c.set_pipeline(p4info, config)
+            remote = FabricControl(None, api=c)
+            for fab in (local, remote):
+                fab.add_nexthop(1, port=2, dmac=mac(2), smac=mac(102))
+                fab.add_route("10.1.2.0", 24, 1)
+                fab.add_ecmp_group(7, [dict(port=p, dmac=mac(p), smac=mac(100 + p)) for p in (3, 4, 5)])
+                fab.add_route("10.2.0.0", 16, 7)
+                fab.set_flood_ports([1, 2, 3])
+            for i in range(16):
+                pkt = roce(dst="10.2.0.9" if i % 2 else "10.1.2.3", sport=0xC000 + i)
+                assert device.switch.process(9, pkt) == local.process(9, pkt)
+            assert {out_ports(device.switch.process(9, roce(dst="10.2.0.9", sport=0xC000 + i)))[0]
+                    for i in range(32)} == {3, 4, 5}
+            assert sorted(device.switch.state.pre.replicas(1)) == [(0, 1), (0, 2), (0, 3)]
+    finally:
+        handle.stop()

@@ -30,9 +30,11 @@ PMAX_ONE = 65536  # ecn_red_*'s pmax is a probability in units of 1/65536
 class FabricControl:
     """Control plane of one switch running fabric.p4."""
 
-    def __init__(self, switch: Any):
+    def __init__(self, switch: Any, api: Any = None):
+        """`api`: the control API to program through, RuntimeApi(switch) unless given; a
+        emulator.p4runtime.client.P4RuntimeClient programs a remote switch (switch None: no local packet path)."""
         self.switch = switch
-        self.api = RuntimeApi(switch)
+        self.api = api if api is not None else RuntimeApi(switch)
         self._members: dict[tuple[int, int, int], Any] = {}  # (port, dmac, smac) -> member id (shared)
         self._nexthops: dict[int, Any] = {}  # next-hop id -> table entry handle
 
