@@ -248,3 +248,42 @@ def test_fabric_control_programs_a_remote_switch_through_the_client(tmp_path):
             assert sorted(device.switch.state.pre.replicas(1)) == [(0, 1), (0, 2), (0, 3)]
     finally:
         handle.stop()
+
+
+def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
+    """The installed `rocelab cli` against a `rocelab-switch` process (no interfaces: PTF's nn port), as
+    simple_switch_CLI is used: one session pushes the pipeline and fills tables from a file, a second one (stdin)
+    dumps them and deletes by the handles it is shown."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from test_switchd import SWITCH, free_port, stop, wait_listening
+
+    p4info, config = compile_program(RT_P4, tmp_path)
+    port = free_port()
+    proc = subprocess.Popen(SWITCH + ["--packet-in", f"ipc://{tmp_path}/sw.ipc", "--no-p4", "--",
+                                      "--grpc-server-addr", f"127.0.0.1:{port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cli = [str(Path(sys.executable).parent / "rocelab"), "cli", "--grpc-addr", f"127.0.0.1:{port}"]
+    try:
+        wait_listening(port, proc)
+        (tmp_path / "commands.txt").write_text("table_add l2 fwd 0x2 => 0x22 3\ntable_add l2 drop 0x3 =>\n"
+                                               "table_add acl to_cpu 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7\n"
+                                               "mc_mgrp_create 1\nmc_node_create 0 1 2\nmc_node_associate 1 0\n")
+        r = subprocess.run(cli + ["--p4info", str(p4info), "--config", str(config), str(tmp_path / "commands.txt")],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.count("Entry has been added with handle 0") == 2
+        r = subprocess.run(cli, input="table_delete l2 1\ntable_dump l2\ntable_dump acl\nmc_dump\n",
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "Dumping entry 0x0" in r.stdout and "Dumping entry 0x1" not in r.stdout.split("TABLE ENTRIES")[1]
+        assert "* hdr.ipv4.srcAddr    : TERNARY   0a000000 &&& ff000000\n" in r.stdout
+        assert "Priority: 7\n" in r.stdout  # BMv2's priority, back from P4Runtime's 2^31 - 8
+        assert "mgrp(1)\n  -> (rid=0) -> (ports=[1, 2], lags=[])" in r.stdout
+        r = subprocess.run(cli, input="table_add nope x 1\n", capture_output=True, text=True, timeout=60)
+        assert r.returncode == 1 and r.stderr.startswith("<stdin>:1: error: unknown table 'nope'")
+        assert "Traceback" not in r.stderr
+    finally:
+        assert stop(proc) == 0
