@@ -123,8 +123,16 @@ meter_set_rates port_meter 1 0.5:1000 1:2000
 meter_get_rates port_meter 1
 register_reset last_len
 register_read last_len
+table_indirect_create_member ecmp set_port 9
+act_prof_dump ecmp_sel
+act_prof_dump_member ecmp_sel 1
 """)
     assert rc == 0, err
+    assert "Member has been created with handle 2" in out  # the deprecated table_* spelling, on ecmp's profile
+    dump = out[out.index("==========\nMEMBERS"):]
+    assert "**********\nDumping member 0\nAction entry: Ing.set_port - 0001\n" in dump
+    assert "==========\nGROUPS\n**********\nDumping group 0\nMembers: [0, 1]\n" in dump
+    assert dump.endswith("Dumping member 1\nAction entry: Ing.set_port - 0002\n")
     assert "Member has been created with handle 1" in out and "Group has been created with handle 0" in out
     assert "last_len[3]= 77" in out
     assert "port_counter[2]= (500 bytes, 5 packets)" in out and "port_counter[2]= (0 bytes, 0 packets)" in out
@@ -132,7 +140,7 @@ register_read last_len
     assert "last_len= 0, 0, 0, 0, 0, 0, 0, 0" in out
     state = device.switch.state
     prof = state.profiles["Ing.ecmp_sel"]
-    assert sorted(prof.members) == [1, 2] and prof.groups[1] == {1: 1, 2: 1}  # P4Runtime ids = handle + 1
+    assert sorted(prof.members) == [1, 2, 3] and prof.groups[1] == {1: 1, 2: 1}  # P4Runtime ids = handle + 1
     assert sorted(state.pre.replicas(7)) == [(0, 1), (0, 2), (5, 3)]
     assert state.pre.clone_targets(11)[0] == [(0, 4)]
 

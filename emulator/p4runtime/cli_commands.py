@@ -20,7 +20,15 @@ import sys
 from collections.abc import Iterable
 
 from emulator.errors import RocelabError
-from emulator.p4runtime.cli_format import MAX_PRIORITY, bmv2_priority, format_table_dump, show_actions, show_tables
+from emulator.p4runtime.cli_format import (
+    MAX_PRIORITY,
+    action_text,
+    bmv2_priority,
+    format_table_dump,
+    show_actions,
+    show_tables,
+)
+from emulator.p4runtime.client import RemoteEntry
 from emulator.target.api import parse_value
 
 THRIFT_ONLY = {
@@ -36,6 +44,11 @@ THRIFT_ONLY = {
     "reset_state": "delete the entities with P4Runtime writes",
     "get_time_elapsed": "not exposed over P4Runtime",
     "get_time_since_epoch": "not exposed over P4Runtime",
+    "show_ports": "ports are given to the switch with -i PORT@IFACE",
+    "switch_info": "P4Runtime Capabilities gives the API version",
+    "mc_set_lag_membership": "there are no LAGs in P4Runtime's packet replication engine",
+    "set_crc16_parameters": "not exposed over P4Runtime",
+    "set_crc32_parameters": "not exposed over P4Runtime",
 }
 
 # deprecated table_indirect_* spellings: the command on the table's action profile
@@ -347,26 +360,48 @@ class RuntimeCli(cmd.Cmd):
             raise CliError("cannot run this command on an action profile without selector")
         self.say("Group has been created with handle", self.client.act_prof_create_group(p.name))
 
+    def _say_members(self, profile, member=None) -> None:
+        for h, action, args in self.client.act_prof_members(profile, member):
+            if member is None:
+                self.say("**********")
+            self.say(f"Dumping member {h}")
+            self.say(action_text(self.client.info, RemoteEntry(h, [], None, action, args)))
+
+    def _say_groups(self, profile, group=None) -> None:
+        for h, members in self.client.act_prof_groups(profile, group):
+            if group is None:
+                self.say("**********")
+            self.say(f"Dumping group {h}")
+            self.say("Members: [" + ", ".join(map(str, members)) + "]")
+
     def do_act_prof_dump(self, line):
         "Display entries in an action profile: act_prof_dump <action profile name>"
         args = line.split()
         _n(args, 1, "act_prof_dump <action profile name>")
-        c = self.client
-        p = c.info.profile(args[0])
-        from emulator.proto import p4runtime_pb2
-
+        p = self.client.info.profile(args[0])
         self.say("==========\nMEMBERS")
-        for m in c._read_one("action_profile_member", p4runtime_pb2.ActionProfileMember(action_profile_id=p.id)):
-            a = c.info.action_by_id[m.action.action_id]
-            self.say("**********")
-            self.say(f"Dumping member {m.member_id - 1}")
-            self.say(f"Action entry: {a.name} - " + ", ".join(x.value.hex() for x in m.action.params))
+        self._say_members(p.name)
         if p.with_selector:
             self.say("==========\nGROUPS")
-            for g in c._read_one("action_profile_group", p4runtime_pb2.ActionProfileGroup(action_profile_id=p.id)):
-                self.say("**********")
-                self.say(f"Dumping group {g.group_id - 1}")
-                self.say("Members: [" + ", ".join(str(m.member_id - 1) for m in g.members) + "]")
+            self._say_groups(p.name)
+
+    def do_act_prof_dump_member(self, line):
+        "Display some information about a member: act_prof_dump_member <action profile name> <member handle>"
+        args = line.split()
+        _n(args, 2, "act_prof_dump_member <action profile name> <member handle>")
+        self._say_members(args[0], _int(args[1], "member handle"))
+
+    def do_act_prof_dump_group(self, line):
+        "Display some information about a group: act_prof_dump_group <action profile name> <group handle>"
+        args = line.split()
+        _n(args, 2, "act_prof_dump_group <action profile name> <group handle>")
+        self._say_groups(args[0], _int(args[1], "group handle"))
+
+    def do_table_set_timeout(self, line):
+        "Set a timeout in ms for a given entry; the table has to support timeouts: table_set_timeout <table_name> <entry handle> <timeout (ms)>"
+        args = line.split()
+        _n(args, 3, "table_set_timeout <table name> <entry handle> <timeout (ms)>")
+        self.client.table_set_timeout(args[0], _int(args[1], "entry handle"), _int(args[2], "timeout"))
 
     # ------------------------------------------------------------------ multicast and mirroring
     def do_mc_mgrp_create(self, line):
@@ -455,6 +490,7 @@ class RuntimeCli(cmd.Cmd):
             index = _int(args[1], "index")
             self.say(f"{args[0]}[{index}]=", self.client.register_read(args[0], index))
         else:
+            print("register index omitted, reading entire array", file=sys.stderr)
             values = self.client.register_read(args[0])
             self.say(f"{args[0]}=", ", ".join(map(str, values)))
 

@@ -334,8 +334,23 @@ class P4RuntimeClient(ExternOps):
                      params: dict[str, Any] | list | None = None, *, member: int | None = None,
                      group: int | None = None) -> None:
         t = self.info.table(table)
-        te = self._entry_of(t.name, handle)
+        te = self._current(t, handle)
+        te.ClearField("action")
         self._action_of(t, te, action, params, member, group)
+        self._write_one(MODIFY, "table_entry", te)
+
+    def _current(self, t: TableInfo, handle: int):
+        """The entry with this handle as the switch has it (a MODIFY resends its metadata and idle timeout)."""
+        found = self._read_one("table_entry", self._entry_of(t.name, handle))
+        if not found:
+            raise RuntimeApiError(f"table '{t.name}' has no entry with handle {handle}")
+        return found[0]
+
+    def table_set_timeout(self, table: str, handle: int, timeout_ms: int) -> None:
+        """The entry's idle timeout (P4Runtime idle_timeout_ns; the table must support timeouts)."""
+        t = self.info.table(table)
+        te = self._current(t, handle)
+        te.idle_timeout_ns = int(timeout_ms) * 1_000_000
         self._write_one(MODIFY, "table_entry", te)
 
     def table_delete(self, table: str, handle: int) -> None:
@@ -472,6 +487,30 @@ class P4RuntimeClient(ExternOps):
     def act_prof_delete_member(self, profile: str, member: int) -> None:
         self._write_one(DELETE, "action_profile_member", self._member_msg(profile, member)[1])
 
+    def act_prof_members(self, profile: str, member: int | None = None) -> list[tuple[int, str, tuple]]:
+        """(handle, action, args) of the profile's members (or of one)."""
+        p, msg = self._member_msg(profile, member)
+        out = []
+        for m in self._read_one("action_profile_member", msg):
+            e = RemoteEntry(m.member_id - 1, [], None)
+            self._read_action(_as_table_action(m.action), e)
+            out.append((e.handle, e.action, e.args))
+        if member is not None and not out:
+            raise RuntimeApiError(f"action profile '{p.name}' has no member with handle {member}")
+        return out
+
+    def act_prof_groups(self, profile: str, group: int | None = None) -> list[tuple[int, list[int]]]:
+        """(handle, member handles) of the profile's groups (or of one)."""
+        from emulator.proto import p4runtime_pb2
+
+        if group is not None:
+            g = self._group(profile, group)
+            return [(g.group_id - 1, [m.member_id - 1 for m in g.members])]
+        p = self.info.profile(profile)
+        q = p4runtime_pb2.ActionProfileGroup(action_profile_id=p.id)
+        return [(g.group_id - 1, [m.member_id - 1 for m in g.members])
+                for g in self._read_one("action_profile_group", q)]
+
     def _group(self, profile: str, group: int):
         from emulator.proto import p4runtime_pb2
 
@@ -526,6 +565,15 @@ def _id(handle) -> int:
     if not 0 <= h < (1 << 31) - 1:
         raise RuntimeApiError(f"bad handle {handle}")
     return h + 1
+
+
+def _as_table_action(action):
+    """A p4.v1.Action wrapped as a TableAction (one decoder for entries and members)."""
+    from emulator.proto import p4runtime_pb2
+
+    ta = p4runtime_pb2.TableAction()
+    ta.action.CopyFrom(action)
+    return ta
 
 
 def _load_p4info(p4info):
