@@ -58,8 +58,17 @@ def _tshark_count(path: Path, *args: str) -> int:
 @pytest.mark.parametrize("sc", ["incast_pfc_mininet", "incast_dcqcn_mininet"])
 def test_bundled_scenario_on_both_engines(sc, tmp_path):
     sim = _run(sc, "sim", tmp_path / "sim")
-    d = tmp_path / "mininet"
-    mn = _run(sc, "mininet", d)
+    for attempt in (1, 2):
+        d = tmp_path / f"mininet-{attempt}"
+        mn = _run(sc, "mininet", d)
+        late = not mn["realtime"]["kept_up"]
+        if not (late and (mn["totals"]["drops"] or mn["totals"]["retransmitted_packets"])):
+            break
+        # a run the machine could not keep up with (its summary says so) is not a result: try once more, then
+        # skip saying why rather than judge the engine by another process's load
+        if attempt == 2:
+            pytest.skip(f"real time not kept on this machine twice ({mn['realtime']['warning']}); "
+                        f"{mn['totals']['drops']} drops in the overloaded run")
     # nothing of the run is left: no interface with its prefix, no process it recorded
     prefix = mn["mininet"]["interface_prefix"]
     assert [n for n in os.listdir("/sys/class/net") if n.startswith(prefix)] == []
