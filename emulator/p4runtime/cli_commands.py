@@ -29,6 +29,7 @@ from emulator.p4runtime.cli_format import (
     show_tables,
 )
 from emulator.p4runtime.client import RemoteEntry
+from emulator.p4runtime.errors import P4RuntimeError
 from emulator.target.api import parse_value
 
 THRIFT_ONLY = {
@@ -106,7 +107,7 @@ class RuntimeCli(cmd.Cmd):
             return None
         try:
             self.onecmd_raw(line)
-        except (RocelabError, ValueError) as exc:
+        except (RocelabError, P4RuntimeError, ValueError) as exc:  # P4RuntimeError: an answer we cannot decode
             self.failed += 1
             return str(exc)
         return None
