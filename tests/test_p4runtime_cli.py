@@ -295,3 +295,39 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
         assert "Traceback" not in r.stderr
     finally:
         assert stop(proc) == 0
+
+
+def test_fuzzed_command_lines_give_messages_never_tracebacks(tmp_path_factory):
+    """Random command lines (known commands, names and hostile tokens) through the interpreter: each one either
+    runs or yields an error message; no other exception escapes."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from emulator.p4runtime.cli_commands import RuntimeCli
+
+    tmp = tmp_path_factory.mktemp("fuzz")
+    p4info, config = compile_program(RT_P4, tmp)
+    device = Device(device_id=0)
+    handle = serve(device, "127.0.0.1:0")
+    commands = sorted(n[3:] for n in dir(RuntimeCli) if n.startswith("do_")) + ["set_queue_rate", "nope"]
+    tokens = st.sampled_from(["l2", "acl", "ecmp", "ipv4_lpm", "ecmp_sel", "port_counter", "lpm_counter",
+                              "port_meter", "last_len", "fwd", "drop", "set_port", "=>", "0", "1", "-1", "7",
+                              "0x2", "10.0.0.0/8", "10.0.0.1/33", "1&&&0", "5->2", "0->255", "a:b", "1e999:1",
+                              "0.5:10", "ff:ff:ff:ff:ff:ff", "::1", "|", "99999999999999999999999", "\x00", "é"])
+    try:
+        with P4RuntimeClient(handle.address) as c:
+            c.set_pipeline(p4info, config)
+            cli = RuntimeCli(c, stdout=open(tmp / "out.txt", "w"))  # noqa: SIM115 (closed with the tmp dir)
+
+            @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+            @given(st.sampled_from(commands), st.lists(tokens, max_size=6))
+            def one(command, args):
+                msg = cli.execute(" ".join([command, *args]))
+                seen.append(msg)
+                assert msg is None or (isinstance(msg, str) and msg)
+
+            seen: list = []
+            one()
+            assert len(seen) >= 100 and None in seen and any(seen)  # some lines ran, some were refused
+    finally:
+        handle.stop()
