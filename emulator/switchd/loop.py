@@ -22,8 +22,10 @@ from emulator.report.pcap import PcapWriter
 from emulator.tm.datapath import Datapath
 from emulator.tm.wire import serialization_ns
 
-UNSHAPED_RATE = 100_000_000_000
-CATCH_UP_FRAMES = 16  # how far (in frame times) a late, backlogged port may catch up to its nominal schedule  # what the TM sizes PFC headroom with on a port without a rate
+UNSHAPED_RATE = 100_000_000_000  # what the TM sizes PFC headroom with on a port without a rate
+# how far (in frame times) a late, backlogged port may catch up to its nominal schedule: enough to absorb the
+# wake-up lateness of a loaded machine, small enough that a port never bursts more than a few frames
+CATCH_UP_FRAMES = 4
 
 
 class _NoProgram:
