@@ -87,7 +87,11 @@ def test_bundled_scenario_on_both_engines(sc, tmp_path):
             assert t["ecn_marked"] > 0 and t["cnps"] > 0
             assert _tshark_count(d / "s1-5_out.pcap", "-Y", "ip.dsfield.ecn == 3") == t["ecn_marked"]
             assert _tshark_count(d / "s1-5_in.pcap", "-Y", "infiniband.bth.opcode == 0x81") == t["cnps"]
-    # the engines agree: each flow's completion within 15%, PFC in both or in neither
+    # the engines agree: each flow's completion within 15%, PFC in both or in neither; a machine so loaded that
+    # the processes woke later than the catch-up window cannot emulate the rates, and says so
+    if rt["worst"]["p99_us"] > 16 * rt["frame_time_us"]:
+        pytest.skip(f"machine overloaded: lateness p99 {rt['worst']['p99_us']} us > 16 frame times; the run "
+                    "does not emulate its link rates, so its completion times are not comparable")
     for a, b in zip(sim["flows"], mn["flows"], strict=True):
         assert a["name"] == b["name"]
         assert abs(b["fct_ns"] - a["fct_ns"]) <= 0.15 * a["fct_ns"], (a["name"], a["fct_ns"], b["fct_ns"])

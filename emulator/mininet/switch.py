@@ -22,6 +22,7 @@ from mininet.node import Switch
 from emulator.errors import RocelabError
 
 START_TIMEOUT_S = 60.0
+CATCH_UP_FRAMES = 16  # a late switch port keeps its schedule for this many frame times (as the agents do)
 
 
 class SwitchStartFailed(RocelabError):
@@ -66,7 +67,7 @@ class P4Switch(Switch):
         if ours:
             tm = self.run_dir / f"{self.name}-tm.json"
             tm.write_text(json.dumps(self.tm_config or {}))
-            argv += ["--tm-config", str(tm), "--stats-file", str(self.stats_path)]
+            argv += ["--tm-config", str(tm), "--stats-file", str(self.stats_path), "--catch-up", str(CATCH_UP_FRAMES)]
             argv += [f"--port-rate={p}={r}" for p, r in sorted(self.port_rates.items())]
         return argv
 

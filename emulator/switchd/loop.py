@@ -23,9 +23,6 @@ from emulator.tm.datapath import Datapath
 from emulator.tm.wire import serialization_ns
 
 UNSHAPED_RATE = 100_000_000_000  # what the TM sizes PFC headroom with on a port without a rate
-# how far (in frame times) a late, backlogged port may catch up to its nominal schedule: enough to absorb the
-# wake-up lateness of a loaded machine, small enough that a port never bursts more than a few frames
-CATCH_UP_FRAMES = 4
 
 
 class _NoProgram:
@@ -39,8 +36,13 @@ class _NoProgram:
 
 class RealTimeSwitch:
     def __init__(self, device, tm_config=None, *, rates: dict[int, int] | None = None, default_rate: int = 0,
-                 pcap_dir: str | None = None, log: Callable[[str], None] | None = None, dump_bytes: int = 0):
+                 pcap_dir: str | None = None, log: Callable[[str], None] | None = None, dump_bytes: int = 0,
+                 catch_up_frames: int = 0):
         self.device = device
+        # how far (in frame times) a late, backlogged port may catch up to its nominal schedule (0: a frame never
+        # leaves sooner than a frame time after the previous one, as on a wire); the Mininet engine sets it so a
+        # loaded machine's wake-up lateness does not lower the emulated link rates
+        self.catch_up_frames = catch_up_frames
         self.t0 = time.monotonic_ns()
         self.rates = dict(rates or {})
         self.default_rate = default_rate
@@ -149,11 +151,10 @@ class RealTimeSwitch:
                         self._emit((port, frame), now)
                         continue
                     ser = serialization_ns(len(frame), rate)
-                    # a port that stayed backlogged starts its next frame at the nominal time even when the loop
-                    # served it late (up to CATCH_UP_FRAMES frame times), so a loaded machine's wake-up lateness
-                    # does not lower the port's long-run rate; a port that went idle starts now
+                    # a port that stayed backlogged may start its next frame at the nominal time when the loop
+                    # served it late (see catch_up_frames); a port that went idle starts now
                     late = now - busy
-                    start = busy if self.backlogged.get(port) and late < CATCH_UP_FRAMES * ser else now
+                    start = busy if self.backlogged.get(port) and late < self.catch_up_frames * ser else now
                     self.busy_until[port] = done = start + ser
                     self._defer(done, self._emit, (port, frame))
                     self.backlogged[port] = more = dp.more(port)

@@ -126,6 +126,7 @@ def run(opts: SwitchOptions) -> int:
     try:
         initial = (device.switch_factory or V1Switch)(_load_program(opts.config)) if opts.config else None
         sw = RealTimeSwitch(device, _tm_config(opts), rates=opts.port_rates, default_rate=opts.default_rate,
+                            catch_up_frames=opts.catch_up_frames,
                             pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
         sw.dp.priority_queues = opts.priority_queues
         if initial is not None:

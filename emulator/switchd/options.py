@@ -12,7 +12,8 @@ priority queues are used, strict priority, which BMv2 would do with --priority-q
 10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES,
 --tm-config FILE (a traffic-manager config as JSON, emulator.tm.config.TmConfig.from_dict; the options above
 override it), --stats-file FILE (the datapath's counters and the loop's scheduling lateness as JSON, written at
-exit and whenever the process gets SIGUSR1).
+exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
+keeps its nominal schedule for up to N frame times; default 0: strict pacing).
 """
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ class SwitchOptions:
     pfc_xoff: int | None = None
     tm_config: str | None = None
     stats_file: str | None = None
+    catch_up_frames: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -93,6 +95,7 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--grpc-server-ssl", action="store_true")
     p.add_argument("--tm-config", default=None, metavar="FILE")
     p.add_argument("--stats-file", default=None, metavar="FILE")
+    p.add_argument("--catch-up", type=int, default=0, metavar="FRAMES")
     return p
 
 
@@ -123,7 +126,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
                       packet_in=a.packet_in, no_p4=a.no_p4, config=a.config, grpc_addr=t.grpc_server_addr,
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
-                      buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file)
+                      buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
+                      catch_up_frames=t.catch_up)
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
         if not sep or not port_s.strip().isdigit() or not iface:
@@ -164,6 +168,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         if value:
             o.notes.append(f"--{name.replace('_', '-')} is accepted for compatibility and ignored: rocelab-switch "
                            "has no Thrift/nanolog/debugger interface (use P4Runtime, `rocelab cli`, --log-console)")
+    if o.catch_up_frames < 0:
+        raise RocelabError(f"rocelab-switch: --catch-up {o.catch_up_frames}: expected 0 or more frames")
     if t.grpc_server_ssl:
         raise RocelabError("rocelab-switch: --grpc-server-ssl is not supported")
     return o
