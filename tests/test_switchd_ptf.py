@@ -2,12 +2,15 @@
 p4c's PTF runner drives simple_switch_grpc: no interfaces, no root."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from netns_util import netns_available
 from p4runtime_util import RT_P4, compile_program
 from test_switchd import SWITCH, free_port, stop, wait_listening
 
@@ -15,11 +18,20 @@ pytest.importorskip("ptf", reason="PTF is not installed (scripts/setup.sh instal
 pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)")
 
 
-def test_ptf_nn_platform_against_rocelab_switch(tmp_path):
+PROGRAMS = {"l2_forwarding": RT_P4, "basic_ipv4": RT_P4.parent / "basic_ipv4.p4",
+            "fabric_routing": RT_P4.parents[1].parent / "p4src" / "fabric.p4"}
+
+
+@pytest.mark.parametrize("test", sorted(PROGRAMS))
+def test_ptf_nn_platform_against_rocelab_switch(tmp_path, test):
+    """tests/ptf/TEST.py (fabric_routing programs with p4runtime-shell, the others with raw stubs) against the
+    program it was written for."""
+    if test == "fabric_routing":
+        pytest.importorskip("p4runtime_sh", reason="p4runtime-shell is not installed (scripts/setup.sh installs it)")
     ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
     if ptf_bin is None:
         pytest.skip("the ptf command is not in this environment")
-    info, cfg = compile_program(RT_P4, tmp_path)
+    info, cfg = compile_program(PROGRAMS[test], tmp_path)
     sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
     port = free_port()
     proc = subprocess.Popen(SWITCH + ["--device-id", "0", "--packet-in", sock, "--no-p4", "--",
@@ -30,9 +42,65 @@ def test_ptf_nn_platform_against_rocelab_switch(tmp_path):
         params = f"grpcaddr='127.0.0.1:{port}';p4info='{info}';config='{cfg}'"
         r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
                             "--test-params", params, "--test-dir", str(Path(__file__).parent / "ptf"),
-                            "--log-dir", str(tmp_path / "ptf-log")],
+                            "--log-dir", str(tmp_path / "ptf-log"), test],
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-        assert "OK" in r.stdout + r.stderr
+        assert "Ran 1 test" in r.stdout + r.stderr and "OK" in r.stdout + r.stderr, r.stdout + r.stderr
     finally:
         assert stop(proc) == 0
+
+
+def _in_netns(ns: str, *cmd: str) -> list[str]:
+    return ["ip", "netns", "exec", ns, *cmd]
+
+
+@pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))
+def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
+    """The tutorials' runptf.sh, inside a namespace of our own: eight veth pairs, the switch on the even ends with
+    simple_switch_grpc's command line of that script (default gRPC port 9559), PTF on the odd ends."""
+    switch_bin = shutil.which("rocelab-switch", path=str(Path(sys.executable).parent))
+    ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
+    if switch_bin is None or ptf_bin is None:
+        pytest.skip("rocelab-switch or ptf is not installed in this environment")
+    info, cfg = compile_program(PROGRAMS["basic_ipv4"], tmp_path)
+    ns = f"rl{os.getpid() % 100000}ptf"
+    subprocess.run(["ip", "netns", "add", ns], check=True)
+    proc = None
+    try:
+        for cmd in (["sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1"],
+                    ["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ["ip", "link", "set", "lo", "up"]):
+            subprocess.run(_in_netns(ns, *cmd), check=True)
+        for i in range(8):
+            subprocess.run(_in_netns(ns, "ip", "link", "add", f"veth{2 * i}", "type", "veth", "peer", "name",
+                                     f"veth{2 * i + 1}"), check=True)
+            for end in (2 * i, 2 * i + 1):
+                subprocess.run(_in_netns(ns, "ip", "link", "set", f"veth{end}", "up"), check=True)
+        ports = [a for i in range(8) for a in ("-i", f"{i}@veth{2 * i}")]
+        proc = subprocess.Popen(_in_netns(ns, switch_bin, "--log-file", "ss-log", "--log-flush",
+                                          "--dump-packet-data", "10000", *ports, "--no-p4"),
+                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_listening_in(ns, 9559, proc)
+        params = f"grpcaddr='localhost:9559';p4info='{info}';config='{cfg}'"
+        r = subprocess.run(_in_netns(ns, ptf_bin, *[a for i in range(8) for a in ("-i", f"{i}@veth{2 * i + 1}")],
+                                     f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
+                                     "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
+                           capture_output=True, text=True, timeout=180, cwd=tmp_path)
+        assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
+        assert "packet in on port 3" in (tmp_path / "ss-log").read_text()
+    finally:
+        if proc is not None:
+            assert stop(proc) == 0
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def _wait_listening_in(ns: str, port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+    """As the tutorials check readiness: the gRPC port LISTENing, seen from inside the namespace."""
+    probe = f"import socket; s = socket.socket(); raise SystemExit(s.connect_ex(('127.0.0.1', {port})))"
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
+        if subprocess.run(_in_netns(ns, sys.executable, "-c", probe), capture_output=True).returncode == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError("switch did not listen in time")
