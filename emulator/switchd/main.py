@@ -104,6 +104,28 @@ def _load_program(path: str):
         raise RocelabError(f"rocelab-switch: {path}: {exc} (make it with `rocelab compile`)") from None
 
 
+def _bind_error(addr: str) -> str:
+    """Why gRPC could not listen on HOST:PORT, found by binding a plain socket there (gRPC's own message does not
+    say): 'Address already in use', 'Cannot assign requested address', an unknown host name."""
+    import socket
+
+    host, _, port = addr.rpartition(":")
+    host = host.strip("[]")
+    try:
+        infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+    except (OSError, ValueError) as exc:
+        return f"cannot resolve '{host}' ({exc})"
+    for family, kind, proto, _, sockaddr in infos:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(sockaddr)
+                s.listen()
+            except OSError as exc:
+                return exc.strerror or str(exc)
+    return "refused by gRPC"
+
+
 def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
     from emulator.p4runtime.server import serve
@@ -152,8 +174,9 @@ def run(opts: SwitchOptions) -> int:
             sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
         try:
             handle = serve(device, opts.grpc_addr)
-        except OSError as exc:
-            raise RocelabError(f"rocelab-switch: gRPC server: {exc}") from None
+        except OSError:
+            raise RocelabError(f"rocelab-switch: gRPC server: cannot listen on {opts.grpc_addr}: "
+                               f"{_bind_error(opts.grpc_addr)}") from None
         stop = sw.stop
         signal.signal(signal.SIGTERM, lambda *_: stop())
         signal.signal(signal.SIGINT, lambda *_: stop())

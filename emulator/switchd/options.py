@@ -113,6 +113,13 @@ def parse_rate(text: str, what: str) -> int:
     return rate
 
 
+def _check_grpc_addr(addr: str) -> None:
+    """HOST:PORT as gRPC takes it (IPv6 hosts in brackets): a typo is named here, not by gRPC's resolver."""
+    host, sep, port = addr.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise RocelabError(f"rocelab-switch: --grpc-server-addr '{addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
+
+
 def parse_args(argv: list[str]) -> SwitchOptions:
     argv = list(argv)
     if "--" in argv:
@@ -141,6 +148,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         if iface in o.interfaces.values():
             raise RocelabError(f"rocelab-switch: interface '{iface}' is given twice")
         o.interfaces[port] = iface
+    _check_grpc_addr(o.grpc_addr)
     if o.no_p4 and o.config:
         raise RocelabError("rocelab-switch: give a device config or --no-p4, not both")
     if o.packet_in and not o.packet_in.startswith(("ipc://", "tcp://")):
