@@ -130,7 +130,8 @@ def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
     from emulator.p4runtime.server import serve
     from emulator.switchd.loop import RealTimeSwitch
-    from emulator.switchd.ports import InterfacePort, NanomsgPort
+    from emulator.switchd.nn import NanomsgPort
+    from emulator.switchd.ports import InterfacePort
     from emulator.target.switch import V1Switch
 
     for note in opts.notes:

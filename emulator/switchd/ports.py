@@ -1,16 +1,11 @@
-"""Where frames enter and leave the switch process: interfaces (AF_PACKET raw sockets) and PTF's nanomsg port.
+"""Where frames enter and leave the switch process through network interfaces (AF_PACKET raw sockets); PTF's
+nanomsg port (emulator/switchd/nn.py) has the same shape.
 
 Both give `fileno()` for the event loop, `receive() -> [(port, frame)]` (everything ready now, non-blocking) and
 `send(port, frame)`.
 
 AF_PACKET: one SOCK_RAW socket per interface bound with ETH_P_ALL, promiscuous (PACKET_MR_PROMISC), and with
 PACKET_IGNORE_OUTGOING so that the switch does not read back what it sends.
-
-nanomsg (`--packet-in ipc://PATH`, PTF's `nn` platform): the switch listens on a PAIR socket; every message is
-three little-endian int32 — type, port, more — then the data. PTF sends PORT_ADD (0), PORT_REMOVE (1),
-PORT_SET_STATUS (2), PACKET_IN (3: a frame arriving on `port`, `more` = its length) and INFO_REQ (5); the switch
-sends PACKET_OUT (4: a frame leaving `port`) and INFO_REP (6: `more` = info type, then an int32 status; we
-answer NOT_SUPPORTED (1): no MAC addresses or counters).
 """
 from __future__ import annotations
 
@@ -27,9 +22,6 @@ PACKET_MR_PROMISC = 1
 PACKET_IGNORE_OUTGOING = 23
 MAX_FRAME = 65536
 
-NN_HDR = struct.Struct("<iii")
-NN_PORT_ADD, NN_PORT_REMOVE, NN_PORT_STATUS, NN_PACKET_IN, NN_PACKET_OUT, NN_INFO_REQ, NN_INFO_REP = range(7)
-NN_INFO_NOT_SUPPORTED = 1
 
 
 def _set_buffers(s: socket.socket, size: int) -> None:
@@ -99,61 +91,6 @@ class InterfacePort:
             self.sock.send(frame)
         except (BlockingIOError, OSError):
             self.dropped_tx += 1  # a full socket buffer or a downed link: the frame is lost, as on a wire
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-class NanomsgPort:
-    """PTF's nn platform: many switch ports over one PAIR socket."""
-
-    def __init__(self, address: str):
-        try:
-            import pynng
-        except ImportError:
-            raise RocelabError("rocelab-switch: --packet-in needs the pynng package (pip install pynng)") from None
-        self._pynng = pynng
-        self.address = address
-        try:
-            self.sock = pynng.Pair0(listen=address, send_timeout=1000)
-        except pynng.exceptions.NNGException as exc:
-            raise RocelabError(f"rocelab-switch: cannot listen on {address}: {exc}") from None
-        self.ports: set[int] = set()
-        self.on_port_add = None  # callback(port) when PTF adds a port
-
-    def fileno(self) -> int:
-        return self.sock.recv_fd
-
-    def receive(self, limit: int = 64) -> list[tuple[int, bytes]]:
-        out = []
-        for _ in range(limit):
-            try:
-                msg = self.sock.recv(block=False)
-            except self._pynng.exceptions.TryAgain:
-                break
-            if len(msg) < NN_HDR.size:
-                continue
-            kind, port, more = NN_HDR.unpack_from(msg)
-            if kind == NN_PACKET_IN:
-                out.append((port, bytes(msg[NN_HDR.size:NN_HDR.size + more])))
-            elif kind == NN_PORT_ADD:
-                self.ports.add(port)
-                if self.on_port_add is not None:
-                    self.on_port_add(port)
-            elif kind == NN_PORT_REMOVE:
-                self.ports.discard(port)
-            elif kind == NN_INFO_REQ:
-                self._send(NN_HDR.pack(NN_INFO_REP, port, more) + struct.pack("<i", NN_INFO_NOT_SUPPORTED))
-        return out
-
-    def send(self, port: int, frame: bytes) -> None:
-        self._send(NN_HDR.pack(NN_PACKET_OUT, port, len(frame)) + frame)
-
-    def _send(self, msg: bytes) -> None:
-        try:
-            self.sock.send(msg)
-        except self._pynng.exceptions.Timeout:
-            pass  # nobody is reading (PTF gone): drop, as a wire would
 
     def close(self) -> None:
         self.sock.close()
