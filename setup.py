@@ -29,5 +29,8 @@ setup(
                              # P4Runtime tests in .venv-newest, on the newest)
                              "p4runtime-shell>=0.0.6",
                              "ptf>=0.10"]},
-    entry_points={"console_scripts": ["rocelab=emulator.cli:main", "rocelab-switch=emulator.switchd.main:main"]},
+    entry_points={"console_scripts": ["rocelab=emulator.cli:main", "rocelab-switch=emulator.switchd.main:main",
+                                        # the tutorials' run_exercise.py speaks P4Runtime only to a binary
+                                        # whose name contains "grpc" (as simple_switch_grpc)
+                                        "rocelab-switch-grpc=emulator.switchd.main:main"]},
 )
