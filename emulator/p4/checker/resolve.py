@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from emulator.p4 import ast
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok
+from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok, _width_ok
 
 
 class TypeResolver:
@@ -128,7 +128,7 @@ class TypeResolver:
             w = self.const_int(t.width, scope, _Ctx("top"), "width")
             if w < 0 or (t.signed and w == 0):
                 raise _err(f"invalid width {w}", t)
-            return T.Bits(w, t.signed)
+            return T.Bits(_width_ok(w, t), t.signed)
         if isinstance(t, ast.BoolType):
             return T.BOOL
         if isinstance(t, ast.TypeName):
@@ -168,7 +168,7 @@ class TypeResolver:
         if isinstance(t, ast.InfIntType):
             return T.INFINT
         if isinstance(t, ast.VarbitType):
-            return T.VarBits(self.const_int(t.width, scope, _Ctx("top"), "width"))
+            return T.VarBits(_width_ok(self.const_int(t.width, scope, _Ctx("top"), "width"), t))
         if isinstance(t, ast.TupleType):
             return T.Tuple(tuple(self.resolve_type(e, scope) for e in t.elements))
         if isinstance(t, ast.ListType):
