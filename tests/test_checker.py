@@ -747,3 +747,29 @@ def test_direct_type_invocation_declares_an_instance_named_after_the_type():
     text = program(top="control Sub2(inout bit<8> x)(bit<8> k) { apply { x = x + k; } }", body="Sub2.apply(meta.a);")
     with pytest.raises(P4Error, match="takes constructor arguments"):
         compile_(text)
+
+
+# ------------------------------------------------------------------------------------------------ compound assignment
+
+
+def test_compound_assignment_types_like_its_operator():
+    prog = compile_(program(body="meta.a += 1; meta.s |-|= 3; meta.c >>= meta.a;"))
+    s1, s2, s3 = body_stmts(prog)
+    assert s1.compound == "+" and s1.right.type == T.Bits(8) and s1.right.right.type == T.Bits(8)
+    assert s2.right.type == T.Bits(8, True)
+    assert s3.right.type == T.Bits(32)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("meta.f += true;", "meta.f +=", "compound assignment '+=': operator + is not defined on bool"),
+    ("meta.a += meta.b;", "meta.a +=", "compound assignment '+=': width mismatch"),
+    ("hdr.eth ^= hdr.eth;", "hdr.eth ^=", "compound assignment '^=': operator ^ is not defined on eth_t"),
+    ("sm.ingress_port = 1; hdr.eth.dst -= 1; 3 += 1;", "3 +=", "cannot assign to this expression"),
+])
+def test_compound_assignment_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)
+
+
+def test_compound_assignment_to_an_in_parameter_is_refused():
+    text = program(top="control Sub(in bit<8> x) { apply { x += 1; } }")
+    assert_error(text, "x += 1", "cannot assign to")
