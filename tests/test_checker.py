@@ -773,3 +773,29 @@ def test_compound_assignment_errors(body, needle, message):
 def test_compound_assignment_to_an_in_parameter_is_refused():
     text = program(top="control Sub(in bit<8> x) { apply { x += 1; } }")
     assert_error(text, "x += 1", "cannot assign to")
+
+
+# ------------------------------------------------------------------------------------------------ generic structs
+
+
+def test_generic_struct_is_specialized_where_used():
+    prog = compile_(program(top="struct Pair<T> { T x; T y; } struct Outer<T> { Pair<T> p; bit<8> z; }",
+                            body="Outer<bit<16>> o = { p = { x = 1, y = 2 }, z = 3 }; meta.b = o.p.x;"))
+    decl = body_stmts(prog)[0]
+    t = decl.decl_type.resolved
+    assert isinstance(t, T.Struct) and t.name == "Outer<bit<16>>" and t.type_args == (T.Bits(16),)
+    inner = t.field_type("p")
+    assert inner.name == "Pair<bit<16>>" and inner.field_type("x") == T.Bits(16)
+    assert body_stmts(prog)[1].right.type == T.Bits(16)
+
+
+@pytest.mark.parametrize("top, body, needle, message", [
+    ("struct Pair<T> { T x; }", "Pair p;", "Pair p", "generic struct Pair needs type arguments"),
+    ("struct Pair<T> { T x; }", "Pair<bit<8>, bool> p;", "Pair<bit<8>, bool> p", "struct Pair takes 1 type arguments, 2 given"),
+    ("header G<T> { T x; }", "G<error> g;", "G<error> g", "header field 'x' of G<...> would have type error"),
+    ("struct Pair<T> { T x; }", "Pair<bit<8>> p = { x = 1 }; Pair<bit<16>> q = p;", "p;",
+     "type mismatch: expected Pair<bit<16>>, got Pair<bit<8>>"),
+    ("struct W { bit<8> q; }", "W<bit<8>> w;", "W<bit<8>> w", "type W is not generic"),
+])
+def test_generic_struct_errors(top, body, needle, message):
+    assert_error(program(top=top, body=body), needle, message)
