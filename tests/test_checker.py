@@ -799,3 +799,24 @@ def test_generic_struct_is_specialized_where_used():
 ])
 def test_generic_struct_errors(top, body, needle, message):
     assert_error(program(top=top, body=body), needle, message)
+
+
+# ------------------------------------------------------------------------------------------------ casts with int
+
+
+def test_casts_to_and_from_int_fold_at_compile_time():
+    prog = compile_(program(
+        top="const int X = (int)8w200; const int Y = (int)(-8s3); const bit<16> Z = (bit<16>)(X + Y);",
+        body="meta.b = Z; meta.s = (int<8>)((int)8s127 + 1); meta.a = (bit<8>)((int)(-8s1));"
+             "meta.c = (bit<32>)((int)8w255 * (int)8w255);"))
+    assert [s.right.const_value for s in body_stmts(prog)] == [197, -128, 255, 65025]
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("meta.b = (bit<16>)(int)meta.a;", "(int)meta.a",
+     "cannot cast bit<8> to int: only a compile-time constant can be cast to int"),
+    ("meta.f = (bool)(int)2;", "(bool)(int)2", "cannot cast int to bool"),
+    ("meta.b = (bit<16>)(int)meta.f;", "(int)meta.f", "cannot cast bool to int"),
+])
+def test_cast_to_int_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)

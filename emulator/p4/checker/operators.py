@@ -139,6 +139,12 @@ class OperatorChecker:
             ok = True
         elif isinstance(d, T.InfInt) and isinstance(s, T.InfInt):
             ok = True
+        elif isinstance(d, T.InfInt) and isinstance(s, (T.Bits, T.SerEnum)):
+            # to `int` (arbitrary precision): only a value known at compile time; int<W> keeps its sign
+            if e.expr.const_value is None:
+                raise _err(f"cannot cast {src} to int: only a compile-time constant can be cast to int, and this "
+                           "value is computed when the packet is processed", e)
+            ok = True
         if not ok:
             raise _err(f"cannot cast {src} to {dst}", e)
         c = e.expr.const_value
