@@ -13,12 +13,22 @@ from emulator.p4.checker import CheckedProgram, check
 
 
 def _finish(pre, path: str) -> CheckedProgram:
+    from emulator.p4.deep import run_deep
+
+    return run_deep(_finish_here, pre, path)
+
+
+def _finish_here(pre, path: str) -> CheckedProgram:
+    from emulator.p4.deep import too_deep
     from emulator.p4.parser import parse_program
     from emulator.p4.summary import summarize
 
     try:
         program = parse_program(pre, path)
-        checked = check(program)
+        try:
+            checked = check(program)
+        except RecursionError:
+            raise too_deep(program) from None
         checked.source_path = path
         checked.preprocessed = pre
         checked.info = summarize(checked)
@@ -47,7 +57,11 @@ def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
     """Compile the P4 file at `path` (its directory is searched for quoted includes first)."""
     p = Path(path)
     try:
-        text = p.read_text()
+        data = p.read_bytes()
     except OSError as exc:
         raise P4Error(f"cannot read {path}: {exc.strerror}") from None
+    from emulator.p4.preprocess import decode_source
+
+    text = decode_source(data, str(p))
     return load_program_text(text, str(p), (str(p.parent), *include_dirs), defines)
+

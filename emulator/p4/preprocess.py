@@ -90,8 +90,12 @@ class _Pre(pcpp.Preprocessor):
     # --- hooks
     def on_file_open(self, is_system_include, includepath):
         fh = super().on_file_open(is_system_include, includepath)
-        text = fh.read()
-        fh.close()
+        try:
+            text = fh.read()
+        except UnicodeDecodeError:
+            text = decode_source(Path(fh.name).read_bytes(), includepath)  # raises, naming the byte
+        finally:
+            fh.close()
         # key by the name pcpp will put on tokens (the path rewritten relative to the cwd)
         shown = includepath
         for pattern, repl in self.rewrite_paths:
@@ -237,3 +241,15 @@ def _assemble(pre: _Pre, rename: dict[str, str]) -> PreprocessedSource:
 def preprocess_text(text: str, filename: str = "<string>", include_dirs=(), defines=None) -> PreprocessedSource:
     """Preprocess in-memory program text named `filename`."""
     return preprocess(text, include_dirs, defines, filename=filename)
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """P4 source is UTF-8; anything else is named at its first undecodable byte (`file:line:col`)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise P4Error(f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded "
+                      "(save the program as UTF-8)", SrcLoc(path, line, col)) from None
