@@ -297,7 +297,7 @@ def test_compile_defines_are_parsed():
 
 def test_compile_command_end_to_end(tmp_path, capsys):
     _frontend()
-    from emulator.p4.p4info import load_device_config
+    from emulator.p4.device_config import load_device_config
 
     src = tmp_path / "sample.p4"
     src.write_text(SAMPLE_P4)
