@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from emulator.p4 import types as T
+from emulator.p4.cpnames import allocate_field_ids
 from emulator.p4.device_config import (  # noqa: F401  (re-exported: callers import them from here)
     DeviceConfig,
     build_device_config,
@@ -18,12 +19,10 @@ from emulator.p4.device_config import (  # noqa: F401  (re-exported: callers imp
 )
 from emulator.p4.p4info_annotations import (
     PROFILE_ANNOTATIONS,
-    SKIP_ANNOTATIONS,
-    annotation_list,
-    annotation_text,
+    annotate,
+    documentation,
     is_hidden,
     preamble,
-    structured_annotations,
 )
 from emulator.p4.p4info_files import read_text, to_text, write_atomic, write_text  # noqa: F401  (re-exported)
 from emulator.p4.p4info_ids import (  # noqa: F401  (re-exported)
@@ -80,8 +79,8 @@ def _match_field(mf_msg, mf, pb: _Messages, types: TypeSpecConverter) -> None:
     mf_msg.id = mf.id_override or mf.id
     mf_msg.name = mf.name
     mf_msg.bitwidth = types.width(mf.type, mf.bitwidth)
-    mf_msg.annotations.extend(annotation_list(mf))
-    structured_annotations(mf_msg.structured_annotations, mf)
+    annotate(mf_msg, mf)
+    documentation(mf_msg.doc, mf)
     type_name = types.type_name(mf.type)
     if type_name:
         mf_msg.type_name.name = type_name
@@ -137,24 +136,40 @@ def build_p4info(info: ProgramInfo):
     return p4
 
 
+# `main`'s annotations that fill PkgInfo fields (p4c does not list them as annotations too)
+_PKGINFO_KEYS = ("name", "version", "organization", "contact", "url")
+_PLATFORM_KEYS = ("multicast_group_table_size", "multicast_group_table_total_replicas",
+                  "multicast_group_table_max_replicas_per_entry")
+
+
 def _pkg_info(msg, info: ProgramInfo) -> None:
-    """arch, the @pkginfo(key=value) strings and the other annotations of `main` (as p4c fills PkgInfo)."""
+    """PkgInfo as p4c fills it from `main`: arch, the @pkginfo(key = "string", ...) fields, the
+    @platform_property(key = integer, ...) platform properties, doc from @brief/@description, and every other
+    annotation of `main` (text or structured)."""
     msg.arch = "v1model"
-    for key, args in info.main_annotations.items():
-        if getattr(args, "annotation", None) is not None:
-            continue  # structured: below
-        if key != "pkginfo":
-            if key not in SKIP_ANNOTATIONS:
-                msg.annotations.append(annotation_text(key, args))
-            continue
-        for k, v in re.findall(r'(\w+)\s*=\s*"([^"]*)"', args[0] if args else ""):
-            if k in ("name", "version", "organization", "contact", "url", "arch"):
-                setattr(msg, k, v)
-    structured_annotations(msg.structured_annotations, type("Main", (), {"annotations": info.main_annotations})())
-    for key in ("brief", "description"):
-        vals = info.main_annotations.get(key)
-        if vals:
-            setattr(msg.doc, key, vals[0].strip().strip('"'))
+    main = _Main(info.main_annotations)
+    documentation(msg.doc, main)
+    annotate(msg, main, skip={"pkginfo", "platform_property"})
+    for k, v in _kv_pairs(info.main_annotations.get("pkginfo")):
+        if k in _PKGINFO_KEYS and v.startswith('"'):
+            setattr(msg, k, v[1:-1])
+    for k, v in _kv_pairs(info.main_annotations.get("platform_property")):
+        if k in _PLATFORM_KEYS:
+            try:
+                setattr(msg.platform_properties, k, int(v, 0))
+            except ValueError:
+                pass  # p4c rejects a non-integer value; we leave the property unset
+
+
+class _Main:
+    def __init__(self, annotations: dict) -> None:
+        self.annotations = annotations
+
+
+def _kv_pairs(body: list[str] | None) -> list[tuple[str, str]]:
+    """`k = value` pairs of an annotation body (`@pkginfo(name = "x", version = "1")`), values as written."""
+    text = body[0] if body else ""
+    return re.findall(r'(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|[\w]+)', text)
 
 
 def _action(msg, a, s: SymbolTable, types: TypeSpecConverter) -> None:
@@ -166,8 +181,8 @@ def _action(msg, a, s: SymbolTable, types: TypeSpecConverter) -> None:
         ptype = getattr(prm, "type", None)
         if not isinstance(T.strip_newtype(ptype) if ptype is not None else None, T.Enum):
             pm.bitwidth = types.width(ptype, prm.bitwidth)  # p4c gives (non-serializable) enums no width
-        pm.annotations.extend(annotation_list(prm))
-        structured_annotations(pm.structured_annotations, prm)
+        annotate(pm, prm)
+        documentation(pm.doc, prm)
         type_name = types.type_name(ptype)
         if type_name:
             pm.type_name.name = type_name
@@ -184,8 +199,7 @@ def _table(msg, t, s: SymbolTable, pb: _Messages, types: TypeSpecConverter, para
         ar = msg.action_refs.add()
         ar.id = s.id(ACTION, ref.name)
         ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
-        ar.annotations.extend(annotation_list(ref))
-        structured_annotations(ar.structured_annotations, ref)
+        annotate(ar, ref)
     if t.default_action:
         if t.const_default_action:
             msg.const_default_action_id = s.id(ACTION, t.default_action)
@@ -286,19 +300,22 @@ def _digest_type(spec, d, types: TypeSpecConverter) -> None:
 
 
 def _controller_header(msg, ch, s: SymbolTable, types: TypeSpecConverter) -> None:
-    """Named by the annotation ("packet_in"), id from the header type's name, fields numbered as p4c does."""
+    """Named by the annotation ("packet_in"), id from the header type's name; each metadata field with its
+    annotations and the id p4c's FieldIdAllocator gives it (@id, else its position)."""
     msg.preamble.id = s.id(CONTROLLER_HEADER, symbol_name(CONTROLLER_HEADER, ch))
     msg.preamble.name = ch.name
     msg.preamble.alias = ch.name
-    msg.preamble.annotations.extend(annotation_list(ch))
+    annotate(msg.preamble, ch)
     if not any(a.startswith("@controller_header") for a in msg.preamble.annotations):
         msg.preamble.annotations.append(f'@controller_header("{ch.name}")')
-    for i, f in enumerate(ch.fields, 1):
+    documentation(msg.preamble.doc, ch)
+    ids = allocate_field_ids([f.id_override for f in ch.fields])
+    for f, ident in zip(ch.fields, ids):
         md = msg.metadata.add()
-        md.id = i
+        md.id = ident
         md.name = f.name
+        annotate(md, f)
         md.bitwidth = types.width(f.type, f.bitwidth)
         type_name = types.type_name(f.type)
         if type_name:
             md.type_name.name = type_name
-

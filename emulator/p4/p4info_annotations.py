@@ -80,16 +80,33 @@ def is_hidden(obj) -> bool:
 
 
 def preamble(pre, symbols: SymbolTable, prefix: int, obj, name: str | None = None,
-              skip: set[str] = frozenset()) -> None:
+             skip: set[str] = frozenset()) -> None:
     name = cp_name(name or obj.name)
     pre.id = symbols.id(prefix, name)
     pre.name = name
     pre.alias = symbols.alias(name)
-    pre.annotations.extend(annotation_list(obj, skip))
-    structured_annotations(pre.structured_annotations, obj)
+    annotate(pre, obj, skip)
+    documentation(pre.doc, obj)
+
+
+def annotate(msg, obj, skip: set[str] = frozenset()) -> None:
+    """A message's `annotations` (text) and `structured_annotations` from those of `obj`."""
+    msg.annotations.extend(annotation_list(obj, skip))
+    structured_annotations(msg.structured_annotations, obj)
+
+
+def documentation(doc, obj) -> None:
+    """`doc` (p4.config.v1.Documentation) from @brief and @description, each a string literal."""
     for key in ("brief", "description"):
         vals = (getattr(obj, "annotations", None) or {}).get(key)
         if vals:
             text = vals[0] if isinstance(vals, list) else vals
-            setattr(pre.doc, key, text.strip('"'))
+            setattr(doc, key, _string_literal(text))
 
+
+def _string_literal(text: str) -> str:
+    """The value of a string literal as written in an annotation body (`"a \\"b\\""` -> `a "b"`)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return re.sub(r"\\(.)", r"\1", text[1:-1])
+    return text

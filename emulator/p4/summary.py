@@ -22,7 +22,6 @@ from emulator.p4.cpnames import (
     annotations_of,
     const_int,
     ctor_arg,
-    field_external_name,
     id_override,
     key_name,
     key_width,
@@ -45,6 +44,7 @@ from emulator.p4.program import (
     TableInfo,
     ValueSetInfo,
 )
+from emulator.p4.typespec import flat_fields
 
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
@@ -424,8 +424,11 @@ class Summarizer:
                     continue
                 name = a.string_value or a.body.strip().strip('"')
                 t = d.fields and self.checked.decl_types.get(d)
-                fields = [StructFieldInfo(field_external_name(t, f.name), key_width(f.type), type=f.type)
-                          for f in (t.fields if t else [])]
+                # p4c flattens the header first (a struct field's fields take its place, named `s.f`)
+                fields = [StructFieldInfo(name, key_width(ft), type=ft, decl=fd,
+                                          annotations=annotations_of(getattr(fd, "annotations", None)),
+                                          id_override=id_override(getattr(fd, "annotations", None)))
+                          for name, ft, fd in (flat_fields(t) if t else [])]
                 self.info.controller_headers.append(
                     ControllerHeaderInfo(name, fields, annotations=annotations_of(d.annotations), decl=d,
                                          id_override=id_override(d.annotations),
