@@ -100,20 +100,19 @@ def build_p4info(info: ProgramInfo):
     _pkg_info(p4.pkg_info, info)
     p4.type_info.SetInParent()  # p4c always writes type_info, empty or not
     params_by_action: dict[str, list] = {}
-    for a in info.actions:
-        if not is_hidden(a) and not a.unused:
+    for a in _visible(info.actions):
+        if not a.unused:
             _action(p4.actions.add(), a, s, types)
             params_by_action[cp_name(a.name)] = a.params
     attached = {}
-    for t in info.tables:
-        if not is_hidden(t) and not t.unused:
+    for t in _visible(info.tables):
+        if not t.unused:
             _table(p4.tables.add(), t, s, pb, types, params_by_action)
             attached.update({cp_name(n): t.name for n in (t.direct_counter, t.direct_meter) if n})
-    for ap in info.action_profiles:
-        if not is_hidden(ap):
-            _action_profile(p4.action_profiles.add(), ap, s)
+    for ap in _visible(info.action_profiles):
+        _action_profile(p4.action_profiles.add(), ap, s)
     _counters_and_meters(p4, info, s, pb, attached)
-    for r in info.registers:
+    for r in _visible(info.registers):
         msg = p4.registers.add()
         preamble(msg.preamble, s, REGISTER, r)
         if r.type_args:
@@ -121,17 +120,17 @@ def build_p4info(info: ProgramInfo):
         else:
             msg.type_spec.bitstring.bit.bitwidth = r.bitwidth
         msg.size = r.size
-    for d in info.digests:
+    for d in _visible(info.digests):
         msg = p4.digests.add()
         preamble(msg.preamble, s, DIGEST, d)
         _digest_type(msg.type_spec, d, types)
-    for vs in info.value_sets:
+    for vs in _visible(info.value_sets):
         msg = p4.value_sets.add()
         preamble(msg.preamble, s, VALUE_SET, vs)
         for mf in vs.match_fields:
             _match_field(msg.match.add(), mf, pb, types)
         msg.size = vs.size
-    for ch in info.controller_headers:
+    for ch in _visible(info.controller_headers):
         _controller_header(p4.controller_packet_metadata.add(), ch, s, types)
     return p4
 
@@ -140,6 +139,11 @@ def build_p4info(info: ProgramInfo):
 _PKGINFO_KEYS = ("name", "version", "organization", "contact", "url")
 _PLATFORM_KEYS = ("multicast_group_table_size", "multicast_group_table_total_replicas",
                   "multicast_group_table_max_replicas_per_entry")
+
+
+def _visible(items: list) -> list:
+    """The objects of one kind that P4Info lists: all but the @hidden ones."""
+    return [x for x in items if not is_hidden(x)]
 
 
 def _pkg_info(msg, info: ProgramInfo) -> None:
@@ -196,20 +200,22 @@ def _table(msg, t, s: SymbolTable, pb: _Messages, types: TypeSpecConverter, para
     for mf in t.match_fields:
         _match_field(msg.match_fields.add(), mf, pb, types)
     for ref in t.actions:
+        if not s.has(ACTION, ref.name):
+            continue  # a @hidden action: not in P4Info, so not referred to
         ar = msg.action_refs.add()
         ar.id = s.id(ACTION, ref.name)
         ar.scope = pb.enum("ActionRef", "Scope", ref.scope)
         annotate(ar, ref)
-    if t.default_action:
+    if t.default_action and s.has(ACTION, t.default_action):
         if t.const_default_action:
             msg.const_default_action_id = s.id(ACTION, t.default_action)
         _initial_default(msg.initial_default_action, t, s, params_by_action)
-    if t.implementation:
+    # attached resources that are @hidden are not in P4Info, so not referred to
+    if t.implementation and s.has(ACTION_PROFILE, t.implementation):
         msg.implementation_id = s.id(ACTION_PROFILE, t.implementation)
-    if t.direct_counter:
-        msg.direct_resource_ids.append(s.id(DIRECT_COUNTER, t.direct_counter))
-    if t.direct_meter:
-        msg.direct_resource_ids.append(s.id(DIRECT_METER, t.direct_meter))
+    for prefix, name in ((DIRECT_COUNTER, t.direct_counter), (DIRECT_METER, t.direct_meter)):
+        if name and s.has(prefix, name):
+            msg.direct_resource_ids.append(s.id(prefix, name))
     msg.size = t.size
     msg.idle_timeout_behavior = pb.enum("Table", "IdleTimeoutBehavior",
                                         "NOTIFY_CONTROL" if t.idle_timeout else "NO_TIMEOUT")
@@ -252,12 +258,12 @@ def _anno_int(annos: dict, key: str) -> int:
 
 
 def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, attached: dict) -> None:
-    for c in info.counters:
+    for c in _visible(info.counters):
         msg = p4.counters.add()
         preamble(msg.preamble, s, COUNTER, c)
         msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
         msg.size = c.size
-    for m in info.meters:
+    for m in _visible(info.meters):
         msg = p4.meters.add()
         preamble(msg.preamble, s, METER, m)
         msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
@@ -270,8 +276,8 @@ def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, a
 
     # direct counters and meters differ only in their repeated field, prefix and unit enum
     for items, repeated, prefix, spec, units in (
-            (info.direct_counters, p4.direct_counters, DIRECT_COUNTER, "CounterSpec", _COUNTER_UNITS),
-            (info.direct_meters, p4.direct_meters, DIRECT_METER, "MeterSpec", _METER_UNITS)):
+            (_visible(info.direct_counters), p4.direct_counters, DIRECT_COUNTER, "CounterSpec", _COUNTER_UNITS),
+            (_visible(info.direct_meters), p4.direct_meters, DIRECT_METER, "MeterSpec", _METER_UNITS)):
         for x in by_table(items):
             table = _attached_table(x, s, attached)
             if table:
