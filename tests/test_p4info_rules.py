@@ -193,3 +193,21 @@ def test_file_forms_are_the_ones_p4c_writes(files):
     assert json_format.Parse(text, p4info_pb2.P4Info()) == message
     # binary: the serialized message, deterministic (map entries in key order)
     assert binary == serialize(message, "binary") == message.SerializeToString(deterministic=True)
+
+
+def test_structured_annotation_values_are_folded_constants(tmp_path):
+    # p4c folds each value of a structured annotation to a constant: `1 == 2` -> false, `5 + N` -> 11
+    p = p4info_of(tmp_path, """
+        #define N 6
+        action set(bit<8> v) { hdr.h.a = v; }
+        @list[1, "hello", true, 1 == 2, 5 + N, -3, 8w255 + 1] @kv[label = "text", flag = !false, n = 2 * 3]
+        table t { key = { hdr.h.a: exact; } actions = { @myid[1] set; } }
+        apply { t.apply(); }""")
+    (t,) = p.tables
+    lst, kv = t.preamble.structured_annotations
+    values = [getattr(x, x.WhichOneof("value")) for x in lst.expression_list.expressions]
+    assert (lst.name, values) == ("list", [1, "hello", True, False, 11, -3, 0])
+    pairs = {x.key: getattr(x.value, x.value.WhichOneof("value")) for x in kv.kv_pair_list.kv_pairs}
+    assert (kv.name, pairs) == ("kv", {"label": "text", "flag": True, "n": 6})
+    assert t.action_refs[0].structured_annotations[0].expression_list.expressions[0].int64_value == 1
+    assert not t.preamble.structured_annotations[0].HasField("source_location")  # p4c writes none

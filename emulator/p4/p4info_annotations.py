@@ -47,31 +47,70 @@ def annotation_list(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
 
 def structured_annotations(field, obj) -> None:
     """Structured annotations (`@x[k=1]`, `@x["a", 2]`, `@x[]`) as p4c serializes them: all of them (even @name),
-    literal values only (string, integer, bool)."""
-    from emulator.p4 import ast
-
+    each value a compile-time constant (string, integer or bool; `5 + 6` and `1 == 2` are folded, as p4c does)."""
     for key, args in (getattr(obj, "annotations", None) or {}).items():
         a = getattr(args, "annotation", None)
         if a is None:
             continue
         msg = field.add()
         msg.name = key
-
-        def value(e, out):
-            if isinstance(e, ast.StringLiteral):
-                out.string_value = e.value
-            elif isinstance(e, ast.BoolLiteral):
-                out.bool_value = e.value
-            elif isinstance(e, ast.IntLiteral):
-                out.int64_value = e.value
         if a.kv:
             for kv in a.kv:
                 pair = msg.kv_pair_list.kv_pairs.add()
                 pair.key = kv.name
-                value(kv.expr, pair.value)
+                _set_value(pair.value, kv.expr)
         elif a.args:
             for e in a.args:
-                value(e, msg.expression_list.expressions.add())
+                _set_value(msg.expression_list.expressions.add(), e)
+
+
+def _set_value(out, e) -> None:
+    """A p4.config.v1.Expression from a constant expression (left unset when it is not one)."""
+    v = constant_value(e)
+    if isinstance(v, str):
+        out.string_value = v
+    elif isinstance(v, bool):
+        out.bool_value = v
+    elif isinstance(v, int):
+        out.int64_value = v
+
+
+def constant_value(e):
+    """The value of a constant expression in an annotation: literals and operators applied to them, with P4's
+    rules (an operation with a sized operand is done in its width; unsized integers have infinite precision);
+    None when the expression is not constant."""
+    folded = _fold(e)
+    return None if folded is None else folded[0]
+
+
+def _fold(e):
+    """(value, type) of a constant expression, or None."""
+    from emulator.p4 import ast
+    from emulator.p4 import constfold as F
+    from emulator.p4 import types as T
+
+    if isinstance(e, ast.StringLiteral):
+        return e.value, None
+    if isinstance(e, ast.BoolLiteral):
+        return e.value, T.Bool()
+    if isinstance(e, ast.IntLiteral):
+        if e.width is None:
+            return e.value, T.InfInt()
+        t = T.Bits(e.width, e.signed)
+        return F.wrap(e.value, t), t
+    operands = [e.expr] if isinstance(e, ast.Unary) else [e.left, e.right] if isinstance(e, ast.Binary) else []
+    values = [_fold(x) for x in operands]
+    if not operands or any(v is None or v[1] is None for v in values):
+        return None
+    # the operation's type: bool, else the sized operand's type, else infinite precision
+    t = next((v[1] for v in values if isinstance(v[1], (T.Bool, T.Bits))), T.InfInt())
+    try:
+        if isinstance(e, ast.Unary):
+            return F.unop(e.op, values[0][0], t), t
+        result = F.binop(e.op, values[0][0], values[1][0], t)
+    except (F.FoldError, TypeError, ValueError):
+        return None
+    return result, T.Bool() if isinstance(result, bool) else t
 
 
 def is_hidden(obj) -> bool:
