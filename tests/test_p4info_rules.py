@@ -211,3 +211,13 @@ def test_structured_annotation_values_are_folded_constants(tmp_path):
     assert (kv.name, pairs) == ("kv", {"label": "text", "flag": True, "n": 6})
     assert t.action_refs[0].structured_annotations[0].expression_list.expressions[0].int64_value == 1
     assert not t.preamble.structured_annotations[0].HasField("source_location")  # p4c writes none
+
+
+def test_an_annotation_written_twice_is_listed_twice(tmp_path):
+    # every occurrence, in source order
+    p = p4info_of(tmp_path, """
+        @sai_field(A) @format(HEX) @sai_field(B / C) action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""")
+    (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
+    assert list(a.preamble.annotations) == ["@sai_field(A)", "@format(HEX)", "@sai_field(B / C)"]

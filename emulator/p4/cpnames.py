@@ -21,14 +21,24 @@ class StructuredBody(list):
     annotation: Any = None
 
 
+class AnnotationDict(dict):
+    """{name: [raw body]} plus `.written`: every unstructured annotation as (name, body) in source order, so one
+    written twice (`@a(1) @a(2)`, where the dict keeps the last) is listed twice, in place, as p4c lists it."""
+
+    written: list[tuple[str, str]]
+
+
 def annotations_of(annos: list[ast.Annotation]) -> dict[str, list[str]]:
     """{name: [raw body]} as ProgramInfo keeps them (`@name("x")` -> {"name": ['"x"']})."""
-    out: dict[str, list[str]] = {}
+    out = AnnotationDict()
+    out.written = []
     for a in annos or []:
         body = [a.body] if a.body else []
         if getattr(a, "structured", False):
             body = StructuredBody(body)
             body.annotation = a
+        else:
+            out.written.append((a.name, a.body))
         out[a.name] = body
     return out
 

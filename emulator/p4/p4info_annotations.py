@@ -35,14 +35,14 @@ def annotation_text(key: str, args: list[str]) -> str:
 
 
 def annotation_list(obj: Annotated, skip: set[str] = frozenset()) -> list[str]:
-    out = []
-    for key, args in (getattr(obj, "annotations", None) or {}).items():
-        if key in SKIP_ANNOTATIONS or key in skip or getattr(args, "annotation", None) is not None:
-            continue
-        if isinstance(args, str):
-            args = [args]
-        out.append(annotation_text(key, args))
-    return out
+    """The unstructured annotations of `obj` as P4Info lists them, in source order (all occurrences)."""
+    annos = getattr(obj, "annotations", None) or {}
+    written = getattr(annos, "written", None)
+    if written is None:  # a ProgramInfo built by hand: one body per name
+        written = [(key, args if isinstance(args, str) else ", ".join(args))
+                   for key, args in annos.items() if getattr(args, "annotation", None) is None]
+    return [annotation_text(key, [body] if body else []) for key, body in written
+            if key not in SKIP_ANNOTATIONS and key not in skip]
 
 
 def structured_annotations(field, obj) -> None:
