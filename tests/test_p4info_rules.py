@@ -221,3 +221,20 @@ def test_an_annotation_written_twice_is_listed_twice(tmp_path):
         apply { t.apply(); }""")
     (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
     assert list(a.preamble.annotations) == ["@sai_field(A)", "@format(HEX)", "@sai_field(B / C)"]
+
+
+def test_code_under_a_constant_false_condition_uses_nothing(tmp_path):
+    # p4c's front end folds `if (false)` away before it removes what is unused: the table applied and the action
+    # called only there are left out, and so is an action called only from an action that is itself unused
+    p = p4info_of(tmp_path, """
+        const bool DEBUG = false;
+        action dead() { meta.m = 1; }
+        action via_unused() { meta.m = 3; }
+        action unused_caller() { via_unused(); }
+        action live() { meta.m = 2; }
+        action a() { }
+        table t { key = { meta.m: exact; } actions = { a; } }
+        table debug_only { key = { meta.m: exact; } actions = { NoAction; } }
+        apply { if (DEBUG) { dead(); debug_only.apply(); } else { live(); } t.apply(); }""")
+    assert names(p.tables) == ["I.t"]
+    assert names(p.actions) == ["NoAction", "I.live", "I.a"]

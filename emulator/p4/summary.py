@@ -46,6 +46,22 @@ from emulator.p4.program import (
 )
 from emulator.p4.typespec import flat_fields
 
+
+def live_walk(node):
+    """ast.walk, leaving out the branch of an `if` whose condition is a compile-time constant that never takes it
+    (p4c's front end folds such an `if` away before it looks at what is used)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, ast.IfStatement) and isinstance(getattr(n.cond, "const_value", None), bool):
+            taken = n.then if n.cond.const_value else n.else_
+            if taken is not None:
+                stack.append(taken)
+            continue
+        stack.extend(reversed(list(ast.iter_children(n))))
+
+
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
@@ -161,23 +177,51 @@ class Summarizer:
             if isinstance(loc, ast.TableDecl):
                 self.table(loc, decl, path, used=id(loc) in applied)
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
-        # actions called directly, digests
+        # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
+        # removes what is no longer used), digests
+        live = self.live_calls(decl, applied)
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
                 continue
             if callee.kind == "action":
-                self.used_actions.add(self.action(callee.decl, decl, path))
+                name = self.action(callee.decl, decl, path)
+                if id(node) in live:
+                    self.used_actions.add(name)
             elif callee.kind == "extern_function" and callee.name == "digest":
                 self.digest(callee, node)
 
     @staticmethod
     def applied_tables(decl) -> set[int]:
-        """ids of the tables a control's apply body refers to (the others are never applied)."""
+        """ids of the tables a control's apply body refers to in code that can run (the others are removed)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        return {id(n.decl) for n in ast.walk(decl.body)
+        return {id(n.decl) for n in live_walk(decl.body)
                 if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
+
+    @staticmethod
+    def live_calls(decl, applied: set[int]) -> set[int]:
+        """ids of the action calls that p4c's front end keeps: those in the apply body's live code, and in the live
+        code of the local actions that applied tables name or kept calls reach (an unused action is removed, and
+        the calls in it with it)."""
+        if not isinstance(decl, ast.ControlDecl) or decl.body is None:
+            return set()
+        local = {id(a): a for a in decl.locals if isinstance(a, ast.ActionDecl)}
+        todo = [decl.body] + [local[id(r.name.decl)] for t in decl.locals if isinstance(t, ast.TableDecl)
+                              and id(t) in applied for r in t.actions.actions if id(r.name.decl) in local]
+        seen, calls = set(), set()
+        while todo:
+            root = todo.pop()
+            if id(root) in seen:
+                continue
+            seen.add(id(root))
+            for n in live_walk(root):
+                callee = getattr(n, "callee", None)
+                if isinstance(n, ast.MethodCall) and callee is not None and callee.kind == "action":
+                    calls.add(id(n))
+                    if id(callee.decl) in local:
+                        todo.append(local[id(callee.decl)])
+        return calls
 
     @staticmethod
     def body_nodes(decl):
