@@ -1,0 +1,92 @@
+"""P4Info files in the forms p4c writes (`--p4runtime-files`): protobuf text, JSON and binary; atomic writes.
+
+- text (.txtpb/.txt/.pbtxt): two `# proto-file`/`# proto-message` comment lines and a blank line (as p4c's
+  golden P4Infos begin), then protobuf text format (fields by number, map entries sorted by key, strings C-escaped).
+- JSON (.json): protobuf JSON (lowerCamelCase names, 64-bit integers as strings, bytes as base64, enums by name)
+  printed as protobuf's C++ JsonObjectWriter prints it with `add_whitespace`: one space of indent per level and a
+  newline at the end; non-ASCII characters as UTF-8.
+- binary (.bin/.pb): the serialized message, map entries in key order (deterministic).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from emulator.errors import UsageError
+
+TEXT_HEADER = "# proto-file: p4/config/v1/p4info.proto\n# proto-message: p4.config.v1.P4Info\n\n"
+FORMATS = ("text", "json", "binary")
+
+
+def to_text(p4info) -> str:
+    """The message in protobuf text format (without the header comment lines of a file)."""
+    from google.protobuf import text_format
+
+    return text_format.MessageToString(p4info)
+
+
+def serialize(p4info, fmt: str) -> bytes:
+    """The bytes of a P4Info file in format `fmt` ("text", "json" or "binary"), as p4c writes them."""
+    if fmt == "text":
+        return (TEXT_HEADER + to_text(p4info)).encode()
+    if fmt == "json":
+        from google.protobuf import json_format
+
+        return (json_format.MessageToJson(p4info, indent=1, ensure_ascii=False) + "\n").encode()
+    if fmt == "binary":
+        return p4info.SerializeToString(deterministic=True)
+    raise ValueError(f"unknown P4Info format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to `path`, never replacing what is not a regular file.
+
+    A new or regular file is written to a temporary file in its directory and renamed over it, so it is never
+    half-written. A symbolic link to a regular file keeps the link: the file it names is replaced. A device, FIFO or
+    socket (`/dev/null`, `/dev/stdout`) is written through, as `cc -o` would, never replaced; a directory is refused.
+    """
+    import stat
+
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"cannot write {path}: it is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "wb") as f:
+            f.write(data)
+        return
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)  # mkstemp makes the file 0600; give it the usual umask-based mode
+        os.umask(umask)
+        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_text(p4info, path: str | os.PathLike) -> None:
+    """Write P4Info in protobuf text format (what p4runtime-shell and P4Runtime servers read)."""
+    write_atomic(path, serialize(p4info, "text"))
+
+
+def read_text(path: str | os.PathLike):
+    from google.protobuf import text_format
+
+    from emulator.proto import p4info_pb2
+
+    return text_format.Parse(Path(path).read_text(), p4info_pb2.P4Info())
+
