@@ -24,7 +24,7 @@ Priority = Annotated[int, Field(ge=0, le=7)]
 class Strict(BaseModel):
     """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class LinkSpec(Strict):
@@ -145,8 +145,12 @@ class PfcSpec(Strict):
         return self
 
 
+def _off_is_not_a_boolean(value: object) -> object:
+    return "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+
+
 class EcnSpec(Strict):
-    mode: Literal["off", "step", "red"] = "off"
+    mode: Annotated[Literal["off", "step", "red"], BeforeValidator(_off_is_not_a_boolean)] = "off"
     kmin: Size = 400_000  # HPCC ns-3 100G configs (roce.md)
     kmax: Size = 1_600_000
     pmax: float = Field(0.2, ge=0, le=1)
