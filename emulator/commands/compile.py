@@ -11,7 +11,7 @@ so `make build P4C="rocelab compile"` works unchanged:
 `-o DIR` (an existing directory, a path ending in `/`, or a name without suffix with p4c's --target/--arch)
 writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
 .txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides). Every stage a run would run
-is run, code generation included, before anything is written; outputs go through emulator.p4.p4info.write_atomic
+is run, code generation included, before anything is written; outputs go through emulator.files.write_atomic
 (never half-written; a device or FIFO is written through, never replaced). Exit 0 ok, 2 bad program or flags.
 """
 from __future__ import annotations
@@ -100,8 +100,9 @@ def serialize_p4info(p4info, fmt: str) -> bytes:
 
 
 def main(args: argparse.Namespace) -> int:
+    from emulator.files import write_atomic
     from emulator.p4 import frontend
-    from emulator.p4.p4info import build_device_config, build_p4info, write_atomic
+    from emulator.p4.p4info import build_device_config, build_p4info
     from emulator.target.switch import V1Switch
 
     defines = parse_defines(args.defines)

@@ -45,7 +45,7 @@ def load_preprocessed_text(text: str, path: str = "<string>") -> CheckedProgram:
 
 def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
     """Compile the P4 file at `path` (its directory is searched for quoted includes first)."""
-    from emulator.inputs import P4_LIMIT, read_text
+    from emulator.files import P4_LIMIT, read_text
 
     p = Path(path)
     text = read_text(p, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{path}: {msg}"))

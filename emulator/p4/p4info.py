@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from emulator.errors import P4Error, RocelabError, UsageError
+from emulator.errors import P4Error, RocelabError
+from emulator.files import write_atomic
 from emulator.p4 import types as T
 from emulator.p4.program import Annotated, ProgramInfo
 from emulator.p4.typespec import TypeSpecConverter, value_bytes
@@ -515,45 +515,6 @@ def to_text(p4info) -> str:
     from google.protobuf import text_format
 
     return text_format.MessageToString(p4info)
-
-
-def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write `data` to `path`, never replacing what is not a regular file.
-
-    A new or regular file is written to a temporary file in its directory and renamed over it, so it is never
-    half-written. A symbolic link to a regular file keeps the link: the file it names is replaced. A device, FIFO or
-    socket (`/dev/null`, `/dev/stdout`) is written through, as `cc -o` would, never replaced; a directory is refused.
-    """
-    import stat
-
-    path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise UsageError(f"cannot write {path}: it is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(path, "wb") as f:
-            f.write(data)
-        return
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)  # mkstemp makes the file 0600; give it the usual umask-based mode
-        os.umask(umask)
-        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_text(p4info, path: str | os.PathLike) -> None:

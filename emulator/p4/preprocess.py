@@ -15,7 +15,7 @@ from pathlib import Path
 import pcpp
 
 from emulator.errors import P4Error, SrcLoc
-from emulator.inputs import P4_LIMIT, decode_bounded, read_text
+from emulator.files import P4_LIMIT, decode_bounded, read_text
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 

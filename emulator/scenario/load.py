@@ -9,7 +9,7 @@ import yaml
 from pydantic import ValidationError
 
 from emulator.errors import ConfigError
-from emulator.inputs import SCENARIO_LIMIT, read_text
+from emulator.files import SCENARIO_LIMIT, read_text
 from emulator.scenario.schema import Scenario
 
 
@@ -31,6 +31,16 @@ def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         raise _config_error(exc, path, text) from None
+
+
+def locate(path: str | Path, field_path: str) -> str:
+    """`file:line` of the scenario field `field_path` (`workload.flows[0]`), or just the file when not found."""
+    try:
+        text = read_text(path, "scenario", SCENARIO_LIMIT, ConfigError)
+    except ConfigError:
+        return str(path)
+    line = _line_of(text, _split_path(field_path)) if field_path else None
+    return f"{path}:{line}" if line else str(path)
 
 
 def apply_override(data: dict, item: str) -> None:

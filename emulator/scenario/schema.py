@@ -9,6 +9,7 @@ Defaults and their sources:
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -314,8 +315,11 @@ def _deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+
+
 class Scenario(Strict):
-    name: str = "scenario"
+    name: str = "scenario"  # the default output folder is runs/<name>: a plain name, never a path
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
@@ -329,6 +333,14 @@ class Scenario(Strict):
     host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
     outputs: Outputs = Field(default_factory=Outputs)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not re.fullmatch(NAME_PATTERN, name):
+            raise ValueError(f"{name!r} is not a plain name (letters, digits, '.', '_' and '-', starting with a "
+                             "letter or digit, at most 100): it names the output folder runs/<name>")
+        return name
 
     @model_validator(mode="before")
     @classmethod
@@ -372,6 +384,8 @@ class Scenario(Strict):
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")
+            if f.src == f.dst:
+                raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
             for i, s in enumerate(wl.incast.senders):

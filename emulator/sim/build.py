@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.errors import ConfigError
+from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
@@ -86,9 +87,12 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
         net.add_switch(name, make_v1switch(program, net.rng, tracer), tm_config_from_spec(spec, where))
         fabrics[name] = FabricControl(net.switches[name].sw)
     wiring = _wire(sc.topology)
+    placed = workload_flows_placed(sc.workload, sc.seed)
+    flows = [f for _, f in placed]
+    check_buffers(sc, wiring.links)  # before the links: the TM would name only the ports linked so far
+    check_paths(sc, wiring.graph, placed)
     nics = _add_hosts(sc, net, wiring)
     _add_links(sc, net, wiring)
-    flows = workload_flows(sc.workload, sc.seed)
     # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
     data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
                         {f.priority for f in flows if f.priority is not None})
@@ -132,8 +136,10 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
-        graph.add_edge(lk.a, lk.b)
-        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
+        delay = lk.delay if lk.delay is not None else topo.delay
+        if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
+            graph.add_edge(lk.a, lk.b, delay=delay)
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay))
     return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
 
 
@@ -154,15 +160,8 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
 
 
 def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
-    for i, (a, pa, b, pb, rate, delay) in enumerate(wiring.links):
-        try:
-            net.add_link(a, pa, b, pb, rate, delay)
-        except ConfigError as exc:  # the TM names its own field; point at the scenario's
-            if exc.path.endswith(".buffer_bytes"):
-                sw = a if a in net.switches else b
-                raise ConfigError(f"{exc.message} (switch {sw}, topology.links[{i}])",
-                                  f"{sc.switch_of(sw)[1]}.buffer.size") from None
-            raise
+    for a, pa, b, pb, rate, delay in wiring.links:  # buffers that cannot hold the ports were refused before
+        net.add_link(a, pa, b, pb, rate, delay)
 
 
 def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring, data_prios: list[int]) -> None:
@@ -213,18 +212,27 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
     """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then the
     patterns (traffic.workloads), whose jitter and permutation draw from `seed`."""
-    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority, f.name or f"flow{i}-{f.src}-{f.dst}")
-             for i, f in enumerate(wl.flows)]
+    return [f for _, f in workload_flows_placed(wl, seed)]
+
+
+def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
+    """workload_flows with the scenario field each flow comes from (`workload.flows[2]`, `workload.incast`)."""
+    placed = [(f"workload.flows[{i}]", FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority,
+                                                 f.name or f"flow{i}-{f.src}-{f.dst}"))
+              for i, f in enumerate(wl.flows)]
     if wl.incast is not None:
         i = wl.incast
-        flows += incast(i.senders, i.receiver, i.bytes, i.start, i.jitter, i.priority, seed)
+        placed += [("workload.incast", f) for f in incast(i.senders, i.receiver, i.bytes, i.start, i.jitter,
+                                                            i.priority, seed)]
     if wl.many_to_many is not None:
         m = wl.many_to_many
-        flows += many_to_many(m.hosts, m.bytes, m.start, m.jitter, m.priority, seed, receivers=m.receivers)
+        placed += [("workload.many_to_many", f) for f in many_to_many(m.hosts, m.bytes, m.start, m.jitter,
+                                                                        m.priority, seed, receivers=m.receivers)]
     if wl.permutation is not None:
         p = wl.permutation
-        flows += permutation(p.hosts, p.bytes, p.start, p.jitter, p.priority, seed)
-    return sorted(flows, key=lambda f: (f.start_ns, f.name))
+        placed += [("workload.permutation", f) for f in permutation(p.hosts, p.bytes, p.start, p.jitter,
+                                                                      p.priority, seed)]
+    return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,

@@ -295,7 +295,7 @@ def parse_stf_text(text: str, path: str = "<stf>") -> StfTest:
 
 
 def parse_stf(path: str | Path) -> StfTest:
-    from emulator.inputs import STF_LIMIT, read_text
+    from emulator.files import STF_LIMIT, read_text
 
     p = Path(path)
     text = read_text(p, "STF file", STF_LIMIT, lambda msg: StfError(msg, str(p)))
