@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
+from emulator.tm.ecn import EcnConfig
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -74,28 +76,28 @@ class BuiltScenario:
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
-    from emulator.control.fabric import FabricControl
-
-    net = Network(seed=sc.seed)
-    cache = program_cache if program_cache is not None else {}
-    fabrics: dict[str, Any] = {}
-    traces = _trace_logs(sc, net)
-    for name in sc.topology.switches:
-        spec, where = sc.switch_of(name)
-        program = _load_program(spec.program, base_dir, cache, f"{where}.program")
-        tracer = traces[name].tracer if name in traces else None
-        net.add_switch(name, make_v1switch(program, net.rng, tracer), tm_config_from_spec(spec, where))
-        fabrics[name] = FabricControl(net.switches[name].sw)
     wiring = _wire(sc.topology)
     placed = workload_flows_placed(sc.workload, sc.seed)
     flows = [f for _, f in placed]
     check_buffers(sc, wiring.links)  # before the links: the TM would name only the ports linked so far
     check_paths(sc, wiring.graph, placed)
+    data_prios = data_priorities(sc, flows)
+    net = Network(seed=sc.seed)
+    cache = program_cache if program_cache is not None else {}
+    fabrics: dict[str, Any] = {}
+    traces = _trace_logs(sc, net)
+    for index, name in enumerate(sc.topology.switches):
+        spec, where = sc.switch_of(name)
+        program = _load_program(spec.program, base_dir, cache, f"{where}.program")
+        tracer = traces[name].tracer if name in traces else None
+        sw = make_v1switch(program, net.rng, tracer)
+        tm = tm_config_from_spec(spec, where)
+        if not FabricControl.runs_on(sw):
+            tm.ecn = _program_without_fabric_tables(spec, where, data_prios, seed=sc.seed * 1000 + index)
+        net.add_switch(name, sw, tm)
+        fabrics[name] = FabricControl(sw)
     nics = _add_hosts(sc, net, wiring)
     _add_links(sc, net, wiring)
-    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
-    data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                        {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
@@ -164,15 +166,40 @@ def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
         net.add_link(a, pa, b, pb, rate, delay)
 
 
+def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
+    """The classes that carry RoCE data, where ECN marks: the NICs' data priorities and the flows' own."""
+    return sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
+                  {f.priority for f in flows if f.priority is not None})
+
+
+def _program_without_fabric_tables(spec: Any, where: str, data_prios: list[int], seed: int) -> EcnConfig | None:
+    """A program other than fabric.p4: routes and classes are its own (its `entries`; priorities from its
+    standard_metadata.priority), and ECN marking is the traffic manager's. Settings that only fabric.p4's tables
+    carry are refused, naming the field."""
+    if spec.routes == "auto":
+        raise ConfigError(f"routes: auto programs fabric.p4's tables, which {spec.program} does not have: set "
+                          "routes: none and give the program's table entries in `entries`", f"{where}.routes")
+    if "dscp_priority" in spec.model_fields_set:
+        raise ConfigError(f"dscp_priority programs fabric.p4's dscp_to_priority table, which {spec.program} does "
+                          "not have: its own ingress sets standard_metadata.priority", f"{where}.dscp_priority")
+    e = spec.ecn
+    if e.mode == "off":
+        return None
+    return EcnConfig(mode=e.mode, priorities=tuple(data_prios), threshold_bytes=e.threshold, kmin_bytes=e.kmin,
+                     kmax_bytes=e.kmax, pmax=e.pmax, seed=seed)
+
+
 def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring, data_prios: list[int]) -> None:
-    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name`."""
+    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name` (fabric.p4's tables
+    only on a switch that runs it)."""
     node = net.switches[name]
     spec, where = sc.switch_of(name)
-    if spec.routes == "auto":
-        _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
-    for dscp, prio in sorted(spec.dscp_priority.items()):
-        fab.set_dscp_priority(dscp, prio)
-    _install_ecn(fab, node, spec.ecn, data_prios)
+    if FabricControl.runs_on(node.sw):
+        if spec.routes == "auto":
+            _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+        for dscp, prio in sorted(spec.dscp_priority.items()):
+            fab.set_dscp_priority(dscp, prio)
+        _install_ecn(fab, node, spec.ecn, data_prios)
     for k, e in enumerate(spec.entries):
         try:
             fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
@@ -191,8 +218,6 @@ def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
     """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
     per path per cache."""
-    from emulator.control.fabric import FabricControl
-
     path = Path(program)
     if not path.is_absolute():
         candidates = [Path(base_dir) / path] if base_dir else []
