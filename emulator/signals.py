@@ -17,8 +17,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def stop_on_signals(say: bool = True) -> Iterator[list[int]]:
-    """Yield the list of signals received so far (empty: none)."""
+def stop_on_signals(say: bool = True, restore_after_signal: bool = True) -> Iterator[list[int]]:
+    """Yield the list of signals received so far (empty: none). The previous handlers come back on exit, unless
+    a signal came and `restore_after_signal` is false (a command about to exit keeps ignoring further ones)."""
     received: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield received
@@ -36,4 +37,5 @@ def stop_on_signals(say: bool = True) -> Iterator[list[int]]:
         yield received
     finally:
         for s, h in previous.items():
-            signal.signal(s, h)
+            # ignored, not handled: Python puts the default action (death) back on its own handlers at exit
+            signal.signal(s, h if not received or restore_after_signal else signal.SIG_IGN)

@@ -55,7 +55,7 @@ def resolve_scenario(arg: str) -> Path:
 def main(args: argparse.Namespace) -> int:
     from emulator.signals import stop_on_signals
 
-    with stop_on_signals():
+    with stop_on_signals(restore_after_signal=False):  # the process ends: a late signal must not kill it
         try:
             return _main(args)
         except KeyboardInterrupt:  # before the engine ran (it ends cleanly on its own) or while writing
@@ -68,7 +68,6 @@ def _main(args: argparse.Namespace) -> int:
 
     from emulator.report.output import check_folder
     from emulator.scenario.load import load_scenario
-    from emulator.sim.runner import run_scenario
 
     args.scenario = str(resolve_scenario(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
@@ -81,6 +80,8 @@ def _main(args: argparse.Namespace) -> int:
         return _run_mininet(args, sc, out_dir)
     if args.cli or args.switch_binary:
         raise UsageError("--cli and --switch-binary need --engine mininet")
+    from emulator.sim.runner import run_scenario  # the engine (and scapy) only once the scenario is good
+
     with _scenario_errors(args.scenario):
         with _progress(console, until) as progress:
             outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,

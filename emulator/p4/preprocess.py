@@ -200,7 +200,8 @@ def _include_cycle(opened: list[str]) -> str:
     earlier = [i for i, f in enumerate(opened[:-1]) if f == last]
     if not earlier:
         return "#include nests too deeply"
-    cycle = [os.path.relpath(f) for f in opened[earlier[-1]:]]
+    here = os.path.dirname(last)
+    cycle = [os.path.relpath(f, here) for f in opened[earlier[-1]:]]
     return f"recursive #include: {' -> '.join(cycle)} (guard the file with #ifndef/#define/#endif)"
 
 

@@ -96,12 +96,9 @@ def _config_error(exc: ValidationError, path: Path, text: str) -> ConfigError:
         field = _format_path(loc)
         line = _line_of(text, loc)
         where = f"{path}:{line}" if line else str(path)
-        lines.append(f"{where}: {field or '(top level)'}: {msg}")
-    first = lines[0].split(": ", 1)
-    message = first[1] if len(first) > 1 else lines[0]
-    if len(lines) > 1:
-        message += "".join(f"\n{ln}" for ln in lines[1:])
-    return ConfigError(message, file=first[0])
+        lines.append((where, f"{field or '(top level)'}: {msg}"))
+    message = lines[0][1] + "".join(f"\n{where}: error: {text}" for where, text in lines[1:])
+    return ConfigError(message, file=lines[0][0])
 
 
 def _plain_errors(errors: list[dict]) -> list[tuple[list, str]]:

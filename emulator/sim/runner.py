@@ -58,13 +58,18 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
                 outcome.files += write_plots(out, rec, summary)
             outcome.files.append(out.write_json("summary.json", summary))
     except BaseException as exc:
+        try:
+            net.close()
+        except OSError:
+            pass  # the pcap that failed fails again on close; the first error is the one to report
         if out is not None:
             out.abandon()
             if isinstance(exc, OSError):  # a pcap written during the run: the disk filled up, or the like
                 raise write_error(out.path, exc) from None
         raise
-    finally:
+    else:
         net.close()
+    finally:
         if out is not None:
             out.discard()
             out.end()
