@@ -208,3 +208,128 @@ def test_a_full_disk_is_named_as_such():
     err = write_error("out/summary.json", OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
     assert str(err) == "cannot write out/summary.json: No space left on device (the disk is full)"
     assert err.exit_code == 2
+
+
+# -------------------------------------------------------------------------------------------- fuzzing (hypothesis)
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402 - the fuzzing half of the module
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def switches():
+    """fabric.p4, programmed with a route, an ECMP group and ECN; and the small basic_ipv4.p4 with one route."""
+    from emulator.control.fabric import FabricControl
+    from emulator.p4.frontend import load_program
+    from emulator.target.api import RuntimeApi
+    from emulator.target.switch import V1Switch
+
+    fab = FabricControl.load(str(ROOT / "p4src" / "fabric.p4"))
+    fab.add_nexthop(1, port=2, dmac=0x020000000002, smac=0x020000000001)
+    fab.add_route("10.0.0.0", 8, 1)
+    fab.add_ecmp_group(2, [dict(port=p, dmac=0x02000000000A, smac=0x020000000001) for p in (3, 4)])
+    fab.add_route("192.168.0.0", 16, 2)
+    fab.set_ecn_step(2, 3, 10)
+    basic = V1Switch(load_program(str(ROOT / "p4src" / "basic_ipv4.p4")))
+    RuntimeApi(basic).table_add("BasicIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": (0x0A000000, 8)},
+                                "BasicIngress.forward", {"port": 2, "dmac": 2, "smac": 1})
+    return {"fabric": fab.switch, "basic": basic}
+
+
+def _frame() -> st.SearchStrategy[bytes]:
+    """Frames that reach deep into a parser: Ethernet (maybe VLAN-tagged) with IPv4/UDP/RoCE-like headers whose
+    fields (version, IHL, lengths, ports, opcodes) are arbitrary and which are cut at any length; or raw bytes."""
+    ipv4 = st.builds(lambda vi, tos, ln, rest, proto, addrs: bytes([vi, tos]) + ln.to_bytes(2, "big") + rest
+                     + bytes([64, proto]) + b"\0\0" + addrs,
+                     st.sampled_from([0x45, 0x46, 0x4F, 0x40, 0x65, 0x00]), st.integers(0, 255),
+                     st.integers(0, 0xFFFF), st.binary(min_size=4, max_size=4), st.sampled_from([17, 6, 1, 0xFF]),
+                     st.sampled_from([b"\x0a\0\0\1\x0a\0\0\2", b"\x0a\0\0\1\xc0\xa8\1\1"]) | st.binary(min_size=8,
+                                                                                                      max_size=8))
+    udp = st.builds(lambda sport, dport, rest: sport.to_bytes(2, "big") + dport.to_bytes(2, "big") + rest,
+                    st.integers(0, 0xFFFF), st.sampled_from([4791, 0, 0xFFFF]) | st.integers(0, 0xFFFF),
+                    st.binary(min_size=0, max_size=40))
+    ether = st.builds(lambda vlan, etype: b"\x02\0\0\0\0\x01\x02\0\0\0\0\x02" + vlan + etype,
+                      st.sampled_from([b"", b"\x81\x00\x60\x01", b"\x81\x00\xff\xff\x81\x00\0\0"]),
+                      st.sampled_from([b"\x08\x00", b"\x86\xdd", b"\x88\x08", b"\x08\x06"]) | st.binary(min_size=2,
+                                                                                                      max_size=2))
+    whole = st.builds(lambda e, i, u, cut: (e + i + u)[:cut], ether, ipv4, udp, st.integers(0, 120))
+    return whole | st.binary(max_size=200)
+
+
+@FUZZ
+@given(which=st.sampled_from(["fabric", "basic"]), port=st.integers(0, 511), frame=_frame(),
+       now=st.integers(0, 2**48))
+def test_fuzzed_packets_never_break_the_pipeline(switches, which, port, frame, now):
+    out = switches[which].process(port, frame, now)
+    assert all(isinstance(p, int) and 0 <= p < 512 and isinstance(f, bytes) for p, f in out)
+
+
+_FIELDS = ["topology.rate", "topology.delay", "switch.buffer.size", "switch.buffer.reserve", "switch.pfc.xoff",
+           "switch.pfc.alpha", "switch.pfc.priorities", "switch.ecn.mode", "switch.ecn.pmax", "nic.rto", "nic.mtu",
+           "nic.timeout", "nic.dcqcn.g", "seed", "workload.flows[0].bytes", "workload.flows[0].start",
+           "workload.flows[0].priority", "outputs.sample_interval", "topology.star.hosts", "name"]
+_UNITS = ["", "ns", "us", "µs", "ms", "s", "bps", "Gbps", "Tbps", "B", "KB", "KiB", "MiB", "TiB", "xyz", "e9"]
+_PLAUSIBLE = (st.integers(0, 10**7) | st.sampled_from([1, 3, 8, 1024, 4096, 0.5, "1us", "100Gbps", "2MiB", "off"])
+              | st.builds(lambda d, u: f"{d}{u}", st.decimals(0, 10**4, places=3), st.sampled_from(_UNITS[:10])))
+_HOSTILE = (st.integers(-2**70, 2**70) | st.floats() | st.booleans() | st.none() | st.text(max_size=12)
+            | st.builds(lambda d, u: f"{d}{u}", st.decimals(allow_nan=False, allow_infinity=False, places=4),
+                        st.sampled_from(_UNITS))
+            | st.lists(st.integers(-3, 9), max_size=9) | st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+_VALUES = _PLAUSIBLE | _PLAUSIBLE | _HOSTILE  # half the values plausible, so that many scenarios get as far as building
+
+
+@pytest.fixture(scope="module")
+def program_cache():
+    return {}
+
+
+@settings(FUZZ, max_examples=300)
+@given(changes=st.lists(st.tuples(st.sampled_from(_FIELDS), _VALUES), min_size=1, max_size=2))
+def test_fuzzed_scenario_values_give_a_scenario_or_a_config_error(tmp_path, program_cache, changes):
+    """Any value in any of these fields loads, or is a ConfigError naming the field; a scenario that loads builds
+    (or is refused with a ConfigError) - never another exception."""
+    import yaml
+
+    from emulator.errors import ConfigError
+    from emulator.scenario.load import load_scenario
+    from emulator.sim.build import build_scenario
+
+    data = {"topology": {"star": {"hosts": 3}, "delay": "1us"},
+            "workload": {"flows": [{"src": "h1", "dst": "h2", "bytes": "4KiB"}]}}
+    for dotted, value in changes:
+        node = data
+        *parents, last = dotted.replace("[0]", ".0").split(".")
+        for key in parents:
+            node = node[int(key)] if key.isdigit() else node.setdefault(key, {})
+        node[last] = value
+    path = tmp_path / "fuzz.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    try:
+        sc = load_scenario(path)
+    except ConfigError as exc:
+        assert str(exc).startswith(str(path)) and "Input should" not in str(exc)
+        return
+    try:
+        build_scenario(sc, program_cache=program_cache).net.close()
+        event("built")
+    except ConfigError:
+        pass
+
+
+_MULTIPLIERS = {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9}
+
+
+@settings(max_examples=300, deadline=None)
+@given(number=st.decimals(min_value=0, max_value=10**9, allow_nan=False, allow_infinity=False, places=6),
+       unit=st.sampled_from(sorted(_MULTIPLIERS)))
+def test_durations_are_parsed_exactly(number, unit):
+    from emulator.scenario.units import time_ns
+
+    exact = number * _MULTIPLIERS[unit]
+    text = f"{number}{unit}"
+    if exact == exact.to_integral_value():
+        assert time_ns(text) == int(exact)
+    else:
+        with pytest.raises(ValueError, match="not a whole number of ns"):
+            time_ns(text)
