@@ -12,7 +12,7 @@ so `make build P4C="rocelab compile"` works unchanged:
 writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
 .txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides), each as p4c writes it
 (emulator.p4.p4info_files). Every stage a run would run is run, code generation included, before anything is
-written; outputs go through p4info_files.write_atomic (never half-written; a device or FIFO is written through,
+written; outputs go through emulator.files.write_atomic (never half-written; a device or FIFO is written through,
 never replaced). Exit 0 ok, 2 bad program or flags.
 """
 from __future__ import annotations

@@ -58,7 +58,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
     wiring = _wire(sc.topology)
     check_scale(sc, wiring)
     built = build_scenario(sc, base_dir=base_dir)
-    out = OutputDir(out_dir)
+    out = OutputDir(out_dir).begin()
     try:
         with RunState.create(label="mininet") as st:
             work = Path(tempfile.mkdtemp(prefix="rocelab-mn-"))
@@ -71,6 +71,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
             files.append(out.write_json("summary.json", summary))
     finally:
         out.discard()
+        out.end()
     return RunOutcome(summary, files=files, built=built)
 
 

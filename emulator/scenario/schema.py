@@ -9,6 +9,7 @@ Defaults and their sources:
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -24,7 +25,7 @@ Priority = Annotated[int, Field(ge=0, le=7)]
 class Strict(BaseModel):
     """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class LinkSpec(Strict):
@@ -145,8 +146,12 @@ class PfcSpec(Strict):
         return self
 
 
+def _off_is_not_a_boolean(value: object) -> object:
+    return "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+
+
 class EcnSpec(Strict):
-    mode: Literal["off", "step", "red"] = "off"
+    mode: Annotated[Literal["off", "step", "red"], BeforeValidator(_off_is_not_a_boolean)] = "off"
     kmin: Size = 400_000  # HPCC ns-3 100G configs (roce.md)
     kmax: Size = 1_600_000
     pmax: float = Field(0.2, ge=0, le=1)
@@ -310,8 +315,11 @@ def _deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+
+
 class Scenario(Strict):
-    name: str = "scenario"
+    name: str = "scenario"  # the default output folder is runs/<name>: a plain name, never a path
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
@@ -325,6 +333,14 @@ class Scenario(Strict):
     host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
     outputs: Outputs = Field(default_factory=Outputs)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not re.fullmatch(NAME_PATTERN, name):
+            raise ValueError(f"{name!r} is not a plain name (letters, digits, '.', '_' and '-', starting with a "
+                             "letter or digit, at most 100): it names the output folder runs/<name>")
+        return name
 
     @model_validator(mode="before")
     @classmethod
@@ -368,6 +384,8 @@ class Scenario(Strict):
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")
+            if f.src == f.dst:
+                raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
             for i, s in enumerate(wl.incast.senders):

@@ -20,11 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
+from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
+from emulator.tm.ecn import EcnConfig
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -73,25 +76,28 @@ class BuiltScenario:
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
-    from emulator.control.fabric import FabricControl
-
+    wiring = _wire(sc.topology)
+    placed = workload_flows_placed(sc.workload, sc.seed)
+    flows = [f for _, f in placed]
+    check_buffers(sc, wiring.links)  # before the links: the TM would name only the ports linked so far
+    check_paths(sc, wiring.graph, placed)
+    data_prios = data_priorities(sc, flows)
     net = Network(seed=sc.seed)
     cache = program_cache if program_cache is not None else {}
     fabrics: dict[str, Any] = {}
     traces = _trace_logs(sc, net)
-    for name in sc.topology.switches:
+    for index, name in enumerate(sc.topology.switches):
         spec, where = sc.switch_of(name)
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
         tracer = traces[name].tracer if name in traces else None
-        net.add_switch(name, make_v1switch(program, net.rng, tracer), tm_config_from_spec(spec, where))
-        fabrics[name] = FabricControl(net.switches[name].sw)
-    wiring = _wire(sc.topology)
+        sw = make_v1switch(program, net.rng, tracer)
+        tm = tm_config_from_spec(spec, where)
+        if not FabricControl.runs_on(sw):
+            tm.ecn = _program_without_fabric_tables(spec, where, data_prios, seed=sc.seed * 1000 + index)
+        net.add_switch(name, sw, tm)
+        fabrics[name] = FabricControl(sw)
     nics = _add_hosts(sc, net, wiring)
     _add_links(sc, net, wiring)
-    flows = workload_flows(sc.workload, sc.seed)
-    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
-    data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                        {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
@@ -132,8 +138,10 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
-        graph.add_edge(lk.a, lk.b)
-        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
+        delay = lk.delay if lk.delay is not None else topo.delay
+        if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
+            graph.add_edge(lk.a, lk.b, delay=delay)
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay))
     return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
 
 
@@ -154,26 +162,44 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
 
 
 def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
-    for i, (a, pa, b, pb, rate, delay) in enumerate(wiring.links):
-        try:
-            net.add_link(a, pa, b, pb, rate, delay)
-        except ConfigError as exc:  # the TM names its own field; point at the scenario's
-            if exc.path.endswith(".buffer_bytes"):
-                sw = a if a in net.switches else b
-                raise ConfigError(f"{exc.message} (switch {sw}, topology.links[{i}])",
-                                  f"{sc.switch_of(sw)[1]}.buffer.size") from None
-            raise
+    for a, pa, b, pb, rate, delay in wiring.links:  # buffers that cannot hold the ports were refused before
+        net.add_link(a, pa, b, pb, rate, delay)
+
+
+def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
+    """The classes that carry RoCE data, where ECN marks: the NICs' data priorities and the flows' own."""
+    return sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
+                  {f.priority for f in flows if f.priority is not None})
+
+
+def _program_without_fabric_tables(spec: Any, where: str, data_prios: list[int], seed: int) -> EcnConfig | None:
+    """A program other than fabric.p4: routes and classes are its own (its `entries`; priorities from its
+    standard_metadata.priority), and ECN marking is the traffic manager's. Settings that only fabric.p4's tables
+    carry are refused, naming the field."""
+    if spec.routes == "auto":
+        raise ConfigError(f"routes: auto programs fabric.p4's tables, which {spec.program} does not have: set "
+                          "routes: none and give the program's table entries in `entries`", f"{where}.routes")
+    if "dscp_priority" in spec.model_fields_set:
+        raise ConfigError(f"dscp_priority programs fabric.p4's dscp_to_priority table, which {spec.program} does "
+                          "not have: its own ingress sets standard_metadata.priority", f"{where}.dscp_priority")
+    e = spec.ecn
+    if e.mode == "off":
+        return None
+    return EcnConfig(mode=e.mode, priorities=tuple(data_prios), threshold_bytes=e.threshold, kmin_bytes=e.kmin,
+                     kmax_bytes=e.kmax, pmax=e.pmax, seed=seed)
 
 
 def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring, data_prios: list[int]) -> None:
-    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name`."""
+    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name` (fabric.p4's tables
+    only on a switch that runs it)."""
     node = net.switches[name]
     spec, where = sc.switch_of(name)
-    if spec.routes == "auto":
-        _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
-    for dscp, prio in sorted(spec.dscp_priority.items()):
-        fab.set_dscp_priority(dscp, prio)
-    _install_ecn(fab, node, spec.ecn, data_prios)
+    if FabricControl.runs_on(node.sw):
+        if spec.routes == "auto":
+            _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+        for dscp, prio in sorted(spec.dscp_priority.items()):
+            fab.set_dscp_priority(dscp, prio)
+        _install_ecn(fab, node, spec.ecn, data_prios)
     for k, e in enumerate(spec.entries):
         try:
             fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
@@ -192,8 +218,6 @@ def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
     """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
     per path per cache."""
-    from emulator.control.fabric import FabricControl
-
     path = Path(program)
     if not path.is_absolute():
         candidates = [Path(base_dir) / path] if base_dir else []
@@ -213,18 +237,27 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
     """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then the
     patterns (traffic.workloads), whose jitter and permutation draw from `seed`."""
-    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority, f.name or f"flow{i}-{f.src}-{f.dst}")
-             for i, f in enumerate(wl.flows)]
+    return [f for _, f in workload_flows_placed(wl, seed)]
+
+
+def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
+    """workload_flows with the scenario field each flow comes from (`workload.flows[2]`, `workload.incast`)."""
+    placed = [(f"workload.flows[{i}]", FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority,
+                                                 f.name or f"flow{i}-{f.src}-{f.dst}"))
+              for i, f in enumerate(wl.flows)]
     if wl.incast is not None:
         i = wl.incast
-        flows += incast(i.senders, i.receiver, i.bytes, i.start, i.jitter, i.priority, seed)
+        placed += [("workload.incast", f) for f in incast(i.senders, i.receiver, i.bytes, i.start, i.jitter,
+                                                            i.priority, seed)]
     if wl.many_to_many is not None:
         m = wl.many_to_many
-        flows += many_to_many(m.hosts, m.bytes, m.start, m.jitter, m.priority, seed, receivers=m.receivers)
+        placed += [("workload.many_to_many", f) for f in many_to_many(m.hosts, m.bytes, m.start, m.jitter,
+                                                                        m.priority, seed, receivers=m.receivers)]
     if wl.permutation is not None:
         p = wl.permutation
-        flows += permutation(p.hosts, p.bytes, p.start, p.jitter, p.priority, seed)
-    return sorted(flows, key=lambda f: (f.start_ns, f.name))
+        placed += [("workload.permutation", f) for f in permutation(p.hosts, p.bytes, p.start, p.jitter,
+                                                                      p.priority, seed)]
+    return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
