@@ -20,7 +20,8 @@ class Tx:
     """One direction of a link as seen by its sending node's port."""
 
     __slots__ = ("port", "_rate", "ser_ns", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
-                 "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx")
+                 "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx", "node", "sent",
+                 "sent_log")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         self.port = port
@@ -44,6 +45,11 @@ class Tx:
         self.done_cb: Any = None
         self.peer_arrive: Any = None
         self.peer_tx: Tx | None = None
+        self.node = ""  # name of the sending node
+        # set by the first frame after an observer emptied `sent_log` (the network's list of transmitters that
+        # sent since its last port sample), so sampling costs the busy ports, not all of them
+        self.sent = False
+        self.sent_log: list[Tx] = []
 
     @property
     def rate(self) -> int:

@@ -38,6 +38,9 @@ class Node:
         tx.frames += 1
         tx.bytes += n
         tx.busy_ns += ser
+        if not tx.sent:
+            tx.sent = True
+            tx.sent_log.append(tx)
         if tx.taps:
             for tap in tx.taps:
                 tap(now, frame, "tx")

@@ -46,6 +46,9 @@ class TrafficManager:
         self.on_pause = on_pause
         self.mac_of = mac_of if mac_of is not None else default_mac
         self.unrouted_drops = 0  # jobs for a port with no link
+        # ports that have held a packet since an observer last emptied this set (observers sample these only,
+        # so their cost follows the busy queues, not the number of ports; see Network.sample_queues)
+        self.busy_ports: set[int] = set()
 
     # -- setup --------------------------------------------------------------------------------------------------
     def add_port(self, port_id: int, rate_bps: int, delay_ns: int = 0) -> EgressPort:
@@ -122,6 +125,8 @@ class TrafficManager:
         q.append((job, length, now, pool, in_port, len(q), qbytes))
         qbytes += length
         port.qbytes[prio] = qbytes
+        if not port.backlog:
+            self.busy_ports.add(port.id)
         port.backlog += 1
         stats.enq_pkts[prio] += 1
         stats.enq_bytes[prio] += length
