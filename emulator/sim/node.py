@@ -49,6 +49,15 @@ class Node:
             tx.done_at = -1
         at(done + tx.delay, tx.peer_arrive, (tx.peer_tx, frame))
 
+    @staticmethod
+    def count_rx(tx: Tx, frame: bytes, now: int) -> None:
+        """A frame arrived on the port of `tx`: count it and show it to the port's receive taps."""
+        tx.rx_frames += 1
+        tx.rx_bytes += len(frame)
+        if tx.rx_taps:
+            for tap in tx.rx_taps:
+                tap(now, frame, "rx")
+
     # subclasses
     def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
