@@ -19,8 +19,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from emulator.errors import ConfigError
 from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
+from traffic.errors import ConfigError
 from traffic.frames import (
     ECN_CE,
     ECN_ECT0,
