@@ -27,11 +27,17 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+Probability = Annotated[float, Field(ge=0, lt=1)]
+
+
 class LinkSpec(Strict):
     a: str
     b: str
     rate: Rate | None = None  # defaults to topology.rate
     delay: Duration | None = None  # defaults to topology.delay
+    # the probability that a frame is lost on the wire: one for both directions or [a->b, b->a]; defaults to
+    # topology.loss. Losses are drawn per direction from the run's seed.
+    loss: Probability | tuple[Probability, Probability] | None = None
 
 
 def _host_names(hosts: list[str] | int, prefix: str = "h", first: int = 1) -> list[str]:
@@ -77,6 +83,7 @@ class Topology(Strict):
 
     rate: Rate = 100 * 10**9
     delay: Duration = 1000
+    loss: Probability = 0.0  # default frame loss rate of every link, each direction (see LinkSpec.loss)
     star: StarSpec | None = None
     two_level: TwoLevelSpec | None = None
     switches: list[str] = Field(default_factory=list)
@@ -183,9 +190,36 @@ class PortScheduling(Strict):
         return _check_weights(weights)
 
 
+class RoutingSpec(Strict):
+    """How fabric.p4 spreads traffic over equal-cost next hops (its load-balancing groups; p4src/fabric.p4):
+    `mode` ecmp (5-tuple hash), ecmp_qp (the hash also covers the BTH destination QP), flowlet, adaptive
+    (queue-aware at flowlet boundaries) or spray (per packet); `hash` the v1model algorithm; `seed` hashed with
+    every flow (None: drawn from the scenario's seed and the switch's name, so `--seed` changes it);
+    `polynomial` the switch's own crc32_custom / crc16_custom polynomial; `flowlet_gap` the idle time that ends a
+    flowlet (microsecond resolution, as P4 timestamps)."""
+
+    mode: Literal["ecmp", "ecmp_qp", "flowlet", "adaptive", "spray"] = "ecmp"
+    hash: Literal["crc32", "crc16", "crc32_custom", "crc16_custom"] = "crc32"
+    seed: int | None = Field(None, ge=0, lt=2**32)
+    polynomial: int | None = Field(None, gt=0, lt=2**32)
+    flowlet_gap: Duration = 10_000
+
+    @model_validator(mode="after")
+    def _polynomial(self):
+        if self.polynomial is not None:
+            if not self.hash.endswith("_custom"):
+                raise ValueError(f"polynomial needs hash crc32_custom or crc16_custom (hash is {self.hash})")
+            if self.hash == "crc16_custom" and self.polynomial >= 2**16:
+                raise ValueError(f"polynomial {self.polynomial:#x} does not fit crc16_custom's 16 bits")
+        if self.flowlet_gap % 1000:
+            raise ValueError(f"flowlet_gap ({self.flowlet_gap} ns) must be whole microseconds (P4 timestamps)")
+        return self
+
+
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
     routes: Literal["auto", "none"] = "auto"
+    routing: RoutingSpec = Field(default_factory=RoutingSpec)
     entries: list[EntrySpec] = Field(default_factory=list)
     dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
     scheduling: Literal["strict", "dwrr"] = "strict"
@@ -226,6 +260,9 @@ class NicSpec(Strict):
     timeout: int = Field(14, ge=0, le=31)
     rto: Duration | None = None
     retry_count: int = Field(7, ge=0, le=7)  # a 3-bit field
+    # False: out-of-order arrivals are dropped and NAKed, go-back-N (RoCE NICs); True: placed directly (NICs
+    # built for adaptive routing / spraying), no NAK
+    ooo_placement: bool = False
     dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
 
     @field_validator("mtu")
@@ -270,9 +307,11 @@ class ManyToManySpec(PatternSpec):
 
 
 class PermutationSpec(PatternSpec):
-    """Each host sends to exactly one other and receives from exactly one (random, from the seed)."""
+    """Each host sends to exactly one other and receives from exactly one (random, from the seed); with
+    `receivers`, each host sends to a different receiver (e.g. leaf 1's hosts to leaf 2's)."""
 
     hosts: list[str]
+    receivers: list[str] | None = None
 
 
 class Workload(Strict):
@@ -380,9 +419,13 @@ class Scenario(Strict):
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
                     check(h, f"workload.{key}.{field}[{i}]")
-        if wl.permutation and (len(set(wl.permutation.hosts)) != len(wl.permutation.hosts)
-                               or len(wl.permutation.hosts) < 2):
+        perm = wl.permutation
+        if perm and (len(set(perm.hosts)) != len(perm.hosts) or (len(perm.hosts) < 2 and not perm.receivers)):
             raise ValueError("workload.permutation.hosts: needs two or more distinct hosts")
+        if perm and perm.receivers is not None and (len(set(perm.receivers)) < len(perm.hosts)
+                                                    or set(perm.receivers) & set(perm.hosts)):
+            raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
+                             "them a sender")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
         if self.duration is not None and self.workload.warmup >= self.duration:

@@ -20,7 +20,8 @@ class Tx:
     """One direction of a link as seen by its sending node's port."""
 
     __slots__ = ("port", "_rate", "ser_ns", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "busy_ns", "taps",
-                 "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx")
+                 "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx", "loss", "loss_rng",
+                 "lost")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         self.port = port
@@ -44,6 +45,9 @@ class Tx:
         self.done_cb: Any = None
         self.peer_arrive: Any = None
         self.peer_tx: Tx | None = None
+        self.loss = 0.0  # probability that a frame sent here never arrives (drawn from loss_rng)
+        self.loss_rng: Any = None
+        self.lost = 0
 
     @property
     def rate(self) -> int:
@@ -68,6 +72,6 @@ class Link:
 
     def stats(self) -> dict[str, Any]:
         def side(tx: Tx) -> dict[str, int]:
-            return {"frames": tx.frames, "bytes": tx.bytes, "busy_ns": tx.busy_ns}
+            return {"frames": tx.frames, "bytes": tx.bytes, "busy_ns": tx.busy_ns, "lost": tx.lost}
         return {"a": f"{self.a}:{self.port_a}", "b": f"{self.b}:{self.port_b}", "rate_bps": self.rate_bps,
                 "delay_ns": self.delay_ns, "a_to_b": side(self.tx_a), "b_to_a": side(self.tx_b)}

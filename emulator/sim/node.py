@@ -53,6 +53,9 @@ class Node:
         else:
             tx.done_at = -1
         engine.seq = seq
+        if tx.loss and tx.loss_rng.random() < tx.loss:
+            tx.lost += 1  # lost on the wire: it took its serialization time but never arrives
+            return
         heappush(heap, (done + tx.delay, seq, tx.peer_arrive, (tx.peer_tx, frame)))
 
     # subclasses
