@@ -177,9 +177,15 @@ struct metadata_t {
     bit<32> lb_gap;          // lb_config: flowlet gap in microseconds
 }
 
-/* Shared by ingress (reads) and egress (writes): the depth in bytes (packets without ROCELAB) of the queue the
- * last packet sent on each port left behind, the adaptive mode's congestion signal. */
-register<bit<32>>(PORT_CELLS) port_load;
+/* The adaptive mode's congestion signal, written by egress and read by ingress (shared registers), per port:
+ * the depth in bytes (packets without ROCELAB) of the queue the last packet sent left behind, and the bytes
+ * sent in windows of 2^LB_WINDOW_SHIFT microseconds (the current one, port_epoch, and the one before), a
+ * utilization estimate like CONGA's DRE: a port busy with one line-rate flow has no queue but is not free. */
+#define LB_WINDOW_SHIFT 2
+register<bit<32>>(PORT_CELLS) port_qdepth;
+register<bit<32>>(PORT_CELLS) port_epoch;
+register<bit<32>>(PORT_CELLS) port_bytes;
+register<bit<32>>(PORT_CELLS) port_prev_bytes;
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Parser                                                                                                       */
@@ -263,13 +269,24 @@ control FabricVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
     else if (meta.lb_algo == LB_CRC32_CUSTOM) { hash(out, HashAlgorithm.crc32_custom, base, { fields }, max); } \
     else { hash(out, HashAlgorithm.crc16_custom, base, { fields }, max); }
 
-// One step of the adaptive scan: member (start + i) mod size, taken when its port's queue is the shortest yet.
+// One step of the adaptive scan: member (start + i) mod size, taken when its port's load is the lowest yet
+// (queue depth plus the bytes it sent in the last complete window, or in the current one when more: a flow
+// that just moved there counts at once, so the next boundary does not herd onto the same port).
 #define LB_CANDIDATE(i) \
     if (i < meta.lb_size) { \
         cand = start + i; \
         if (cand >= meta.lb_size) { cand = cand - meta.lb_size; } \
         lb_member_port.read(cport, (bit<32>) meta.lb_group * LB_MAX_MEMBERS + (bit<32>) cand); \
-        port_load.read(cload, (bit<32>) cport); \
+        port_qdepth.read(cload, (bit<32>) cport); \
+        port_epoch.read(cepoch, (bit<32>) cport); \
+        if (cepoch == epoch) { \
+            port_prev_bytes.read(cbytes, (bit<32>) cport); \
+            port_bytes.read(cnow, (bit<32>) cport); \
+            if (cnow > cbytes) { cbytes = cnow; } \
+        } \
+        else if (cepoch + 1 == epoch) { port_bytes.read(cbytes, (bit<32>) cport); } \
+        else { cbytes = 0; } \
+        cload = cload + cbytes; \
         if (cload < best) { best = cload; meta.lb_index = cand; } \
     }
 
@@ -480,6 +497,10 @@ control FabricIngress(inout headers_t hdr,
                                 bit<16> cand;
                                 bit<9> cport;
                                 bit<32> cload;
+                                bit<32> cepoch;
+                                bit<32> cbytes;
+                                bit<32> cnow;
+                                bit<32> epoch = (bit<32>) (standard_metadata.ingress_global_timestamp >> LB_WINDOW_SHIFT);
                                 LB_CANDIDATE(0) LB_CANDIDATE(1) LB_CANDIDATE(2) LB_CANDIDATE(3)
                                 LB_CANDIDATE(4) LB_CANDIDATE(5) LB_CANDIDATE(6) LB_CANDIDATE(7)
                                 LB_CANDIDATE(8) LB_CANDIDATE(9) LB_CANDIDATE(10) LB_CANDIDATE(11)
@@ -603,12 +624,29 @@ control FabricEgress(inout headers_t hdr,
                 }
             }
             tx_port_counter.count((bit<32>) standard_metadata.egress_port);
-            // what this packet left behind in its queue: the congestion signal of adaptive routing upstream
+            // the congestion signal of adaptive routing: what this packet left behind in its queue, and the
+            // bytes of the port's current utilization window (a new window keeps the last one's total)
+            bit<32> port = (bit<32>) standard_metadata.egress_port;
 #ifdef ROCELAB
-            port_load.write((bit<32>) standard_metadata.egress_port, standard_metadata.deq_qdepth_bytes);
+            port_qdepth.write(port, standard_metadata.deq_qdepth_bytes);
 #else
-            port_load.write((bit<32>) standard_metadata.egress_port, (bit<32>) standard_metadata.deq_qdepth);
+            port_qdepth.write(port, (bit<32>) standard_metadata.deq_qdepth);
 #endif
+            bit<32> epoch = (bit<32>) (standard_metadata.egress_global_timestamp >> LB_WINDOW_SHIFT);
+            bit<32> last_epoch;
+            bit<32> sent;
+            port_epoch.read(last_epoch, port);
+            port_bytes.read(sent, port);
+            if (last_epoch != epoch) {
+                if (last_epoch + 1 == epoch) {
+                    port_prev_bytes.write(port, sent);
+                } else {
+                    port_prev_bytes.write(port, 0);
+                }
+                port_epoch.write(port, epoch);
+                sent = 0;
+            }
+            port_bytes.write(port, sent + standard_metadata.packet_length);
         }
     }
 }
