@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
 from emulator.scenario.units import rate_bps, size_bytes, time_ns
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
@@ -50,21 +51,36 @@ class StarSpec(Strict):
     switch: str = "s1"
     hosts: list[str] | Annotated[int, Field(ge=1, le=510)]
 
-    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+    def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
         hosts = _host_names(self.hosts)
         return [self.switch], hosts, [LinkSpec(a=h, b=self.switch) for h in hosts]
 
 
 class TwoLevelSpec(Strict):
-    """Leaf-spine: `spines` x `leaves`, each leaf linked to every spine, `hosts_per_leaf` hosts on each leaf
-    (h1.. numbered leaf by leaf). Links default to the topology's rate; `uplink_rate` sets leaf-spine links."""
+    """Leaf-spine: `spines` x `leaves`, each leaf linked to every spine by `parallel_links` links, `hosts_per_leaf`
+    hosts on each leaf (h1.. numbered leaf by leaf). Links default to the topology's rate; `uplink_rate` sets
+    leaf-spine links, or `oversubscription` (a leaf's host bandwidth over its uplink bandwidth, e.g. 2 for 2:1)
+    derives it."""
 
     spines: int = Field(2, ge=1, le=64)
     leaves: int = Field(2, ge=1, le=64)
     hosts_per_leaf: int = Field(4, ge=1, le=256)
     uplink_rate: Rate | None = None
+    oversubscription: float | None = Field(None, gt=0)
+    parallel_links: int = Field(1, ge=1, le=16)
 
-    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+    @model_validator(mode="after")
+    def _one_uplink_setting(self):
+        if self.uplink_rate is not None and self.oversubscription is not None:
+            raise ValueError("give uplink_rate or oversubscription, not both")
+        return self
+
+    def uplink(self, rate: int) -> int | None:
+        if self.oversubscription is None:
+            return self.uplink_rate
+        return round(self.hosts_per_leaf * rate / (self.spines * self.parallel_links * self.oversubscription))
+
+    def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
         spines = [f"spine{i}" for i in range(1, self.spines + 1)]
         leaves = [f"leaf{i}" for i in range(1, self.leaves + 1)]
         hosts: list[str] = []
@@ -73,33 +89,44 @@ class TwoLevelSpec(Strict):
             mine = _host_names(self.hosts_per_leaf, first=j * self.hosts_per_leaf + 1)
             hosts += mine
             links += [LinkSpec(a=h, b=leaf) for h in mine]
-        links += [LinkSpec(a=leaf, b=spine, rate=self.uplink_rate) for leaf in leaves for spine in spines]
+        links += [LinkSpec(a=leaf, b=spine, rate=self.uplink(rate)) for leaf in leaves for spine in spines
+                  for _ in range(self.parallel_links)]
         return leaves + spines, hosts, links
 
 
+SHORTHANDS = "star, two_level, fat_tree, dual_plane, rail"
+
+
 class Topology(Strict):
-    """Either a star (`star: {switch, hosts}`), a two-level leaf-spine (`two_level: {spines, leaves,
-    hosts_per_leaf}`), or explicit switches/hosts/links."""
+    """Either a shorthand — a star (`star: {switch, hosts}`), a two-level leaf-spine (`two_level: {spines, leaves,
+    hosts_per_leaf, ...}`), a fat-tree (`fat_tree: {k}`), an HPN-style dual-plane segment (`dual_plane: {tors,
+    hosts_per_tor, aggs}`), rail-optimized groups (`rail: {servers, gpus_per_server, spines}`;
+    emulator/scenario/topologies.py) — or explicit switches/hosts/links."""
 
     rate: Rate = 100 * 10**9
     delay: Duration = 1000
     loss: Probability = 0.0  # default frame loss rate of every link, each direction (see LinkSpec.loss)
     star: StarSpec | None = None
     two_level: TwoLevelSpec | None = None
+    fat_tree: FatTreeSpec | None = None
+    dual_plane: DualPlaneSpec | None = None
+    rail: RailSpec | None = None
     switches: list[str] = Field(default_factory=list)
     hosts: list[str] = Field(default_factory=list)
     links: list[LinkSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _expand_shorthand(self):
-        shorthands = [x for x in (self.star, self.two_level) if x is not None]
+        shorthands = [x for x in (self.star, self.two_level, self.fat_tree, self.dual_plane, self.rail)
+                      if x is not None]
         if not shorthands:
             if not self.hosts:
-                raise ValueError("no hosts: give star, two_level, or switches/hosts/links")
+                raise ValueError(f"no hosts: give one of {SHORTHANDS}, or switches/hosts/links")
             return self
         if len(shorthands) > 1 or self.switches or self.hosts or self.links:
-            raise ValueError("give one of star, two_level, or switches/hosts/links")
-        switches, hosts, links = shorthands[0].expand()
+            raise ValueError(f"give one of {SHORTHANDS}, or switches/hosts/links")
+        switches, hosts, links = shorthands[0].expand(self.rate)
+        links = [lk if isinstance(lk, LinkSpec) else LinkSpec(a=lk[0], b=lk[1], rate=lk[2]) for lk in links]
         # set without re-validating the model (validate_assignment would run this validator again)
         self.__dict__.update(switches=switches, hosts=hosts, links=links)
         return self

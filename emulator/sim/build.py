@@ -94,6 +94,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     nics = _add_hosts(sc, net, wiring)
     _add_links(sc, net, wiring)
     flows = workload_flows(sc.workload, sc.seed)
+    _check_paths(flows, wiring.graph)
     # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
     data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
                         {f.priority for f in flows if f.priority is not None})
@@ -120,6 +121,7 @@ class _Wiring:
     links: list[tuple[str, int, str, int, int, int, tuple[float, float]]]  # (a, pa, b, pb, rate, delay, loss)
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
+    parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -132,6 +134,7 @@ def _wire(topo: Any) -> _Wiring:
     graph = nx.Graph()
     graph.add_nodes_from(topo.switches + topo.hosts)
     links = []
+    parallel: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
@@ -141,11 +144,38 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
+        parallel.setdefault((lk.a, lk.b), []).append((pa, pb))
+        parallel.setdefault((lk.b, lk.a), []).append((pb, pa))
         graph.add_edge(lk.a, lk.b)
         loss = topo.loss if lk.loss is None else lk.loss
         links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay,
                       tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
-    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
+    _check_connected(topo, graph)
+    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)}, parallel)
+
+
+def _check_connected(topo: Any, graph: Any) -> None:
+    """Every host linked, and one connected fabric (a dual-plane segment: one per plane, by design)."""
+    import networkx as nx
+
+    lonely = [h for h in topo.hosts if graph.degree(h) == 0]
+    if lonely:
+        raise ConfigError(f"hosts without a link: {', '.join(lonely[:8])}{' ...' if len(lonely) > 8 else ''}",
+                          "topology.links")
+    parts = sorted((sorted(c) for c in nx.connected_components(graph)), key=len, reverse=True)
+    if len(parts) > (2 if topo.dual_plane is not None else 1):
+        listed = "; ".join(f"[{', '.join(c[:4])}{', ...' if len(c) > 4 else ''}]" for c in parts[:4])
+        raise ConfigError(f"the topology is not connected: {len(parts)} separate parts: {listed}", "topology.links")
+
+
+def _check_paths(flows: list[FlowSpec], graph: Any) -> None:
+    """Each flow's two hosts are in the same part of the fabric (dual planes: a QP is bound to one plane)."""
+    import networkx as nx
+
+    for f in flows:
+        if not nx.has_path(graph, f.src, f.dst):
+            raise ConfigError(f"flow {f.name}: no path from {f.src} to {f.dst} (separate planes or parts of the "
+                              f"topology)", "workload")
 
 
 def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
@@ -182,7 +212,7 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
     node = net.switches[name]
     spec, where = sc.switch_of(name)
     if spec.routes == "auto":
-        groups = _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+        groups = _install_routes(name, node, fab, wiring, net)
         if groups:
             _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
     for dscp, prio in sorted(spec.dscp_priority.items()):
@@ -267,34 +297,47 @@ def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
     return sorted(flows, key=lambda f: (f.start_ns, f.name))
 
 
-def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
-                    net: Network) -> int:
-    """/32 routes to every host on switch `name`; returns how many load-balancing groups it needed."""
+def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
+    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
+    returns how many load-balancing groups it needed."""
     import networkx as nx
 
-    dist_from = {h: nx.single_source_shortest_path_length(graph, h) for h in host_index}
+    graph, host_index = wiring.graph, wiring.host_index
+    dist_to_me = nx.single_source_shortest_path_length(graph, name)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        dist = dist_from[h]
-        if name not in dist:
-            continue  # unreachable host
+        if h not in dist_to_me:
+            continue  # unreachable host (the other plane)
+        dist = _distances(graph, h)
         hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
                       and (nb == h or nb in net.switches))
-        out_ports = tuple(ports[(name, nb)] for nb in hops)
+        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
+        out_ports = tuple(mine for _, mine, _ in links)
         if not out_ports:
             continue
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
-            nhs = [{"port": ports[(name, nb)], "smac": _mac_str(node.mac_of(ports[(name, nb)])),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else
-                    _mac_str(net.switches[nb].mac_of(ports[(nb, name)]))} for nb in hops]
+            nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
+                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in links]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
                 fab.add_lb_group(nh_id, nhs)
         fab.add_route(host_ip(i), 32, nh_id)
     return sum(1 for g in groups if len(g) > 1)
+
+
+def _distances(graph: Any, host: str) -> dict[str, int]:
+    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
+    import networkx as nx
+
+    cache = graph.graph.setdefault("distances", {})
+    d = cache.get(host)
+    if d is None:
+        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
+    return d
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:
