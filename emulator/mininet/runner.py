@@ -92,8 +92,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
                   controller=None, link=QuietLink, build=False, autoSetMacs=False, waitConnected=False)
     for i, sw in enumerate(sc.topology.switches):
         spec, _ = sc.switch_of(sw)
-        rates = {pa: r for a, pa, _b, _pb, r, _ in wiring.links if a == sw}
-        rates |= {pb: r for _a, _pa, b, pb, r, _ in wiring.links if b == sw}
+        rates = {pa: r for a, pa, _b, _pb, r, *_ in wiring.links if a == sw}
+        rates |= {pb: r for _a, _pa, b, pb, r, *_ in wiring.links if b == sw}
         topo.setNodeInfo(sw, {**topo.nodeInfo(sw), "device_id": i + 1, "port_rates": rates,
                               "tm_config": _tm_dict(tm_config_from_spec(spec))})
     group = AgentGroup()

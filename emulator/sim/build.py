@@ -10,11 +10,14 @@ Conventions (documented, deterministic):
 - Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
   NIC sends to the MAC of the switch port it is attached to (routed fabric).
 - Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
-- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (an ECMP
-  group when there are several; networkx on the link graph); entries are then added as written.
+- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (a
+  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode; networkx on
+  the link graph), through the same control API as the scenario's `entries`, which are then applied as written:
+  an entry whose key is already installed replaces it (a user overrides any route).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +27,7 @@ from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
+from emulator.sim.paths import PathObserver
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
@@ -55,6 +59,7 @@ class BuiltScenario:
     ips: dict[str, str]
     flows: list[OpenFlow] = field(default_factory=list)
     traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
+    paths: PathObserver | None = None  # link utilization and flows per inter-switch link
 
     @property
     def messages(self) -> list[Any]:
@@ -101,10 +106,14 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
-                          traces=traces)
+                          traces=traces, paths=PathObserver(net))
     built.add_flows(flows, backlogged=sc.workload.backlogged)
     if sc.workload.backlogged and sc.workload.warmup:
-        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
+        def mark(now: int) -> None:
+            for f in built.flows:
+                f.mark(now)
+            built.paths.mark(now)
+        net.call_at(sc.workload.warmup, mark)
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
     return built
 
@@ -114,9 +123,10 @@ class _Wiring:
     """Port numbers of the topology's links (in link order) and its graph, for hosts, links and routes."""
 
     ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
-    links: list[tuple[str, int, str, int, int, int]]  # (a, port_a, b, port_b, rate, delay)
+    links: list[tuple[str, int, str, int, int, int, tuple[float, float]]]  # (a, pa, b, pb, rate, delay, loss)
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
+    parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -129,6 +139,7 @@ def _wire(topo: Any) -> _Wiring:
     graph = nx.Graph()
     graph.add_nodes_from(topo.switches + topo.hosts)
     links = []
+    parallel: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
@@ -138,11 +149,30 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
+        parallel.setdefault((lk.a, lk.b), []).append((pa, pb))
+        parallel.setdefault((lk.b, lk.a), []).append((pb, pa))
         delay = lk.delay if lk.delay is not None else topo.delay
         if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
             graph.add_edge(lk.a, lk.b, delay=delay)
-        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay))
-    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
+        loss = topo.loss if lk.loss is None else lk.loss
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay,
+                      tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
+    _check_connected(topo, graph)
+    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)}, parallel)
+
+
+def _check_connected(topo: Any, graph: Any) -> None:
+    """Every host linked, and one connected fabric (a dual-plane segment: one per plane, by design)."""
+    import networkx as nx
+
+    lonely = [h for h in topo.hosts if graph.degree(h) == 0]
+    if lonely:
+        raise ConfigError(f"hosts without a link: {', '.join(lonely[:8])}{' ...' if len(lonely) > 8 else ''}",
+                          "topology.links")
+    parts = sorted((sorted(c) for c in nx.connected_components(graph)), key=len, reverse=True)
+    if len(parts) > (2 if topo.dual_plane is not None else 1):
+        listed = "; ".join(f"[{', '.join(c[:4])}{', ...' if len(c) > 4 else ''}]" for c in parts[:4])
+        raise ConfigError(f"the topology is not connected: {len(parts)} separate parts: {listed}", "topology.links")
 
 
 def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
@@ -155,15 +185,16 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
         for nb in wiring.graph.neighbors(h):
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
-        rate = next((r for a, _, b, _, r, _ in wiring.links if h in (a, b)), sc.topology.rate)
-        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw))
+        rate = next((lk[4] for lk in wiring.links if h in (lk[0], lk[2])), sc.topology.rate)
+        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw),
+                      qpn_rng=random.Random(f"qpn:{sc.seed}:{h}"))  # the seed decides QPNs, so UDP ports
         net.add_host(h, nics[h])
     return nics
 
 
 def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
-    for a, pa, b, pb, rate, delay in wiring.links:  # buffers that cannot hold the ports were refused before
-        net.add_link(a, pa, b, pb, rate, delay)
+    for a, pa, b, pb, rate, delay, loss in wiring.links:  # buffers that cannot hold the ports were refused before
+        net.add_link(a, pa, b, pb, rate, delay, loss)
 
 
 def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
@@ -196,15 +227,43 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
     spec, where = sc.switch_of(name)
     if FabricControl.runs_on(node.sw):
         if spec.routes == "auto":
-            _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+            groups = _install_routes(name, node, fab, wiring, net)
+            if groups:
+                _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
         for dscp, prio in sorted(spec.dscp_priority.items()):
             fab.set_dscp_priority(dscp, prio)
         _install_ecn(fab, node, spec.ecn, data_prios)
     for k, e in enumerate(spec.entries):
         try:
-            fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+            _add_or_replace(fab.api, e)
         except Exception as exc:  # the API names the problem; add where it is in the scenario
             raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
+
+
+def switch_seed(seed: int, name: str) -> int:
+    """The hash seed of switch `name` in a run seeded `seed` (routing.seed unset): differs per switch and seed."""
+    return random.Random(f"lb-seed:{seed}:{name}").getrandbits(32)
+
+
+def _install_routing_mode(fab: Any, routing: Any, default_seed: int) -> None:
+    if routing.polynomial is not None:
+        fab.set_crc_parameters(routing.hash, routing.polynomial)
+    fab.set_lb_mode(routing.mode, routing.hash, default_seed if routing.seed is None else routing.seed,
+                    routing.flowlet_gap // 1000)
+
+
+def _add_or_replace(api: Any, e: Any) -> None:
+    """A scenario entry: added, or replacing the action of an entry with the same key (e.g. an auto route)."""
+    from emulator.errors import RuntimeApiError
+
+    try:
+        handle = api.table_find(e.table, dict(e.match), e.priority)
+    except RuntimeApiError:
+        handle = None
+    if handle is None:
+        api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+    else:
+        api.table_modify(e.table, handle, e.action, dict(e.params))
 
 
 def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
@@ -256,36 +315,52 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
     if wl.permutation is not None:
         p = wl.permutation
         placed += [("workload.permutation", f) for f in permutation(p.hosts, p.bytes, p.start, p.jitter,
-                                                                      p.priority, seed)]
+                                                                      p.priority, seed,
+                                                                      receivers=p.receivers)]
     return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
-def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
-                    net: Network) -> None:
+def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
+    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
+    returns how many load-balancing groups it needed."""
     import networkx as nx
 
-    dist_from = {h: nx.single_source_shortest_path_length(graph, h) for h in host_index}
+    graph, host_index = wiring.graph, wiring.host_index
+    dist_to_me = nx.single_source_shortest_path_length(graph, name)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        dist = dist_from[h]
-        if name not in dist:
-            continue  # unreachable host
+        if h not in dist_to_me:
+            continue  # unreachable host (the other plane)
+        dist = _distances(graph, h)
         hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
                       and (nb == h or nb in net.switches))
-        out_ports = tuple(ports[(name, nb)] for nb in hops)
+        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
+        out_ports = tuple(mine for _, mine, _ in links)
         if not out_ports:
             continue
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
-            nhs = [{"port": ports[(name, nb)], "smac": _mac_str(node.mac_of(ports[(name, nb)])),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else
-                    _mac_str(net.switches[nb].mac_of(ports[(nb, name)]))} for nb in hops]
+            nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
+                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in links]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
-                fab.add_ecmp_group(nh_id, nhs)
+                fab.add_lb_group(nh_id, nhs)
         fab.add_route(host_ip(i), 32, nh_id)
+    return sum(1 for g in groups if len(g) > 1)
+
+
+def _distances(graph: Any, host: str) -> dict[str, int]:
+    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
+    import networkx as nx
+
+    cache = graph.graph.setdefault("distances", {})
+    d = cache.get(host)
+    if d is None:
+        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
+    return d
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:

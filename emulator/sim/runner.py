@@ -94,7 +94,8 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
                          sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
                          packets_transmitted=res.frames_tx, flows=flows,
                          switches=res.switches, hosts=res.hosts,
-                         queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
+                         queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns),
+                         links=built.paths.links(res.end_ns), uplink_flows=built.paths.flows_per_link())
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
