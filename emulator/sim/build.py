@@ -25,6 +25,7 @@ from emulator.sim.network import Network, make_v1switch
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
+from traffic.collectives import Collective, CollectiveConfig, place_ranks
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -52,6 +53,7 @@ class BuiltScenario:
     ips: dict[str, str]
     flows: list[OpenFlow] = field(default_factory=list)
     traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
+    collective: Collective | None = None  # workload.collective, bound to the NICs
 
     @property
     def messages(self) -> list[Any]:
@@ -59,8 +61,11 @@ class BuiltScenario:
         return [f.message for f in self.flows if f.message is not None]
 
     def done(self) -> bool:
-        """Every single-message flow completed (or failed); never true for backlogged workloads."""
-        return bool(self.flows) and all(f.done for f in self.flows)
+        """Every single-message flow and the collective completed (or failed); never true for backlogged
+        workloads."""
+        coll = self.collective
+        return (bool(self.flows) or coll is not None) and all(f.done for f in self.flows) and \
+            (coll is None or coll.done)
 
     def add_flows(self, specs: Iterable[FlowSpec], backlogged: bool = False) -> list[OpenFlow]:
         """Open a QP pair per flow and post its work (an RDMA WRITE, or a backlog) at its start time."""
@@ -91,12 +96,15 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     flows = workload_flows(sc.workload, sc.seed)
     # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
     data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                        {f.priority for f in flows if f.priority is not None})
+                        {f.priority for f in flows if f.priority is not None} |
+                        {c.priority for c in [sc.workload.collective] if c is not None and c.priority is not None})
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
                           traces=traces)
     built.add_flows(flows, backlogged=sc.workload.backlogged)
+    if sc.workload.collective is not None:
+        built.collective = add_collective(built, sc.workload.collective, sc.seed)
     if sc.workload.backlogged and sc.workload.warmup:
         net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
@@ -208,6 +216,17 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
     if str(path) not in cache:
         cache[str(path)] = FabricControl.compile(str(path))
     return cache[str(path)]
+
+
+def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
+    """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
+    ranks = place_ranks(spec.hosts, spec.placement, seed)
+    root = ranks.index(spec.root) if spec.root is not None else 0
+    cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
+                           priority=spec.priority, name=spec.op.replace("_", ""))
+    coll = Collective(cfg, built.nics)
+    built.net.call_at(spec.start, coll.start)
+    return coll
 
 
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
