@@ -19,6 +19,13 @@ def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
         text = path.read_text()
     except OSError as exc:
         raise ConfigError(f"cannot read scenario: {exc.strerror}", file=str(path)) from None
+    return parse_scenario(text, path, overrides)
+
+
+def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Scenario:
+    """A scenario from its YAML text (`path` names it in errors): what a sweep sends to a worker that may not
+    see the file."""
+    path = Path(path)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
