@@ -346,6 +346,31 @@ class PermutationSpec(PatternSpec):
     receivers: list[str] | None = None
 
 
+class CollectiveSpec(Strict):
+    """A collective over `hosts` (traffic/collectives.py): `op`, `bytes` as nccl-tests counts them, `channels`
+    parallel rings (one QP per peer each), ranks in the listed order or shuffled from the seed (`placement`)."""
+
+    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+    hosts: list[str]
+    bytes: Size
+    channels: int = Field(1, ge=1, le=64)
+    placement: Literal["ordered", "random"] = "ordered"
+    root: str | None = None  # broadcast: the root host (None: the first rank)
+    chunk: Size = 512 * 1024  # broadcast pipeline piece: NCCL's 4 MiB buffer over its 8 steps
+    start: Duration = 0
+    priority: Priority | None = None
+
+    @model_validator(mode="after")
+    def _sane(self):
+        if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):
+            raise ValueError("hosts: a collective needs two or more distinct hosts")
+        if self.bytes <= 0 or self.chunk <= 0:
+            raise ValueError("bytes and chunk must be positive")
+        if self.root is not None and self.root not in self.hosts:
+            raise ValueError(f"root: '{self.root}' is not one of the collective's hosts")
+        return self
+
+
 class Workload(Strict):
     """Explicit flows plus any of the patterns; jitter and permutations draw from the scenario's seed."""
 
@@ -353,6 +378,7 @@ class Workload(Strict):
     incast: IncastSpec | None = None
     many_to_many: ManyToManySpec | None = None
     permutation: PermutationSpec | None = None
+    collective: CollectiveSpec | None = None
     backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
     warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
@@ -459,7 +485,7 @@ class Scenario(Strict):
             check(wl.incast.receiver, "workload.incast.receiver")
             if wl.incast.receiver in wl.incast.senders:
                 raise ValueError(f"workload.incast.receiver: '{wl.incast.receiver}' is also a sender")
-        for key in ("many_to_many", "permutation"):
+        for key in ("many_to_many", "permutation", "collective"):
             spec = getattr(wl, key)
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
@@ -471,6 +497,8 @@ class Scenario(Strict):
                                                     or set(perm.receivers) & set(perm.hosts)):
             raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
                              "them a sender")
+        if wl.collective is not None and wl.backlogged:
+            raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
         if self.duration is not None and self.workload.warmup >= self.duration:

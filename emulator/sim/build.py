@@ -32,6 +32,7 @@ from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
 from emulator.tm.ecn import EcnConfig
+from traffic.collectives import Collective, CollectiveConfig, place_ranks
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -60,6 +61,7 @@ class BuiltScenario:
     flows: list[OpenFlow] = field(default_factory=list)
     traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
     paths: PathObserver | None = None  # link utilization and flows per inter-switch link
+    collective: Collective | None = None  # workload.collective, bound to the NICs
 
     @property
     def messages(self) -> list[Any]:
@@ -67,8 +69,11 @@ class BuiltScenario:
         return [f.message for f in self.flows if f.message is not None]
 
     def done(self) -> bool:
-        """Every single-message flow completed (or failed); never true for backlogged workloads."""
-        return bool(self.flows) and all(f.done for f in self.flows)
+        """Every single-message flow and the collective completed (or failed); never true for backlogged
+        workloads."""
+        coll = self.collective
+        return (bool(self.flows) or coll is not None) and all(f.done for f in self.flows) and \
+            (coll is None or coll.done)
 
     def add_flows(self, specs: Iterable[FlowSpec], backlogged: bool = False) -> list[OpenFlow]:
         """Open a QP pair per flow and post its work (an RDMA WRITE, or a backlog) at its start time."""
@@ -108,6 +113,8 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
                           traces=traces, paths=PathObserver(net))
     built.add_flows(flows, backlogged=sc.workload.backlogged)
+    if sc.workload.collective is not None:
+        built.collective = add_collective(built, sc.workload.collective, sc.seed)
     if sc.workload.backlogged and sc.workload.warmup:
         def mark(now: int) -> None:
             for f in built.flows:
@@ -199,8 +206,10 @@ def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
 
 def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
     """The classes that carry RoCE data, where ECN marks: the NICs' data priorities and the flows' own."""
+    coll = sc.workload.collective
     return sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                  {f.priority for f in flows if f.priority is not None})
+                  {f.priority for f in flows if f.priority is not None} |
+                  ({coll.priority} if coll is not None and coll.priority is not None else set()))
 
 
 def _program_without_fabric_tables(spec: Any, where: str, data_prios: list[int], seed: int) -> EcnConfig | None:
@@ -291,6 +300,17 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
     if str(path) not in cache:
         cache[str(path)] = FabricControl.compile(str(path))
     return cache[str(path)]
+
+
+def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
+    """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
+    ranks = place_ranks(spec.hosts, spec.placement, seed)
+    root = ranks.index(spec.root) if spec.root is not None else 0
+    cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
+                           priority=spec.priority, name=spec.op.replace("_", ""))
+    coll = Collective(cfg, built.nics)
+    built.net.call_at(spec.start, coll.start)
+    return coll
 
 
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
