@@ -122,7 +122,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _preprocessed_text(program: str, include_dirs: list[str], defines: dict[str, str]) -> str:
-    """The program with every #include inlined and macros expanded: path-independent source for the device."""
+    """The program with every #include inlined and macros expanded: path-independent source for the device, with
+    line markers so that the device cites the program's own file:line."""
     from emulator.p4 import preprocess
 
-    return preprocess.preprocess(program, include_dirs, defines).text
+    return preprocess.preprocess(program, include_dirs, defines).marked_text()

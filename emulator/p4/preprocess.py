@@ -40,6 +40,20 @@ class PreprocessedSource:
             return f, n + line - len(self.line_map)
         return (self.files[0] if self.files else "<string>"), line
 
+    def marked_text(self) -> str:
+        """The text with `#line N "file"` markers wherever the origin jumps (file base names only, so the text
+        does not depend on where it was compiled): compiling it again gives the original files' line numbers,
+        which the switch's log and error messages then cite, rather than lines of the inlined text."""
+        out: list[str] = []
+        expected: tuple[str, int] | None = None
+        for i, line in enumerate(self.text.split("\n")):
+            file, n = self.origin(i + 1)
+            if expected != (file, n):
+                out.append(f'#line {n} "{os.path.basename(file)}"')
+            out.append(line)
+            expected = (file, n + 1)
+        return "\n".join(out)
+
     def source_line(self, file: str, line: int) -> str | None:
         text = self.sources.get(file)
         if text is None:
