@@ -1,6 +1,6 @@
 // hostile: a Latin-1 byte in a comment: not UTF-8
 // expect-exit: 2
-// expect-message: the file is not UTF-8 text: byte 0xe9
+// expect-message: the P4 program is not UTF-8 text: byte 0xe9
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }
