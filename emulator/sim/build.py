@@ -10,9 +10,9 @@ Conventions (documented, deterministic):
 - Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
   NIC sends to the MAC of the switch port it is attached to (routed fabric).
 - Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
-- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (a
-  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode; networkx on
-  the link graph), through the same control API as the scenario's `entries`, which are then applied as written:
+- routes: auto installs, on every switch, routes to every host toward all equal-cost shortest-path next hops (a
+  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode), consecutive
+  hosts with the same next hops as one run of prefixes (emulator.sim.routes), through the same control API as the scenario's `entries`, which are then applied as written:
   an entry whose key is already installed replaces it (a user overrides any route).
 """
 from __future__ import annotations
@@ -28,6 +28,7 @@ from emulator.errors import ConfigError
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.paths import PathObserver
+from emulator.sim.routes import RoutePlan
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
@@ -40,6 +41,9 @@ from traffic.workloads import FlowSpec, incast, many_to_many, permutation
 
 def host_mac(i: int) -> str:
     return f"02:00:00:01:{(i >> 8) & 0xFF:02x}:{i & 0xFF:02x}"
+
+
+HOST_ADDR0 = 10 << 24 | 1  # host 0's IPv4 address, 10.0.0.1; host i has HOST_ADDR0 + i
 
 
 def host_ip(i: int) -> str:
@@ -341,46 +345,28 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
-    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
-    returns how many load-balancing groups it needed."""
-    import networkx as nx
-
-    graph, host_index = wiring.graph, wiring.host_index
-    dist_to_me = nx.single_source_shortest_path_length(graph, name)
+    """The planned routes of switch `name` (emulator.sim.routes: every next hop on a shortest path, consecutive
+    hosts with the same next hops as one prefix); returns how many load-balancing groups it needed."""
+    plan = wiring.graph.graph.get("route_plan")
+    if plan is None:
+        plan = wiring.graph.graph["route_plan"] = RoutePlan(
+            list(net.switches), wiring.host_index, wiring.graph, wiring.parallel, HOST_ADDR0)
     groups: dict[tuple[int, ...], int] = {}
-    for h, i in host_index.items():
-        if h not in dist_to_me:
-            continue  # unreachable host (the other plane)
-        dist = _distances(graph, h)
-        hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
-                      and (nb == h or nb in net.switches))
-        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
-        out_ports = tuple(mine for _, mine, _ in links)
-        if not out_ports:
-            continue
+    for route in plan.routes(name):
+        out_ports = tuple(mine for _, mine, _ in route.hops)
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
             nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
-                   for nb, mine, far in links]
+                    "dmac": host_mac(wiring.host_index[nb]) if nb in wiring.host_index
+                    else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in route.hops]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
                 fab.add_lb_group(nh_id, nhs)
-        fab.add_route(host_ip(i), 32, nh_id)
+        fab.add_route(route.addr, route.plen, nh_id)
     return sum(1 for g in groups if len(g) > 1)
-
-
-def _distances(graph: Any, host: str) -> dict[str, int]:
-    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
-    import networkx as nx
-
-    cache = graph.graph.setdefault("distances", {})
-    d = cache.get(host)
-    if d is None:
-        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
-    return d
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:
