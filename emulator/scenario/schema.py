@@ -10,6 +10,7 @@ Defaults and their sources:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -145,7 +146,7 @@ class Topology(Strict):
     @model_validator(mode="after")
     def _names_known(self):
         names = self.switches + self.hosts
-        dup = {n for n in names if names.count(n) > 1}
+        dup = {n for n, k in Counter(names).items() if k > 1}
         if dup:
             raise ValueError(f"duplicate node names: {sorted(dup)}")
         known = set(names)

@@ -59,7 +59,8 @@ class RoutePlan:
         self.parallel = parallel
         self.first_addr = first_addr  # the address of host 0
         sw = set(switches)
-        self.adj = {s: [n for n in graph.neighbors(s) if n in sw] for s in switches}
+        self.adj = {s: sorted(n for n in graph.neighbors(s) if n in sw) for s in switches}
+        self.order = sorted(host_index.items(), key=lambda hi: hi[1])
         self.tor_of = {h: next(iter(graph.neighbors(h))) for h in host_index}  # every host has one link
         self._dist: dict[str, dict[str, int]] = {}  # host-facing switch -> hop counts from it
 
@@ -78,7 +79,7 @@ class RoutePlan:
         here = dist.get(switch)
         if here is None:
             return ()
-        return tuple((nb, mine, far) for nb in sorted(self.adj[switch]) if dist.get(nb) == here - 1
+        return tuple((nb, mine, far) for nb in self.adj[switch] if dist.get(nb) == here - 1
                      for mine, far in self.parallel[(switch, nb)])
 
     def routes(self, switch: str) -> list[Route]:
@@ -86,7 +87,7 @@ class RoutePlan:
         blocks."""
         by_tor: dict[str, tuple] = {}
         runs: list[list] = []  # [first index, last index, hops]
-        for h, i in sorted(self.host_index.items(), key=lambda hi: hi[1]):
+        for h, i in self.order:
             tor = self.tor_of[h]
             hops = self.hops(switch, h) if tor == switch else by_tor.get(tor)
             if hops is None:
