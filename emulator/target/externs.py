@@ -21,8 +21,40 @@ def _check_index(what: str, name: str, index: int, size: int) -> None:
         raise RuntimeApiError(f"index {index} out of range for {what} '{name}' of size {size}")
 
 
+class Cells(dict):
+    """An array of `size` cells that all start at `default`, stored sparsely: only cells ever written take memory
+    (a register<bit<32>>(1 << 20) on each of 800 switches costs nothing until packets touch it). Indexing, `len`,
+    iteration and comparison with a list behave as the list [default] * size would; writing a cell is a dict
+    store, reading one never written returns `default` without storing it. Callers check index ranges."""
+
+    __slots__ = ("size", "default")
+
+    def __init__(self, size: int, default=0):
+        super().__init__()
+        self.size = size
+        self.default = default
+
+    def __missing__(self, index: int):
+        return self.default
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        get, default = self.get, self.default
+        return (get(i, default) for i in range(self.size))
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, list | Cells) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Cells(size={self.size}, default={self.default!r}, set={dict(self.items())!r})"
+
+
 class Register:
-    """`register<bit<W>>(size)`: an array of W-bit cells, all 0 at start."""
+    """`register<bit<W>>(size)`: an array of W-bit cells, all 0 at start (sparse: Cells)."""
 
     __slots__ = ("name", "size", "width", "mask", "values", "out_of_range")
 
@@ -31,7 +63,7 @@ class Register:
         self.size = size
         self.width = width
         self.mask = (1 << width) - 1
-        self.values = [0] * size
+        self.values = Cells(size)
         self.out_of_range = 0
 
     def read(self, index: int) -> int:
@@ -58,7 +90,7 @@ class Register:
         self.values[index] = value
 
     def reset(self) -> None:
-        self.values = [0] * self.size
+        self.values = Cells(self.size)
 
 
 class Counter:
@@ -70,8 +102,8 @@ class Counter:
         self.name = name
         self.size = size
         self.kind = kind
-        self.packets = [0] * size
-        self.bytes = [0] * size
+        self.packets = Cells(size)
+        self.bytes = Cells(size)
         self.out_of_range = 0
 
     def count(self, index: int, nbytes: int) -> None:
@@ -91,8 +123,8 @@ class Counter:
         self.bytes[index] = nbytes
 
     def reset(self) -> None:
-        self.packets = [0] * self.size
-        self.bytes = [0] * self.size
+        self.packets = Cells(self.size)
+        self.bytes = Cells(self.size)
 
 
 class DirectCounter:
@@ -177,7 +209,7 @@ class Meter:
         self.size = size
         self.kind = kind
         self._per_byte = kind == "bytes"
-        self.cells: list[MeterState | None] = [None] * size
+        self.cells: Cells = Cells(size, None)
         self.out_of_range = 0
 
     def execute(self, index: int, nbytes: int, now_us: float) -> int:
@@ -204,7 +236,7 @@ class Meter:
         return cell.rates() if cell is not None else None
 
     def reset(self) -> None:
-        self.cells = [None] * self.size
+        self.cells = Cells(self.size, None)
 
 
 class DirectMeter:
