@@ -97,6 +97,9 @@ class TwoLevelSpec(Strict):
 
 
 SHORTHANDS = "star, two_level, fat_tree, dual_plane, rail"
+MAX_HOSTS = 16_384  # fabric.p4's ipv4_lpm holds 16,384 routes; the NIC MACs number hosts in 16 bits
+MAX_SWITCHES = 2_048
+MAX_PORTS = 510  # per switch: ports 1..510
 
 
 class Topology(Strict):
@@ -142,6 +145,21 @@ class Topology(Strict):
             data["links"] = [{"a": x[0], "b": x[1]} if isinstance(x, list | tuple) and len(x) == 2 else x
                              for x in data["links"]]
         return data
+
+    @model_validator(mode="after")
+    def _within_limits(self):
+        # what a build can hold (docs/scenarios.md, "Limits"): addresses and fabric.p4's route table, the
+        # simulator's memory and build time, and v1model's 9-bit port numbers (0 and 511 reserved)
+        for what, n, limit in (("hosts", len(self.hosts), MAX_HOSTS), ("switches", len(self.switches), MAX_SWITCHES)):
+            if n > limit:
+                raise ValueError(f"{what}: {n:,} {what}, more than the {limit:,} a scenario may have")
+        ports = Counter(end for lk in self.links for end in (lk.a, lk.b))
+        switches = set(self.switches)
+        name, most = max(((n, k) for n, k in ports.items() if n in switches), key=lambda nk: nk[1], default=("", 0))
+        if most > MAX_PORTS:
+            raise ValueError(f"links: switch {name} has {most:,} links, more than the {MAX_PORTS} ports a "
+                             "switch may have (v1model port numbers are 9 bits; 0 and 511 are reserved)")
+        return self
 
     @model_validator(mode="after")
     def _names_known(self):
