@@ -378,6 +378,9 @@ class CollectiveSpec(Strict):
     chunk: Size = 512 * 1024  # broadcast pipeline piece: NCCL's 4 MiB buffer over its 8 steps
     start: Duration = 0
     priority: Priority | None = None
+    # on a dual_plane topology: `one` runs each rank on the host listed (one plane); `per_channel` makes rank
+    # h<i>a (or h<i>b) a server with both NIC ports, its even channels on its own plane, odd ones on the other
+    planes: Literal["one", "per_channel"] = "one"
 
     @model_validator(mode="after")
     def _sane(self):
@@ -416,6 +419,11 @@ class Outputs(Strict):
     rate_interval: Duration = Field(10_000, gt=0)  # per-flow delivered rate samples (ns)
     plots: bool = True
     trace: TraceSpec | None = None
+
+
+def twin_port(host: str) -> str:
+    """The same server's NIC port on the other plane of a dual_plane topology (h3a <-> h3b)."""
+    return host[:-1] + {"a": "b", "b": "a"}.get(host[-1:], "?")
 
 
 def _deep_merge(base: dict, override: dict) -> dict:
@@ -516,6 +524,12 @@ class Scenario(Strict):
                                                     or set(perm.receivers) & set(perm.hosts)):
             raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
                              "them a sender")
+        if wl.collective is not None and wl.collective.planes == "per_channel":
+            if self.topology.dual_plane is None:
+                raise ValueError("workload.collective.planes: per_channel needs a dual_plane topology")
+            for i, h in enumerate(wl.collective.hosts):
+                if twin_port(h) not in hosts:
+                    raise ValueError(f"workload.collective.hosts[{i}]: '{h}' has no port on the other plane")
         if wl.collective is not None and wl.backlogged:
             raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:

@@ -26,6 +26,7 @@ from typing import Any
 
 from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
+from emulator.scenario.schema import twin_port
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.paths import PathObserver
@@ -328,8 +329,9 @@ def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
     """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
     ranks = place_ranks(spec.hosts, spec.placement, seed)
     root = ranks.index(spec.root) if spec.root is not None else 0
+    ports = tuple((h, twin_port(h)) for h in ranks) if spec.planes == "per_channel" else ()
     cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
-                           priority=spec.priority, name=spec.op.replace("_", ""))
+                           priority=spec.priority, name=spec.op.replace("_", ""), ports=ports)
     coll = Collective(cfg, built.nics)
     built.net.call_at(spec.start, coll.start)
     return coll
