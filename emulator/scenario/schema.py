@@ -382,6 +382,11 @@ class CollectiveSpec(Strict):
     # h<i>a (or h<i>b) a server with both NIC ports, its even channels on its own plane, odd ones on the other
     planes: Literal["one", "per_channel"] = "one"
 
+    def rank_ports(self, ranks: list[str]) -> tuple[tuple[str, ...], ...]:
+        """traffic.collectives.CollectiveConfig.ports: per rank, the hosts its channels take in turn (empty:
+        its own host only)."""
+        return tuple((h, twin_port(h)) for h in ranks) if self.planes == "per_channel" else ()
+
     @model_validator(mode="after")
     def _sane(self):
         if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):

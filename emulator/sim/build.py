@@ -26,7 +26,6 @@ from typing import Any
 
 from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
-from emulator.scenario.schema import twin_port
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.paths import PathObserver
@@ -329,7 +328,7 @@ def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
     """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
     ranks = place_ranks(spec.hosts, spec.placement, seed)
     root = ranks.index(spec.root) if spec.root is not None else 0
-    ports = tuple((h, twin_port(h)) for h in ranks) if spec.planes == "per_channel" else ()
+    ports = spec.rank_ports(ranks)
     cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
                            priority=spec.priority, name=spec.op.replace("_", ""), ports=ports)
     coll = Collective(cfg, built.nics)
