@@ -185,6 +185,8 @@ class PortScheduling(Strict):
 
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
+    # Python modules (names, or .py paths relative to the scenario) implementing the program's own externs
+    extern_plugins: list[str] = Field(default_factory=list)
     routes: Literal["auto", "none"] = "auto"
     entries: list[EntrySpec] = Field(default_factory=list)
     dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
