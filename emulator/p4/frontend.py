@@ -55,13 +55,9 @@ def load_preprocessed_text(text: str, path: str = "<string>") -> CheckedProgram:
 
 def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
     """Compile the P4 file at `path` (its directory is searched for quoted includes first)."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise P4Error(f"cannot read {path}: {exc.strerror}") from None
-    from emulator.p4.preprocess import decode_source
+    from emulator.files import P4_LIMIT, read_text
 
-    text = decode_source(data, str(p))
+    p = Path(path)
+    text = read_text(p, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{path}: {msg}"))
     return load_program_text(text, str(p), (str(p.parent), *include_dirs), defines)
 
