@@ -238,3 +238,13 @@ def test_code_under_a_constant_false_condition_uses_nothing(tmp_path):
         apply { if (DEBUG) { dead(); debug_only.apply(); } else { live(); } t.apply(); }""")
     assert names(p.tables) == ["I.t"]
     assert names(p.actions) == ["NoAction", "I.live", "I.a"]
+
+
+def test_a_pragma_is_the_annotation_it_names(tmp_path):
+    p = p4info_of(tmp_path, """
+        @pragma my_pragma 1 2
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""")
+    (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
+    assert list(a.preamble.annotations) == ["@my_pragma(1 2)"]
