@@ -167,7 +167,7 @@ def files(tmp_path):
 
     src = tmp_path / "prog.p4"
     src.write_text(SKELETON.replace("DECLS", "").replace("HEADERS", "").replace("INGRESS", SIMPLE_INGRESS)
-                   .replace("MAIN", '@pkginfo(name = "prog.p4", contact = "é")'))
+                   .replace("MAIN", '@pkginfo(name = "prog.p4", contact = "é <x>")'))
     out = [tmp_path / f"p4info.{ext}" for ext in ("txtpb", "json", "bin")]
     args = build_parser().parse_args(["compile", str(src), "--p4runtime-files", ",".join(map(str, out))])
     assert compile_main(args) == 0
@@ -185,10 +185,10 @@ def test_file_forms_are_the_ones_p4c_writes(files):
     assert txt.decode() == TEXT_HEADER + to_text(message)
     assert text_format.Parse(txt.decode(), p4info_pb2.P4Info()) == message
     # JSON: protobuf's C++ writer with whitespace: one space of indent per level, lowerCamelCase names,
-    # 64-bit numbers as strings, UTF-8 kept, a final newline
+    # 64-bit numbers as strings, UTF-8 kept but `<` and `>` escaped (its JsonEscaping), a final newline
     text = js.decode()
     assert text.startswith('{\n "pkgInfo": {\n  "name": "prog.p4",\n') and text.endswith("}\n")
-    assert '"contact": "é"' in text and '"idleTimeoutBehavior"' not in text
+    assert '"contact": "é \\u003cx\\u003e"' in text and '"idleTimeoutBehavior"' not in text
     assert json.loads(text)["tables"][0]["preamble"]["name"] == "I.t"
     assert json_format.Parse(text, p4info_pb2.P4Info()) == message
     # binary: the serialized message, deterministic (map entries in key order)
