@@ -11,6 +11,7 @@ from emulator.p4.p4info import ACTION, TABLE, build_p4info, jenkins_one_at_a_tim
 from emulator.p4.p4info_files import TEXT_HEADER, serialize, to_text
 
 SKELETON = r"""
+PRELUDE
 #include <core.p4>
 #include <v1model.p4>
 DECLS
@@ -31,12 +32,16 @@ MAIN V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
 
 
-def p4info_of(tmp_path, ingress: str, decls: str = "", headers: str = "", main: str = ""):
+def program_text(ingress: str, decls: str = "", headers: str = "", main: str = "", prelude: str = "") -> str:
+    return (SKELETON.replace("PRELUDE", prelude).replace("DECLS", decls).replace("HEADERS", headers)
+            .replace("INGRESS", ingress).replace("MAIN", main))
+
+
+def p4info_of(tmp_path, ingress: str, **parts):
     from emulator.p4 import frontend
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", decls).replace("HEADERS", headers).replace("INGRESS", ingress)
-                   .replace("MAIN", main))
+    src.write_text(program_text(ingress, **parts))
     return build_p4info(frontend.load_program(str(src)).info)
 
 
@@ -166,8 +171,7 @@ def files(tmp_path):
     from emulator.commands.compile import main as compile_main
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", "").replace("HEADERS", "").replace("INGRESS", SIMPLE_INGRESS)
-                   .replace("MAIN", '@pkginfo(name = "prog.p4", contact = "é <x>")'))
+    src.write_text(program_text(SIMPLE_INGRESS, main='@pkginfo(name = "prog.p4", contact = "é <x>")'))
     out = [tmp_path / f"p4info.{ext}" for ext in ("txtpb", "json", "bin")]
     args = build_parser().parse_args(["compile", str(src), "--p4runtime-files", ",".join(map(str, out))])
     assert compile_main(args) == 0
@@ -248,3 +252,17 @@ def test_a_pragma_is_the_annotation_it_names(tmp_path):
         apply { t.apply(); }""")
     (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
     assert list(a.preamble.annotations) == ["@my_pragma(1 2)"]
+
+
+def test_an_index_of_a_user_defined_type_is_named(tmp_path):
+    # register<T, I>, counter<I>, meter<I> whose index is a `type`: index_type_name names it, type_info has it
+    p = p4info_of(tmp_path, """
+        register<bit<8>, idx_t>(16) r;
+        counter<idx_t>(16, CounterType.packets) c;
+        meter<bit<32>>(16, MeterType.bytes) m;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); r.write((idx_t)1, 2); c.count((idx_t)1); }""", decls="type bit<32> idx_t;",
+        prelude="#define V1MODEL_VERSION 20200408")  # v1model's generic-index externs
+    assert [x.index_type_name.name for x in (*p.registers, *p.counters, *p.meters)] == ["idx_t", "idx_t", ""]
+    assert p.type_info.new_types["idx_t"].original_type.bitstring.bit.bitwidth == 32
