@@ -266,3 +266,15 @@ def test_an_index_of_a_user_defined_type_is_named(tmp_path):
         prelude="#define V1MODEL_VERSION 20200408")  # v1model's generic-index externs
     assert [x.index_type_name.name for x in (*p.registers, *p.counters, *p.meters)] == ["idx_t", "idx_t", ""]
     assert p.type_info.new_types["idx_t"].original_type.bitstring.bit.bitwidth == 32
+
+
+def test_json_lists_type_info_map_entries_in_key_order(tmp_path):
+    p = p4info_of(tmp_path, """
+        register<zz_t>(4) r1;
+        register<aa_t>(4) r2;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""", decls="struct zz_t { bit<8> z; }\nstruct aa_t { bit<8> a; }")
+    text = serialize(p, "json").decode()
+    assert list(json.loads(text)["typeInfo"]["structs"]) == ["aa_t", "zz_t"]  # as the text form sorts them
+    assert list(json.loads(text)) == ["pkgInfo", "tables", "actions", "registers", "typeInfo"]  # field order

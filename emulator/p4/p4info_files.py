@@ -49,15 +49,26 @@ def _cpp_json_escapes(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
+def to_json(p4info) -> str:
+    """Protobuf JSON with one space of indent; fields in field-number order, map entries (type_info's maps) in key
+    order, as in the text form (the only deterministic order: protobuf gives map entries none)."""
+    import json
+
+    from google.protobuf import json_format
+
+    obj = json_format.MessageToDict(p4info)
+    for key, value in (obj.get("typeInfo") or {}).items():
+        if key != "error" and isinstance(value, dict):
+            obj["typeInfo"][key] = dict(sorted(value.items()))
+    return json.dumps(obj, indent=1, ensure_ascii=False)
+
+
 def serialize(p4info, fmt: str) -> bytes:
     """The bytes of a P4Info file in format `fmt` ("text", "json" or "binary"), as p4c writes them."""
     if fmt == "text":
         return (TEXT_HEADER + to_text(p4info)).encode()
     if fmt == "json":
-        from google.protobuf import json_format
-
-        text = json_format.MessageToJson(p4info, indent=1, ensure_ascii=False)
-        return (_cpp_json_escapes(text) + "\n").encode()
+        return (_cpp_json_escapes(to_json(p4info)) + "\n").encode()
     if fmt == "binary":
         return p4info.SerializeToString(deterministic=True)
     raise ValueError(f"unknown P4Info format {fmt!r} (one of {', '.join(FORMATS)})")
