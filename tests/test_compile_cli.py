@@ -29,6 +29,37 @@ def test_tutorials_makefile_form(tmp_path, monkeypatch):
         assert parse_device_config(f.read().encode()).program == "l3.p4"
 
 
+def _table_locations(node, found=None) -> dict:
+    """name -> SrcLoc of every table declaration under an ast node."""
+    import dataclasses
+
+    found = {} if found is None else found
+    if dataclasses.is_dataclass(node):
+        if type(node).__name__ == "TableDecl":
+            found[node.name] = node.loc
+        for f in dataclasses.fields(node):
+            _table_locations(getattr(node, f.name), found)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _table_locations(x, found)
+    return found
+
+
+def test_device_config_cites_the_programs_own_lines(tmp_path):
+    """The device config holds the program with its includes inlined; the switch compiling it must still cite
+    l3.p4's own line numbers (its --log-console trace and errors name file:line), not lines of the inlined text."""
+    from emulator.p4.p4info import load_device_config
+
+    assert main(["compile", "-o", str(tmp_path / "l3.json"), L3]) == 0
+    text = (tmp_path / "l3.json").read_text()
+    assert os.path.dirname(L3) not in text  # base names only: the config does not depend on where it was made
+    locs = _table_locations(load_device_config(text.encode()).ast)
+    source = open(L3).read().splitlines()
+    for name in ("acl", "ipv4_lpm"):
+        assert locs[name].file == "l3.p4"
+        assert source[locs[name].line - 1].strip().startswith(f"table {name}"), (name, locs[name])
+
+
 def test_p4c_driver_form_with_output_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rc = main(["compile", "--target", "bmv2", "--arch", "v1model", "--p4runtime-files", "build/l3.p4info.txtpb",

@@ -12,7 +12,7 @@ so `make build P4C="rocelab compile"` works unchanged:
 writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
 .txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides), each as p4c writes it
 (emulator.p4.p4info_files). Every stage a run would run is run, code generation included, before anything is
-written; outputs go through p4info_files.write_atomic (never half-written; a device or FIFO is written through,
+written; outputs go through emulator.files.write_atomic (never half-written; a device or FIFO is written through,
 never replaced). Exit 0 ok, 2 bad program or flags.
 """
 from __future__ import annotations
@@ -122,7 +122,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _preprocessed_text(program: str, include_dirs: list[str], defines: dict[str, str]) -> str:
-    """The program with every #include inlined and macros expanded: path-independent source for the device."""
+    """The program with every #include inlined and macros expanded: path-independent source for the device, with
+    line markers so that the device cites the program's own file:line."""
     from emulator.p4 import preprocess
 
-    return preprocess.preprocess(program, include_dirs, defines).text
+    return preprocess.preprocess(program, include_dirs, defines).marked_text()

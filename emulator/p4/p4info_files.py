@@ -11,10 +11,9 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
-from emulator.errors import UsageError
+from emulator.files import write_atomic  # noqa: F401  (re-exported: one writer for every output)
 
 TEXT_HEADER = "# proto-file: p4/config/v1/p4info.proto\n# proto-message: p4.config.v1.P4Info\n\n"
 FORMATS = ("text", "json", "binary")
@@ -72,45 +71,6 @@ def serialize(p4info, fmt: str) -> bytes:
     if fmt == "binary":
         return p4info.SerializeToString(deterministic=True)
     raise ValueError(f"unknown P4Info format {fmt!r} (one of {', '.join(FORMATS)})")
-
-
-def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write `data` to `path`, never replacing what is not a regular file.
-
-    A new or regular file is written to a temporary file in its directory and renamed over it, so it is never
-    half-written. A symbolic link to a regular file keeps the link: the file it names is replaced. A device, FIFO or
-    socket (`/dev/null`, `/dev/stdout`) is written through, as `cc -o` would, never replaced; a directory is refused.
-    """
-    import stat
-
-    path = Path(path)
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise UsageError(f"cannot write {path}: it is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(path, "wb") as f:
-            f.write(data)
-        return
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)  # mkstemp makes the file 0600; give it the usual umask-based mode
-        os.umask(umask)
-        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_text(p4info, path: str | os.PathLike) -> None:
