@@ -1,4 +1,4 @@
-"""P4Info files in the forms p4c writes (`--p4runtime-files`): protobuf text, JSON and binary; atomic writes.
+"""P4Info files in the forms p4c writes (`--p4runtime-files`): protobuf text, JSON and binary.
 
 - text (.txtpb/.txt/.pbtxt): two `# proto-file`/`# proto-message` comment lines and a blank line (as p4c's
   golden P4Infos begin), then protobuf text format (fields by number, map entries sorted by key, strings C-escaped).
