@@ -22,6 +22,9 @@ Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=7)]
 
 
+MAX_HOSTS = 4096  # stated in README.md (Limits): building 4,096 hosts takes seconds, not minutes
+
+
 class Strict(BaseModel):
     """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
 
@@ -110,6 +113,9 @@ class Topology(Strict):
 
     @model_validator(mode="after")
     def _names_known(self):
+        if len(self.hosts) > MAX_HOSTS:
+            raise ValueError(f"hosts: {len(self.hosts):,} hosts; a scenario has at most {MAX_HOSTS:,} (each is a NIC "
+                             "model and a route on every switch: README.md, Limits)")
         names = self.switches + self.hosts
         dup = {n for n in names if names.count(n) > 1}
         if dup:

@@ -117,6 +117,16 @@ class _Wiring:
     links: list[tuple[str, int, str, int, int, int]]  # (a, port_a, b, port_b, rate, delay)
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
+    rate_of: dict[str, int] = field(default_factory=dict)  # a host's link rate
+    _hops: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def hops_from(self, node: str) -> dict[str, int]:
+        """Hop counts from `node` to every node it reaches (one breadth-first search per switch, kept)."""
+        if node not in self._hops:
+            import networkx as nx
+
+            self._hops[node] = nx.single_source_shortest_path_length(self.graph, node)
+        return self._hops[node]
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -142,7 +152,13 @@ def _wire(topo: Any) -> _Wiring:
         if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
             graph.add_edge(lk.a, lk.b, delay=delay)
         links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay))
-    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
+    host_index = {h: i for i, h in enumerate(topo.hosts)}
+    rate_of = {}
+    for a, _, b, _, rate, _ in links:
+        for end in (a, b):
+            if end in host_index:
+                rate_of.setdefault(end, rate)
+    return _Wiring(ports, links, graph, host_index, rate_of)
 
 
 def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
@@ -155,7 +171,7 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
         for nb in wiring.graph.neighbors(h):
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
-        rate = next((r for a, _, b, _, r, _ in wiring.links if h in (a, b)), sc.topology.rate)
+        rate = wiring.rate_of.get(h, sc.topology.rate)
         nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw))
         net.add_host(h, nics[h])
     return nics
@@ -196,7 +212,7 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
     spec, where = sc.switch_of(name)
     if FabricControl.runs_on(node.sw):
         if spec.routes == "auto":
-            _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
+            _install_routes(name, node, fab, wiring, net)
         for dscp, prio in sorted(spec.dscp_priority.items()):
             fab.set_dscp_priority(dscp, prio)
         _install_ecn(fab, node, spec.ecn, data_prios)
@@ -260,18 +276,18 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
     return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
-def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
-                    net: Network) -> None:
-    import networkx as nx
-
-    dist_from = {h: nx.single_source_shortest_path_length(graph, h) for h in host_index}
+def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> None:
+    """A /32 per reachable host toward every neighbor one hop closer to it: the host itself when attached, else
+    the neighboring switches on a shortest path (an ECMP group when several)."""
+    graph, ports, host_index = wiring.graph, wiring.ports, wiring.host_index
+    mine = wiring.hops_from(name)
+    peers = sorted(nb for nb in graph.neighbors(name) if nb in net.switches)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        dist = dist_from[h]
-        if name not in dist:
+        d = mine.get(h)
+        if d is None:
             continue  # unreachable host
-        hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
-                      and (nb == h or nb in net.switches))
+        hops = [h] if d == 1 else [nb for nb in peers if wiring.hops_from(nb).get(h) == d - 1]
         out_ports = tuple(ports[(name, nb)] for nb in hops)
         if not out_ports:
             continue
