@@ -17,7 +17,7 @@ import math
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from emulator.errors import ConfigError
 from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
@@ -42,15 +42,12 @@ WIRE_OVERHEAD = 24  # preamble + SFD 8, inter-frame gap 12, FCS 4: what a frame 
 
 
 @dataclass
-class NicConfig:
-    """NIC and transport settings (defaults documented in the module and in qp.py / dcqcn.py)."""
+class NicConfig(QpConfig):
+    """NIC and transport settings: the QP's own (QpConfig: mtu, ack_every, timeout, retry_count, rto,
+    max_outstanding) plus the NIC's. Each setting has one name, the one a scenario's `nic` section uses
+    (emulator/scenario/schema.py takes its defaults from here); defaults are documented in this module, qp.py and
+    dcqcn.py. Units: durations in ns, rates in bits/s."""
 
-    mtu: int = 1024
-    ack_every: int = 1
-    timeout: int = 14
-    retry_cnt: int = 7
-    rto_ns: int | None = None
-    max_outstanding: int | None = None
     data_dscp: int = 26
     data_priority: int = 3
     ack_dscp: int | None = None  # None: the QP's DSCP
@@ -80,50 +77,37 @@ class NicConfig:
 
     @classmethod
     def from_spec(cls, spec: object, **overrides: object) -> NicConfig:
-        """NicConfig from a scenario `NicSpec` (emulator.scenario.schema), read by attribute name; fields the
-        spec lacks keep their defaults. Errors name the scenario field (`nic.<field>`)."""
-        kw: dict[str, object] = {}
-        for ours, theirs in _SPEC_FIELDS:
-            if hasattr(spec, theirs):
-                kw[ours] = getattr(spec, theirs)
+        """NicConfig from a scenario `NicSpec` (emulator.scenario.schema): every field of the spec is the setting of
+        the same name here (a spec field without one is a programming error, never skipped); settings the spec
+        lacks keep their defaults. Errors name the scenario field (`nic.<field>`, `nic.dcqcn.<field>`)."""
+        kw = _same_names(cls, spec, skip={"dcqcn"})
         d = getattr(spec, "dcqcn", None)
-        dkw: dict[str, object] = {}
-        if d is not None:
-            for ours, theirs in _DCQCN_SPEC_FIELDS:
-                if hasattr(d, theirs):
-                    dkw[ours] = getattr(d, theirs)
-        kw["dcqcn"] = DcqcnConfig(**dkw)
+        kw["dcqcn"] = DcqcnConfig(**_same_names(DcqcnConfig, d)) if d is not None else DcqcnConfig()
         kw.update(overrides)
         cfg = cls(**kw)
         try:
             cfg.validate()
         except ConfigError as e:
             leaf = e.path.rsplit(".", 1)[-1]
-            names = dict(_SPEC_FIELDS) | {f"dcqcn.{a}": f"dcqcn.{b}" for a, b in _DCQCN_SPEC_FIELDS}
-            key = leaf if not e.path.startswith("dcqcn.") else f"dcqcn.{leaf}"
-            raise ConfigError(e.message, f"nic.{names.get(key, key)}") from None
+            raise ConfigError(e.message, f"nic.dcqcn.{leaf}" if e.path.startswith("dcqcn.") else f"nic.{leaf}") from None
         return cfg
 
     def qp_config(self) -> QpConfig:
-        return QpConfig(mtu=self.mtu, ack_every=self.ack_every, timeout=self.timeout, retry_cnt=self.retry_cnt,
-                        rto_ns=self.rto_ns, max_outstanding=self.max_outstanding)
+        return QpConfig(**{f.name: getattr(self, f.name) for f in fields(QpConfig)})
 
     @property
     def ecn_enabled(self) -> bool:
         return self.dcqcn.enabled if self.ecn is None else self.ecn
 
 
-# (NicConfig field, scenario NicSpec field)
-_SPEC_FIELDS = (("mtu", "mtu"), ("ack_every", "ack_every"), ("data_priority", "data_priority"),
-                ("data_dscp", "data_dscp"), ("cnp_dscp", "cnp_dscp"), ("cnp_priority", "cnp_priority"),
-                ("ack_dscp", "ack_dscp"), ("ack_priority", "ack_priority"), ("rto_ns", "rto"),
-                ("retry_cnt", "retry_count"), ("timeout", "timeout"), ("max_outstanding", "max_outstanding"),
-                ("gateway_mac", "gateway_mac"), ("ttl", "ttl"), ("ecn", "ecn"), ("verify_icrc", "verify_icrc"))
-_DCQCN_SPEC_FIELDS = (("enabled", "enabled"), ("g", "g"), ("alpha_init", "alpha_init"),
-                      ("alpha_timer_ns", "alpha_timer"), ("rate_timer_ns", "rate_increase_timer"),
-                      ("byte_counter", "byte_counter"), ("fast_recovery_steps", "fast_recovery_steps"),
-                      ("rai_bps", "rate_ai"), ("rhai_bps", "rate_hai"), ("min_rate_bps", "min_rate"),
-                      ("cnp_interval_ns", "cnp_interval"))
+def _same_names(cls: type, spec: object, skip: set[str] = frozenset()) -> dict[str, object]:
+    """The settings of `spec` (a pydantic model: its declared fields) for dataclass `cls`, by the same names."""
+    known = {f.name for f in fields(cls)}
+    names = list(getattr(type(spec), "model_fields", None) or vars(spec))
+    unknown = [n for n in names if n not in known and n not in skip]
+    if unknown:
+        raise TypeError(f"{type(spec).__name__} has settings {cls.__name__} does not: {unknown}")
+    return {n: getattr(spec, n) for n in names if n not in skip}
 
 
 @dataclass(frozen=True)
@@ -256,7 +240,7 @@ class Nic:
         qp.ack_priority = prio if cfg.ack_priority is None else cfg.ack_priority
         if cfg.dcqcn.enabled:
             qp.rp = ReactionPoint(self.link_rate_bps, cfg.dcqcn)
-            qp.np = NotificationPoint(cfg.dcqcn.cnp_interval_ns)
+            qp.np = NotificationPoint(cfg.dcqcn.cnp_interval)
         self.qps[qpn] = qp
         if peer is not None:
             self.connect_qp(qp, peer)

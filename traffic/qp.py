@@ -9,7 +9,7 @@ Defaults (QpConfig):
 - MTU 1024 bytes: the RoCE path MTU most deployments end up with (an Ethernet MTU of 1500 gives RoCE MTU 1024;
   NVIDIA's docs recommend 1024 or 4096 with jumbo frames). Valid: 256, 512, 1024, 2048, 4096.
 - ack_every 1: one ACK per packet as the public ns-3 RDMA models default (ack interval 1); raise it to coalesce.
-- timeout 14 -> 4.096 us * 2^14 = 67.1 ms local ACK timeout (a common verbs setting); retry_cnt 7 (the 3-bit max).
+- timeout 14 -> 4.096 us * 2^14 = 67.1 ms local ACK timeout (a common verbs setting); retry_count 7 (the 3-bit max).
 """
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ class QpConfig:
     mtu: int = 1024
     ack_every: int = 1
     timeout: int = 14
-    retry_cnt: int = 7
-    rto_ns: int | None = None  # overrides timeout when set (tests use microseconds)
+    retry_count: int = 7
+    rto: int | None = None  # overrides timeout when set (tests use microseconds)
     max_outstanding: int | None = None  # packets in flight limit; None = limited only by the rate
 
     def validate(self) -> None:
@@ -61,17 +61,17 @@ class QpConfig:
             raise ConfigError(f"mtu must be one of {VALID_MTUS}, got {self.mtu}", "qp.mtu")
         if self.ack_every < 1:
             raise ConfigError(f"ack_every must be >= 1, got {self.ack_every}", "qp.ack_every")
-        if not 0 <= self.retry_cnt <= 7:
-            raise ConfigError(f"retry_cnt must be 0..7, got {self.retry_cnt}", "qp.retry_cnt")
+        if not 0 <= self.retry_count <= 7:
+            raise ConfigError(f"retry_count must be 0..7, got {self.retry_count}", "qp.retry_count")
         rto_ns_for(self.timeout)
-        if self.rto_ns is not None and self.rto_ns <= 0:
-            raise ConfigError(f"rto_ns must be positive, got {self.rto_ns}", "qp.rto_ns")
+        if self.rto is not None and self.rto <= 0:
+            raise ConfigError(f"rto must be positive, got {self.rto}", "qp.rto")
         if self.max_outstanding is not None and not 1 <= self.max_outstanding <= MAX_OUTSTANDING:
             raise ConfigError(f"max_outstanding must be 1..{MAX_OUTSTANDING}", "qp.max_outstanding")
 
     @property
     def effective_rto_ns(self) -> int:
-        return self.rto_ns if self.rto_ns is not None else rto_ns_for(self.timeout)
+        return self.rto if self.rto is not None else rto_ns_for(self.timeout)
 
 
 @dataclass(eq=False)
@@ -150,7 +150,7 @@ class QueuePair:
         self.remote_qpn: int | None = None
         self.stats = QpStats()
         self.start_psn = start_psn & PSN_MASK
-        self.rto_ns = cfg.effective_rto_ns
+        self.rto = cfg.effective_rto_ns
         # requester
         self.msgs: deque[Message] = deque()  # posted, not yet fully acknowledged (oldest first)
         self.tail_psn = start_psn & PSN_MASK  # PSN the next posted packet gets
@@ -233,8 +233,8 @@ class QueuePair:
             msg.retransmitted += 1
         else:
             self.max_sent = nxt
-        if self.rto_deadline is None and self.rto_ns:
-            self.rto_deadline = now_ns + self.rto_ns
+        if self.rto_deadline is None and self.rto:
+            self.rto_deadline = now_ns + self.rto
         return Segment(opcode, psn, plen, idx == n - 1, msg, idx == 0, retx)
 
     def on_ack(self, psn: int, now_ns: int) -> list[Message]:
@@ -266,7 +266,7 @@ class QueuePair:
 
     def _count_retry(self, now_ns: int) -> None:
         self.retries += 1
-        if self.retries > self.cfg.retry_cnt:
+        if self.retries > self.cfg.retry_count:
             self._fail(now_ns)
 
     def _fail(self, now_ns: int) -> None:
@@ -301,7 +301,7 @@ class QueuePair:
         una = (psn + 1) & PSN_MASK
         self.snd_una = una
         self.retries = 0
-        self.rto_deadline = (now_ns + self.rto_ns) if (una != self.max_sent and self.rto_ns) else None
+        self.rto_deadline = (now_ns + self.rto) if (una != self.max_sent and self.rto) else None
         done = []
         msgs = self.msgs
         while msgs and (msgs[0].last_psn - una) & PSN_MASK >= PSN_HALF:  # psn_diff(last_psn, una) < 0
