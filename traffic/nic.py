@@ -17,10 +17,11 @@ import math
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 
 from emulator.errors import ConfigError
-from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
+from traffic.config import NicConfig
+from traffic.dcqcn import NotificationPoint, ReactionPoint
 from traffic.frames import (
     ECN_CE,
     ECN_ECT0,
@@ -39,75 +40,6 @@ from traffic.pfc import NUM_PRIORITIES, mac_bytes, parse_pfc, quanta_to_ns
 from traffic.qp import Message, QpConfig, QueuePair
 
 WIRE_OVERHEAD = 24  # preamble + SFD 8, inter-frame gap 12, FCS 4: what a frame costs on the wire beyond its bytes
-
-
-@dataclass
-class NicConfig(QpConfig):
-    """NIC and transport settings: the QP's own (QpConfig: mtu, ack_every, timeout, retry_count, rto,
-    max_outstanding) plus the NIC's. Each setting has one name, the one a scenario's `nic` section uses
-    (emulator/scenario/schema.py takes its defaults from here); defaults are documented in this module, qp.py and
-    dcqcn.py. Units: durations in ns, rates in bits/s."""
-
-    data_dscp: int = 26
-    data_priority: int = 3
-    ack_dscp: int | None = None  # None: the QP's DSCP
-    ack_priority: int | None = None  # None: the QP's priority
-    cnp_dscp: int = 48
-    cnp_priority: int = 6
-    ecn: bool | None = None  # mark data ECT(0); None: only when DCQCN is enabled
-    ttl: int = 64
-    gateway_mac: str | None = None  # next-hop MAC for every frame (routed fabrics); None: the peer's MAC
-    verify_icrc: bool = True
-    start_psn: int = 0
-    dcqcn: DcqcnConfig = field(default_factory=DcqcnConfig)
-
-    def validate(self) -> None:
-        self.qp_config().validate()
-        self.dcqcn.validate()
-        for name in ("data_dscp", "cnp_dscp", "ack_dscp"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v <= 63:
-                raise ConfigError(f"{name} must be 0..63, got {v}", f"nic.{name}")
-        for name in ("data_priority", "cnp_priority", "ack_priority"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v < NUM_PRIORITIES:
-                raise ConfigError(f"{name} must be 0..7, got {v}", f"nic.{name}")
-        if not 1 <= self.ttl <= 255:
-            raise ConfigError(f"ttl must be 1..255, got {self.ttl}", "nic.ttl")
-
-    @classmethod
-    def from_spec(cls, spec: object, **overrides: object) -> NicConfig:
-        """NicConfig from a scenario `NicSpec` (emulator.scenario.schema): every field of the spec is the setting of
-        the same name here (a spec field without one is a programming error, never skipped); settings the spec
-        lacks keep their defaults. Errors name the scenario field (`nic.<field>`, `nic.dcqcn.<field>`)."""
-        kw = _same_names(cls, spec, skip={"dcqcn"})
-        d = getattr(spec, "dcqcn", None)
-        kw["dcqcn"] = DcqcnConfig(**_same_names(DcqcnConfig, d)) if d is not None else DcqcnConfig()
-        kw.update(overrides)
-        cfg = cls(**kw)
-        try:
-            cfg.validate()
-        except ConfigError as e:
-            leaf = e.path.rsplit(".", 1)[-1]
-            raise ConfigError(e.message, f"nic.dcqcn.{leaf}" if e.path.startswith("dcqcn.") else f"nic.{leaf}") from None
-        return cfg
-
-    def qp_config(self) -> QpConfig:
-        return QpConfig(**{f.name: getattr(self, f.name) for f in fields(QpConfig)})
-
-    @property
-    def ecn_enabled(self) -> bool:
-        return self.dcqcn.enabled if self.ecn is None else self.ecn
-
-
-def _same_names(cls: type, spec: object, skip: set[str] = frozenset()) -> dict[str, object]:
-    """The settings of `spec` (a pydantic model: its declared fields) for dataclass `cls`, by the same names."""
-    known = {f.name for f in fields(cls)}
-    names = list(getattr(type(spec), "model_fields", None) or vars(spec))
-    unknown = [n for n in names if n not in known and n not in skip]
-    if unknown:
-        raise TypeError(f"{type(spec).__name__} has settings {cls.__name__} does not: {unknown}")
-    return {n: getattr(spec, n) for n in names if n not in skip}
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from emulator.scenario.units import rate_bps, size_bytes, time_ns
-from traffic.nic import NicConfig
+from traffic.config import NicConfig
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
@@ -235,7 +235,7 @@ class DcqcnSpec(Strict):
 
 
 class NicSpec(Strict):
-    """traffic.nic.NicConfig's settings a scenario may set, by the same names and with its defaults."""
+    """traffic.config.NicConfig's settings a scenario may set, by the same names and with its defaults."""
 
     mtu: int = Field(_NIC.mtu, ge=256, le=4096)
     ack_every: int = Field(_NIC.ack_every, ge=1)
