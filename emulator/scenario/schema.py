@@ -199,7 +199,7 @@ class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
     routes: Literal["auto", "none"] = "auto"
     entries: list[EntrySpec] = Field(default_factory=list)
-    dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
+    dscp_priority: dict[Annotated[int, Field(ge=0, le=63)], Priority] = Field(default_factory=lambda: {26: 3, 48: 6})
     scheduling: Literal["strict", "dwrr"] = "strict"
     dwrr_weights: list[int] = Field(default_factory=lambda: [1] * 8)
     # per egress port: `port_scheduling: {3: {scheduling: dwrr, dwrr_weights: [...]}}`

@@ -214,8 +214,12 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
         if spec.routes == "auto":
             _install_routes(name, node, fab, wiring, net)
         for dscp, prio in sorted(spec.dscp_priority.items()):
-            fab.set_dscp_priority(dscp, prio)
+            fab.set_dscp_priority(dscp, prio)  # both ranges checked by the schema
         _install_ecn(fab, node, spec.ecn, data_prios)
+    unlinked = sorted(set(spec.port_scheduling) - set(node.tx))
+    if unlinked:
+        raise ConfigError(f"switch {name} has no linked port {unlinked[0]} (ports: {sorted(node.tx)})",
+                          f"{where}.port_scheduling.{unlinked[0]}")
     for k, e in enumerate(spec.entries):
         try:
             fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
