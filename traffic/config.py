@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from emulator.errors import ConfigError
 from traffic.dcqcn import DcqcnConfig
+from traffic.errors import ConfigError
 from traffic.pfc import NUM_PRIORITIES
 
 PSN_BITS = 24
@@ -42,6 +42,7 @@ class QpConfig:
     retry_count: int = 7
     rto: int | None = None  # overrides timeout when set (tests use microseconds)
     max_outstanding: int | None = None  # packets in flight limit; None = limited only by the rate
+    ooo_placement: bool = False  # keep packets past a gap (no NAK); see traffic/qp.py's docstring
 
     def validate(self) -> None:
         if self.mtu not in VALID_MTUS:

@@ -14,19 +14,21 @@ cnp_802p_prio defaults; Broadcom NICs use DSCP 48 with priority 7). ACK/NAK leav
 from __future__ import annotations
 
 import math
+import random
 import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
 from traffic.config import NicConfig
 from traffic.dcqcn import NotificationPoint, ReactionPoint
+from traffic.errors import ConfigError
 from traffic.frames import (
     ECN_CE,
     ECN_ECT0,
     ECN_NOT_ECT,
     IS_DATA,
+    IS_LAST,
     FlowAddr,
     FrameBuilder,
     Op,
@@ -109,7 +111,10 @@ class NicQp(QueuePair):
 class Nic:
     """A RoCEv2 host adapter on one link (see module docstring for the engine contract)."""
 
-    def __init__(self, name: str, mac: str | bytes, ip: str, link_rate_bps: float, config: NicConfig | None = None):
+    def __init__(self, name: str, mac: str | bytes, ip: str, link_rate_bps: float, config: NicConfig | None = None,
+                 qpn_rng: random.Random | None = None):
+        """`qpn_rng`: QP numbers are drawn from it (a run's seed then decides them, and so the UDP source ports
+        flows hash on); without it they count up from a value derived from the name."""
         self.name = name
         self.mac = mac_bytes(mac).hex(":")
         self.mac_b = mac_bytes(mac)
@@ -125,8 +130,11 @@ class Nic:
         self.messages: list[Message] = []
         self.completed: list[Message] = []
         self.on_complete: Callable[[Message], None] | None = None
+        # a message fully arrived on one of our QPs (its last packet accepted in order): (qp, now_ns)
+        self.on_receive: Callable[[NicQp, int], None] | None = None
         self.last_tx_priority = 0
         self._next_qpn = 0x11 + (zlib.crc32(name.encode()) & 0xFFF) * 0x10  # varied, deterministic per name
+        self._qpn_rng = qpn_rng
         self._ip_id = 0
         self._ctrl: deque[tuple[int, NicQp]] = deque()  # (kind, qp): kind 0 = ACK/NAK, 1 = CNP
         self._active: deque[NicQp] = deque()  # QPs that may have data to send
@@ -159,7 +167,11 @@ class Nic:
             raise ConfigError(f"priority must be 0..7, got {prio}", "flow.priority")
         if not 0 <= d <= 63:
             raise ConfigError(f"dscp must be 0..63, got {d}", "flow.dscp")
-        if qpn is None:
+        if qpn is None and self._qpn_rng is not None:
+            qpn = self._qpn_rng.randrange(0x11, 0x1000000)  # QPNs 0 and 1 are IB's special QPs
+            while qpn in self.qps:
+                qpn = self._qpn_rng.randrange(0x11, 0x1000000)
+        elif qpn is None:
             qpn = self._next_qpn
             while qpn in self.qps:
                 qpn += 1
@@ -281,7 +293,8 @@ class Nic:
                 st.ce_received += 1
                 if qp.np is not None and qp.np.on_ce(now_ns):
                     self._ctrl.append((1, qp))
-            qp.on_data(op, psn, payload_len, ackreq)
+            if qp.on_data(op, psn, payload_len, ackreq) and IS_LAST[op] and self.on_receive is not None:
+                self.on_receive(qp, now_ns)
             if qp.response is not None and not qp.ctrl_queued:
                 qp.ctrl_queued = True
                 self._ctrl.append((0, qp))

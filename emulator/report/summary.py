@@ -13,6 +13,11 @@ totals:
 - cnps: CNPs sent by notification points; retransmitted_packets: data packets sent again (go-back-N, timeouts);
 - max_queue_bytes: the deepest egress queue seen on any switch port and priority (exact, from the TM).
 
+links (simulator): every link's ends, rate, utilization of each direction over the measurement window (the whole
+run, or after workload.warmup) and frames lost on the wire; uplink_flows: per switch-to-switch link direction
+("leaf1:9->spine1"), how many flows sent data over it in that window; aggregate_goodput_gbps: the flows' goodput
+summed (what a collective gets from the fabric).
+
 queues: each egress queue that held data, from the periodic samples: its peak, 99th percentile and time-averaged
 depth in bytes (a first burst sets the peak; the percentile and mean say where the queue sits).
 """
@@ -80,7 +85,9 @@ def queue_stats(rows: list[tuple], interval_ns: int, sim_time_ns: int) -> list[d
 
 def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: bool, sim_time_ns: int,
                   wall_time_s: float, packets_transmitted: int, flows: list[dict], switches: dict[str, Any],
-                  hosts: dict[str, Any], queues: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  hosts: dict[str, Any], queues: list[dict[str, Any]] | None = None,
+                  links: list[dict[str, Any]] | None = None,
+                  uplink_flows: dict[str, int] | None = None) -> dict[str, Any]:
     sw, host = switch_totals(switches), host_totals(hosts)
     totals = {"drops": sw["buffer_drops"] + sw["p4_drops"], "buffer_drops": sw["buffer_drops"],
               "p4_drops": sw["p4_drops"], "ecn_marked": host["ecn_marked"],
@@ -88,6 +95,7 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
               "cnps": host["cnps"], "retransmitted_packets": host["retransmitted_packets"],
               "timeouts": host["timeouts"], "icrc_errors": host["icrc_errors"],
               "max_queue_bytes": sw["max_queue_bytes"],
+              "link_losses": sum(sum(lk["lost"]) for lk in links or ()),
               "flows_completed": sum(1 for f in flows if f["completed"]), "flows": len(flows)}
     return {
         "engine": engine,
@@ -104,7 +112,10 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "flows": flows,
         "totals": totals,
         "fairness": fairness(flows),
+        "aggregate_goodput_gbps": round(sum(f["goodput_gbps"] or 0 for f in flows), 3),
         "queues": queues or [],
+        "links": links or [],
+        "uplink_flows": uplink_flows or {},
         "switches": jsonable(switches),
         "hosts": jsonable(hosts),
     }

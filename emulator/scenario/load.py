@@ -17,6 +17,13 @@ def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
     """Load and validate a scenario; `overrides` are `dotted.path=value` strings (value parsed as YAML)."""
     path = Path(path)
     text = read_text(path, "scenario", SCENARIO_LIMIT, lambda msg: ConfigError(msg, file=str(path)))
+    return parse_scenario(text, path, overrides)
+
+
+def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Scenario:
+    """A scenario from its YAML text (`path` names it in errors): what a sweep sends to a worker that may not
+    see the file."""
+    path = Path(path)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -10,11 +10,14 @@ Conventions (documented, deterministic):
 - Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
   NIC sends to the MAC of the switch port it is attached to (routed fabric).
 - Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
-- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (an ECMP
-  group when there are several; networkx on the link graph); entries are then added as written.
+- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (a
+  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode; networkx on
+  the link graph), through the same control API as the scenario's `entries`, which are then applied as written:
+  an entry whose key is already installed replaces it (a user overrides any route).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,10 +27,12 @@ from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
+from emulator.sim.paths import PathObserver
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
 from emulator.tm.ecn import EcnConfig
+from traffic.collectives import Collective, CollectiveConfig, place_ranks
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -55,6 +60,8 @@ class BuiltScenario:
     ips: dict[str, str]
     flows: list[OpenFlow] = field(default_factory=list)
     traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
+    paths: PathObserver | None = None  # link utilization and flows per inter-switch link
+    collective: Collective | None = None  # workload.collective, bound to the NICs
 
     @property
     def messages(self) -> list[Any]:
@@ -62,8 +69,11 @@ class BuiltScenario:
         return [f.message for f in self.flows if f.message is not None]
 
     def done(self) -> bool:
-        """Every single-message flow completed (or failed); never true for backlogged workloads."""
-        return bool(self.flows) and all(f.done for f in self.flows)
+        """Every single-message flow and the collective completed (or failed); never true for backlogged
+        workloads."""
+        coll = self.collective
+        return (bool(self.flows) or coll is not None) and all(f.done for f in self.flows) and \
+            (coll is None or coll.done)
 
     def add_flows(self, specs: Iterable[FlowSpec], backlogged: bool = False) -> list[OpenFlow]:
         """Open a QP pair per flow and post its work (an RDMA WRITE, or a backlog) at its start time."""
@@ -101,10 +111,16 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
-                          traces=traces)
+                          traces=traces, paths=PathObserver(net))
     built.add_flows(flows, backlogged=sc.workload.backlogged)
+    if sc.workload.collective is not None:
+        built.collective = add_collective(built, sc.workload.collective, sc.seed)
     if sc.workload.backlogged and sc.workload.warmup:
-        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
+        def mark(now: int) -> None:
+            for f in built.flows:
+                f.mark(now)
+            built.paths.mark(now)
+        net.call_at(sc.workload.warmup, mark)
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
     return built
 
@@ -114,9 +130,10 @@ class _Wiring:
     """Port numbers of the topology's links (in link order) and its graph, for hosts, links and routes."""
 
     ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
-    links: list[tuple[str, int, str, int, int, int]]  # (a, port_a, b, port_b, rate, delay)
+    links: list[tuple[str, int, str, int, int, int, tuple[float, float]]]  # (a, pa, b, pb, rate, delay, loss)
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
+    parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
     rate_of: dict[str, int] = field(default_factory=dict)  # a host's link rate
     _hops: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -139,6 +156,7 @@ def _wire(topo: Any) -> _Wiring:
     graph = nx.Graph()
     graph.add_nodes_from(topo.switches + topo.hosts)
     links = []
+    parallel: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
@@ -148,17 +166,36 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
+        parallel.setdefault((lk.a, lk.b), []).append((pa, pb))
+        parallel.setdefault((lk.b, lk.a), []).append((pb, pa))
         delay = lk.delay if lk.delay is not None else topo.delay
         if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
             graph.add_edge(lk.a, lk.b, delay=delay)
-        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay))
+        loss = topo.loss if lk.loss is None else lk.loss
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay,
+                      tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
+    _check_connected(topo, graph)
     host_index = {h: i for i, h in enumerate(topo.hosts)}
-    rate_of = {}
-    for a, _, b, _, rate, _ in links:
+    rate_of: dict[str, int] = {}
+    for a, _, b, _, rate, *_ in links:
         for end in (a, b):
             if end in host_index:
                 rate_of.setdefault(end, rate)
-    return _Wiring(ports, links, graph, host_index, rate_of)
+    return _Wiring(ports, links, graph, host_index, parallel, rate_of)
+
+
+def _check_connected(topo: Any, graph: Any) -> None:
+    """Every host linked, and one connected fabric (a dual-plane segment: one per plane, by design)."""
+    import networkx as nx
+
+    lonely = [h for h in topo.hosts if graph.degree(h) == 0]
+    if lonely:
+        raise ConfigError(f"hosts without a link: {', '.join(lonely[:8])}{' ...' if len(lonely) > 8 else ''}",
+                          "topology.links")
+    parts = sorted((sorted(c) for c in nx.connected_components(graph)), key=len, reverse=True)
+    if len(parts) > (2 if topo.dual_plane is not None else 1):
+        listed = "; ".join(f"[{', '.join(c[:4])}{', ...' if len(c) > 4 else ''}]" for c in parts[:4])
+        raise ConfigError(f"the topology is not connected: {len(parts)} separate parts: {listed}", "topology.links")
 
 
 def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
@@ -172,20 +209,23 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
         rate = wiring.rate_of.get(h, sc.topology.rate)
-        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw))
+        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw),
+                      qpn_rng=random.Random(f"qpn:{sc.seed}:{h}"))  # the seed decides QPNs, so UDP ports
         net.add_host(h, nics[h])
     return nics
 
 
 def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
-    for a, pa, b, pb, rate, delay in wiring.links:  # buffers that cannot hold the ports were refused before
-        net.add_link(a, pa, b, pb, rate, delay)
+    for a, pa, b, pb, rate, delay, loss in wiring.links:  # buffers that cannot hold the ports were refused before
+        net.add_link(a, pa, b, pb, rate, delay, loss)
 
 
 def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
     """The classes that carry RoCE data, where ECN marks: the NICs' data priorities and the flows' own."""
+    coll = sc.workload.collective
     return sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                  {f.priority for f in flows if f.priority is not None})
+                  {f.priority for f in flows if f.priority is not None} |
+                  ({coll.priority} if coll is not None and coll.priority is not None else set()))
 
 
 def _program_without_fabric_tables(spec: Any, where: str, data_prios: list[int], seed: int) -> EcnConfig | None:
@@ -212,7 +252,9 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
     spec, where = sc.switch_of(name)
     if FabricControl.runs_on(node.sw):
         if spec.routes == "auto":
-            _install_routes(name, node, fab, wiring, net)
+            groups = _install_routes(name, node, fab, wiring, net)
+            if groups:
+                _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
         for dscp, prio in sorted(spec.dscp_priority.items()):
             fab.set_dscp_priority(dscp, prio)  # both ranges checked by the schema
         _install_ecn(fab, node, spec.ecn, data_prios)
@@ -222,9 +264,35 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
                           f"{where}.port_scheduling.{unlinked[0]}")
     for k, e in enumerate(spec.entries):
         try:
-            fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+            _add_or_replace(fab.api, e)
         except Exception as exc:  # the API names the problem; add where it is in the scenario
             raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
+
+
+def switch_seed(seed: int, name: str) -> int:
+    """The hash seed of switch `name` in a run seeded `seed` (routing.seed unset): differs per switch and seed."""
+    return random.Random(f"lb-seed:{seed}:{name}").getrandbits(32)
+
+
+def _install_routing_mode(fab: Any, routing: Any, default_seed: int) -> None:
+    if routing.polynomial is not None:
+        fab.set_crc_parameters(routing.hash, routing.polynomial)
+    fab.set_lb_mode(routing.mode, routing.hash, default_seed if routing.seed is None else routing.seed,
+                    routing.flowlet_gap // 1000)
+
+
+def _add_or_replace(api: Any, e: Any) -> None:
+    """A scenario entry: added, or replacing the action of an entry with the same key (e.g. an auto route)."""
+    from emulator.errors import RuntimeApiError
+
+    try:
+        handle = api.table_find(e.table, dict(e.match), e.priority)
+    except RuntimeApiError:
+        handle = None
+    if handle is None:
+        api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+    else:
+        api.table_modify(e.table, handle, e.action, dict(e.params))
 
 
 def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
@@ -254,6 +322,17 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
     return cache[str(path)]
 
 
+def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
+    """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
+    ranks = place_ranks(spec.hosts, spec.placement, seed)
+    root = ranks.index(spec.root) if spec.root is not None else 0
+    cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
+                           priority=spec.priority, name=spec.op.replace("_", ""))
+    coll = Collective(cfg, built.nics)
+    built.net.call_at(spec.start, coll.start)
+    return coll
+
+
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
     """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then the
     patterns (traffic.workloads), whose jitter and permutation draw from `seed`."""
@@ -276,36 +355,40 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
     if wl.permutation is not None:
         p = wl.permutation
         placed += [("workload.permutation", f) for f in permutation(p.hosts, p.bytes, p.start, p.jitter,
-                                                                      p.priority, seed)]
+                                                                      p.priority, seed,
+                                                                      receivers=p.receivers)]
     return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
-def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> None:
-    """A /32 per reachable host toward every neighbor one hop closer to it: the host itself when attached, else
-    the neighboring switches on a shortest path (an ECMP group when several)."""
-    graph, ports, host_index = wiring.graph, wiring.ports, wiring.host_index
-    mine = wiring.hops_from(name)
+def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
+    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path (the
+    host itself when attached, else the neighboring switches one hop closer); returns how many load-balancing
+    groups it needed."""
+    graph, host_index = wiring.graph, wiring.host_index
+    here = wiring.hops_from(name)
     peers = sorted(nb for nb in graph.neighbors(name) if nb in net.switches)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        d = mine.get(h)
+        d = here.get(h)
         if d is None:
-            continue  # unreachable host
+            continue  # unreachable host (the other plane)
         hops = [h] if d == 1 else [nb for nb in peers if wiring.hops_from(nb).get(h) == d - 1]
-        out_ports = tuple(ports[(name, nb)] for nb in hops)
+        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
+        out_ports = tuple(mine for _, mine, _ in links)
         if not out_ports:
             continue
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
-            nhs = [{"port": ports[(name, nb)], "smac": _mac_str(node.mac_of(ports[(name, nb)])),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else
-                    _mac_str(net.switches[nb].mac_of(ports[(nb, name)]))} for nb in hops]
+            nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
+                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in links]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
-                fab.add_ecmp_group(nh_id, nhs)
+                fab.add_lb_group(nh_id, nhs)
         fab.add_route(host_ip(i), 32, nh_id)
+    return sum(1 for g in groups if len(g) > 1)
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:

@@ -21,14 +21,14 @@ def largest_frame(mtu: int) -> int:
     return ETH_IP_UDP_LEN + BTH_LEN + RETH_LEN + mtu + ICRC_LEN
 
 
-def check_buffers(sc: Any, links: list[tuple[str, int, str, int, int, int]]) -> None:
+def check_buffers(sc: Any, links: list[tuple]) -> None:
     """Each switch's buffer, after 8 reserves per port and PFC headroom per lossless priority and port, must
     still hold the largest frame a NIC sends."""
     frame = largest_frame(max(sc.nic_of(h).mtu for h in sc.topology.hosts))
     for name in sc.topology.switches:
         spec, where = sc.switch_of(name)
         cfg = tm_config_from_spec(spec, where)
-        mine = [(rate, delay) for a, _, b, _, rate, delay in links if name in (a, b)]
+        mine = [(rate, delay) for a, _, b, _, rate, delay, *_ in links if name in (a, b)]
         lossless = len(set(cfg.pfc.priorities)) if cfg.pfc.enabled else 0
         headroom = sum(cfg.pfc.headroom_for(rate, delay) * lossless for rate, delay in mine)
         reserve = len(mine) * NUM_PRIOS * cfg.reserved_bytes

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator.report.collective import plot_collective, write_collective_csv
 from emulator.report.output import OutputDir, write_error
 from emulator.report.summary import build_summary, queue_stats
 from emulator.sim.build import BuiltScenario, build_scenario, pcap_targets
@@ -52,10 +53,14 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
             outcome.files += [out.commit(fname) for fname, _ in pcaps]
             outcome.files += rec.write_csv(out)
             outcome.files += [out.write_text(f"trace-{name}.txt", log.text()) for name, log in built.traces.items()]
+            if built.collective is not None:
+                outcome.files.append(write_collective_csv(out, built.collective.rows()))
             if sc.outputs.plots if plots is None else plots:
                 from emulator.report.plots import write_plots
 
                 outcome.files += write_plots(out, rec, summary)
+                if "collective" in summary:
+                    outcome.files.append(plot_collective(out, summary["collective"], summary["scenario"]))
             outcome.files.append(out.write_json("summary.json", summary))
     except BaseException as exc:
         try:
@@ -86,15 +91,27 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
     res = built.net.run(until_ns=until, stop_when=stop_when, progress=progress)
     built.net.close()  # flush and close the pcaps before they are renamed into place
     rec.finish(res.end_ns)
-    left = sc.duration is None and not all(f.done for f in built.flows)
+    coll = built.collective
+    left = sc.duration is None and not (all(f.done for f in built.flows) and (coll is None or coll.done))
     flows = flow_report(built.flows, res.end_ns)
     failed = any(f["failed"] for f in flows)
     reason = stop_reason(res.reason, sc.duration is not None, left, failed)
-    return build_summary(engine=ENGINE, scenario=sc, stop_reason=reason, complete=reason in ("completed", "duration"),
-                         sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
-                         packets_transmitted=res.frames_tx, flows=flows,
-                         switches=res.switches, hosts=res.hosts,
-                         queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
+    summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason,
+                            complete=reason in ("completed", "duration"),
+                            sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
+                            packets_transmitted=res.frames_tx, flows=flows,
+                            switches=res.switches, hosts=res.hosts,
+                            queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns),
+                            links=built.paths.links(res.end_ns), uplink_flows=built.paths.flows_per_link())
+    if coll is not None:
+        summary["collective"] = collective_summary(built)
+    return summary
+
+
+def collective_summary(built: BuiltScenario) -> dict[str, Any]:
+    """The collective's report, with its bandwidth bound from the ranks' slowest link and largest MTU."""
+    nics = [built.nics[h] for h in built.collective.cfg.ranks]
+    return built.collective.report(min(n.link_rate_bps for n in nics), max(n.config.mtu for n in nics))
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
