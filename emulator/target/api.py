@@ -14,6 +14,7 @@ required. Every mistake raises RuntimeApiError naming the table, action, field o
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import re
@@ -66,6 +67,7 @@ def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
     return [n for n in names if n.endswith("." + bare)]
 
 
+@functools.lru_cache(maxsize=4096)  # the same few key names, once per table entry written
 def canonical_key_name(name: str) -> str:
     """A table key name as P4Info spells it (p4c's): `h.isValid()` and BMv2's `h.$valid` are `h.$valid$`,
     BMv2's stack spelling `s$2` is `s[2]`."""

@@ -388,7 +388,7 @@ class ExternGen:
         if tname == "register":
             if m == "read":
                 # BMv2 register_read out of range: an error log, "Dest field was not updated"
-                self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values[{i}]", "register_read", c)
+                self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values.set.get({i}, 0)", "register_read", c)
                 return None
             if m == "write":
                 val = self.expr(args[1])
