@@ -250,9 +250,8 @@ def test_malformed_and_random_packets_never_raise():
 def test_fabric_truncated_and_corrupted_frames_never_raise():
     from pathlib import Path
 
-    from emulator.p4.frontend import load_program
-
     from emulator.control.fabric import FabricControl
+    from emulator.p4.frontend import load_program
 
     fabric = Path(__file__).resolve().parents[1] / "p4src" / "fabric.p4"
     sw = V1Switch(load_program(fabric))

@@ -21,7 +21,7 @@ class Tx(WireClock):
 
     __slots__ = ("port", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "taps",
                  "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx", "node", "sent",
-                 "sent_log")
+                 "sent_log", "loss", "loss_rng", "lost")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         super().__init__(rate_bps)
@@ -47,6 +47,9 @@ class Tx(WireClock):
         # sent since its last port sample), so sampling costs the busy ports, not all of them
         self.sent = False
         self.sent_log: list[Tx] = []
+        self.loss = 0.0  # probability that a frame sent here never arrives (drawn from loss_rng)
+        self.loss_rng: Any = None
+        self.lost = 0
 
 
 @dataclass
@@ -62,6 +65,6 @@ class Link:
 
     def stats(self) -> dict[str, Any]:
         def side(tx: Tx) -> dict[str, int]:
-            return {"frames": tx.frames, "bytes": tx.bytes, "busy_ns": tx.busy_ns}
+            return {"frames": tx.frames, "bytes": tx.bytes, "busy_ns": tx.busy_ns, "lost": tx.lost}
         return {"a": f"{self.a}:{self.port_a}", "b": f"{self.b}:{self.port_b}", "rate_bps": self.rate_bps,
                 "delay_ns": self.delay_ns, "a_to_b": side(self.tx_a), "b_to_a": side(self.tx_b)}

@@ -105,8 +105,11 @@ class Network:
         self.nodes[name] = node
         return node
 
-    def add_link(self, a: str, port_a: int, b: str, port_b: int, rate_bps: float, delay_ns: int) -> Link:
-        """A full-duplex link between port_a of node a and port_b of node b."""
+    def add_link(self, a: str, port_a: int, b: str, port_b: int, rate_bps: float, delay_ns: int,
+                 loss: tuple[float, float] = (0.0, 0.0)) -> Link:
+        """A full-duplex link between port_a of node a and port_b of node b; `loss` is the probability that a
+        frame a -> b (first) or b -> a (second) is lost, each direction drawing from its own generator seeded
+        from the network's seed and the link's ends."""
         where = f"links[{len(self.links)}]"
         for n in (a, b):
             if n not in self.nodes:
@@ -124,6 +127,12 @@ class Network:
         ta, tb = Tx(port_a, rate, delay), Tx(port_b, rate, delay)
         ta.node, tb.node = a, b
         ta.sent_log = tb.sent_log = self._sent
+        for tx, p, (src, sp, dst, dp) in zip((ta, tb), loss, ((a, port_a, b, port_b), (b, port_b, a, port_a))):
+            if not 0 <= p < 1:
+                raise ConfigError(f"loss rate must be in [0, 1), got {p!r}", f"{where}.loss")
+            if p:
+                tx.loss = float(p)
+                tx.loss_rng = random.Random(f"loss:{self.seed}:{src}:{sp}->{dst}:{dp}")
         na, nb = self.nodes[a], self.nodes[b]
         ta.peer, ta.peer_port = nb, port_b
         tb.peer, tb.peer_port = na, port_a

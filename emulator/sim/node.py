@@ -47,6 +47,9 @@ class Node:
             at(done, tx.done_cb, tx)
         else:
             tx.done_at = -1
+        if tx.loss and tx.loss_rng.random() < tx.loss:
+            tx.lost += 1  # lost on the wire: it took its serialization time but never arrives
+            return
         at(done + tx.delay, tx.peer_arrive, (tx.peer_tx, frame))
 
     @staticmethod

@@ -21,7 +21,8 @@ def resolve_action_name(name: str, names: Iterable[str]) -> str | None:
 class ActionProfile:
     """action_profile / action_selector instance: members (action + args) and, for selectors, groups."""
 
-    def __init__(self, info: ActionProfileInfo, actions: dict[str, ActionInfo] | None = None):
+    def __init__(self, info: ActionProfileInfo, actions: dict[str, ActionInfo] | None = None,
+                 hashes: hashing.Hashes | None = None):
         self.info = info
         self.name = info.name
         self.with_selector = info.with_selector
@@ -30,7 +31,9 @@ class ActionProfile:
         self.groups: dict[int, dict[int, int]] = {}  # group id -> {member id: weight}
         self._expanded: dict[int, tuple] = {}  # group id -> member results, id order, repeated by weight
         self._refs: dict[tuple[str, int], int] = {}  # ("member"|"group", id) -> number of table entries using it
-        self._hash = hashing.get(info.algorithm or "crc16") if info.with_selector else None
+        # the switch's own algorithms: a selector on crc32_custom follows that switch's parameters
+        hashes = hashes or hashing.DEFAULT
+        self._hash = hashes.late_bound(info.algorithm or "crc16") if info.with_selector else None
         self._next_member = 0
         self._next_group = 0
         self.valid_actions: set[str] | None = None  # union of the actions of the tables using this profile

@@ -260,11 +260,10 @@ def parse_stf_text(text: str, path: str = "<stf>") -> StfTest:
 
 
 def parse_stf(path: str | Path) -> StfTest:
+    from emulator.files import STF_LIMIT, read_text
+
     p = Path(path)
-    try:
-        text = p.read_text()
-    except OSError as exc:
-        raise StfError(f"cannot read STF file: {exc.strerror}", str(p)) from None
+    text = read_text(p, "STF file", STF_LIMIT, lambda msg: StfError(msg, str(p)))
     return parse_stf_text(text, str(p))
 
 

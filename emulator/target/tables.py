@@ -404,13 +404,15 @@ class Table(TableLookup):
 
 
 def build_tables(tables: Iterable[TableInfo], actions: Iterable[ActionInfo], profiles: Iterable[ActionProfileInfo],
-                 directs: dict[str, Any] | None = None) -> tuple[dict[str, Table], dict[str, ActionProfile]]:
+                 directs: dict[str, Any] | None = None, hashes: hashing.Hashes | None = None,
+                 ) -> tuple[dict[str, Table], dict[str, ActionProfile]]:
     """Instantiate every table and action profile of a program.
 
-    `directs` maps direct_counter / direct_meter instance names to their extern objects."""
+    `directs` maps direct_counter / direct_meter instance names to their extern objects; `hashes` is the
+    switch's set of hash algorithms (action selectors hash with it)."""
     directs = directs or {}
     action_map = {a.name: a for a in actions}
-    prof_objs = {p.name: ActionProfile(p, action_map) for p in profiles}
+    prof_objs = {p.name: ActionProfile(p, action_map, hashes) for p in profiles}
     out: dict[str, Table] = {}
     for t in tables:
         prof = prof_objs.get(t.implementation) if t.implementation else None

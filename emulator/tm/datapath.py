@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from emulator.tm.config import NUM_PRIOS, TmConfig
+from emulator.tm.ecn import EcnMarker
 from emulator.tm.manager import TrafficManager
 from traffic.pfc import build_pfc, parse_pfc, quanta_to_ns
 
@@ -73,6 +74,8 @@ class Datapath:
         # (None: all 8 queues of the TM are in use, the simulator's model)
         self.priority_queues: int | None = None
         self.priority_drops = 0
+        ecn = self.tm.config.ecn
+        self.ecn = EcnMarker(ecn) if ecn is not None and ecn.mode != "off" else None
 
     def add_port(self, port: int, rate_bps: int, delay_ns: int = 0) -> None:
         self.tm.add_port(port, rate_bps, delay_ns)
@@ -124,6 +127,8 @@ class Datapath:
             if not frames:
                 continue  # dropped in egress: no wire time used, take the next one
             if len(frames) == 1 and frames[0][0] == port:
+                if self.ecn is not None:
+                    return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes)
                 return frames[0][1]
             frame = self._spread(frames, port, now)
             if frame is not None:
@@ -182,4 +187,6 @@ class Datapath:
                "mac_ctrl_ignored": self.mac_ctrl_ignored}
         if self.priority_queues is not None:
             out["priority_drops"] = self.priority_drops
+        if self.ecn is not None:
+            out["tm_ecn_marked"] = self.ecn.marked
         return out
