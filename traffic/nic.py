@@ -20,13 +20,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from emulator.errors import ConfigError
 from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
+from traffic.errors import ConfigError
 from traffic.frames import (
     ECN_CE,
     ECN_ECT0,
     ECN_NOT_ECT,
     IS_DATA,
+    IS_LAST,
     FlowAddr,
     FrameBuilder,
     Op,
@@ -216,6 +217,8 @@ class Nic:
         self.messages: list[Message] = []
         self.completed: list[Message] = []
         self.on_complete: Callable[[Message], None] | None = None
+        # a message fully arrived on one of our QPs (its last packet accepted in order): (qp, now_ns)
+        self.on_receive: Callable[[NicQp, int], None] | None = None
         self.last_tx_priority = 0
         self._next_qpn = 0x11 + (zlib.crc32(name.encode()) & 0xFFF) * 0x10  # varied, deterministic per name
         self._qpn_rng = qpn_rng
@@ -377,7 +380,8 @@ class Nic:
                 st.ce_received += 1
                 if qp.np is not None and qp.np.on_ce(now_ns):
                     self._ctrl.append((1, qp))
-            qp.on_data(op, psn, payload_len, ackreq)
+            if qp.on_data(op, psn, payload_len, ackreq) and IS_LAST[op] and self.on_receive is not None:
+                self.on_receive(qp, now_ns)
             if qp.response is not None and not qp.ctrl_queued:
                 qp.ctrl_queued = True
                 self._ctrl.append((0, qp))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 from traffic.frames import AETH_ACK, IS_LAST, NAK_PSN_SEQ_ERROR, Op
 
 PSN_BITS = 24

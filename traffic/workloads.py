@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 
 
 @dataclass(frozen=True)

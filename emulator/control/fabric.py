@@ -48,6 +48,14 @@ class FabricControl:
 
     # -------------------------------------------------------------------------------------------- building
 
+    TABLES = (f"{ING}.ipv4_lpm", f"{ING}.nexthop", f"{ING}.dscp_to_priority", f"{EGR}.ecn_config")
+
+    @classmethod
+    def runs_on(cls, switch: Any) -> bool:
+        """Whether `switch` (a V1Switch) runs fabric.p4, or a program with the tables this control plane writes."""
+        tables = getattr(switch, "tables", {})
+        return all(t in tables for t in cls.TABLES)
+
     @staticmethod
     def compile(path: str, defines: dict[str, str] | None = None):
         """Compile a fabric program (the front end defines ROCELAB itself)."""

@@ -1,7 +1,8 @@
 """summary.json: the figures of one run in a shape every engine fills the same way.
 
-Top level: `engine`, `scenario`, `seed`, `complete` (false when interrupted or stopped by max_duration with work
-left), `stop_reason` (completed | duration | max_duration | interrupted), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
+Top level: `engine`, `scenario`, `seed`, `status` (complete | incomplete | interrupted), `complete` (false when
+interrupted, when a flow failed, or when max_duration stopped the run with work left), `stop_reason` (completed |
+duration | max_duration | flows_failed | interrupted), `problems` (a sentence per flow that did not complete), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
 control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
 
 totals:
@@ -101,8 +102,10 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "scenario": scenario.name,
         "description": scenario.description,
         "seed": scenario.seed,
+        "status": run_status(complete, stop_reason),
         "complete": complete,
         "stop_reason": stop_reason,
+        "problems": flow_problems(flows, stop_reason),
         "sim_time_ns": sim_time_ns,
         "wall_time_s": round(wall_time_s, 3),
         "packets_transmitted": packets_transmitted,
@@ -116,6 +119,26 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "switches": jsonable(switches),
         "hosts": jsonable(hosts),
     }
+
+
+def run_status(complete: bool, stop_reason: str) -> str:
+    """complete | incomplete | interrupted: what `rocelab run`'s exit status says (0, 1, 3)."""
+    if stop_reason == "interrupted":
+        return "interrupted"
+    return "complete" if complete else "incomplete"
+
+
+def flow_problems(flows: list[dict], stop_reason: str) -> list[str]:
+    """One sentence per flow that did not complete, saying why."""
+    out = []
+    for f in flows:
+        if f["failed"]:
+            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) failed: the sender gave up after its retries "
+                       f"timed out (no acknowledgement came back: no route, a dead path, or every packet dropped)")
+        elif not f["completed"] and not f["backlogged"]:
+            when = "was not started" if f["start_ns"] is None else "had not completed"
+            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) {when} when the run stopped ({stop_reason})")
+    return out
 
 
 def jsonable(value: Any) -> Any:

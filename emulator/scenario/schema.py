@@ -9,6 +9,7 @@ Defaults and their sources:
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -25,7 +26,7 @@ Priority = Annotated[int, Field(ge=0, le=7)]
 class Strict(BaseModel):
     """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 Probability = Annotated[float, Field(ge=0, lt=1)]
@@ -179,8 +180,12 @@ class PfcSpec(Strict):
         return self
 
 
+def _off_is_not_a_boolean(value: object) -> object:
+    return "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+
+
 class EcnSpec(Strict):
-    mode: Literal["off", "step", "red"] = "off"
+    mode: Annotated[Literal["off", "step", "red"], BeforeValidator(_off_is_not_a_boolean)] = "off"
     kmin: Size = 400_000  # HPCC ns-3 100G configs (roce.md)
     kmax: Size = 1_600_000
     pmax: float = Field(0.2, ge=0, le=1)
@@ -341,6 +346,31 @@ class PermutationSpec(PatternSpec):
     receivers: list[str] | None = None
 
 
+class CollectiveSpec(Strict):
+    """A collective over `hosts` (traffic/collectives.py): `op`, `bytes` as nccl-tests counts them, `channels`
+    parallel rings (one QP per peer each), ranks in the listed order or shuffled from the seed (`placement`)."""
+
+    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+    hosts: list[str]
+    bytes: Size
+    channels: int = Field(1, ge=1, le=64)
+    placement: Literal["ordered", "random"] = "ordered"
+    root: str | None = None  # broadcast: the root host (None: the first rank)
+    chunk: Size = 512 * 1024  # broadcast pipeline piece: NCCL's 4 MiB buffer over its 8 steps
+    start: Duration = 0
+    priority: Priority | None = None
+
+    @model_validator(mode="after")
+    def _sane(self):
+        if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):
+            raise ValueError("hosts: a collective needs two or more distinct hosts")
+        if self.bytes <= 0 or self.chunk <= 0:
+            raise ValueError("bytes and chunk must be positive")
+        if self.root is not None and self.root not in self.hosts:
+            raise ValueError(f"root: '{self.root}' is not one of the collective's hosts")
+        return self
+
+
 class Workload(Strict):
     """Explicit flows plus any of the patterns; jitter and permutations draw from the scenario's seed."""
 
@@ -348,6 +378,7 @@ class Workload(Strict):
     incast: IncastSpec | None = None
     many_to_many: ManyToManySpec | None = None
     permutation: PermutationSpec | None = None
+    collective: CollectiveSpec | None = None
     backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
     warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
@@ -376,8 +407,11 @@ def _deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+
+
 class Scenario(Strict):
-    name: str = "scenario"
+    name: str = "scenario"  # the default output folder is runs/<name>: a plain name, never a path
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
@@ -391,6 +425,14 @@ class Scenario(Strict):
     host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
     outputs: Outputs = Field(default_factory=Outputs)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not re.fullmatch(NAME_PATTERN, name):
+            raise ValueError(f"{name!r} is not a plain name (letters, digits, '.', '_' and '-', starting with a "
+                             "letter or digit, at most 100): it names the output folder runs/<name>")
+        return name
 
     @model_validator(mode="before")
     @classmethod
@@ -434,6 +476,8 @@ class Scenario(Strict):
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")
+            if f.src == f.dst:
+                raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
             for i, s in enumerate(wl.incast.senders):
@@ -441,7 +485,7 @@ class Scenario(Strict):
             check(wl.incast.receiver, "workload.incast.receiver")
             if wl.incast.receiver in wl.incast.senders:
                 raise ValueError(f"workload.incast.receiver: '{wl.incast.receiver}' is also a sender")
-        for key in ("many_to_many", "permutation"):
+        for key in ("many_to_many", "permutation", "collective"):
             spec = getattr(wl, key)
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
@@ -453,6 +497,8 @@ class Scenario(Strict):
                                                     or set(perm.receivers) & set(perm.hosts)):
             raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
                              "them a sender")
+        if wl.collective is not None and wl.backlogged:
+            raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
         if self.duration is not None and self.workload.warmup >= self.duration:
