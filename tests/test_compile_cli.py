@@ -10,7 +10,7 @@ import pytest
 from google.protobuf import json_format, text_format
 
 from emulator.cli import main
-from emulator.p4.p4info import parse_device_config
+from emulator.p4.device_config import parse_device_config
 from emulator.proto import p4info_pb2
 
 HERE = os.path.dirname(__file__)
@@ -27,6 +27,37 @@ def test_tutorials_makefile_form(tmp_path, monkeypatch):
     # the tutorials' p4runtime_lib opens the config in text mode and encodes it again
     with open(tmp_path / "build/l3.json") as f:
         assert parse_device_config(f.read().encode()).program == "l3.p4"
+
+
+def _table_locations(node, found=None) -> dict:
+    """name -> SrcLoc of every table declaration under an ast node."""
+    import dataclasses
+
+    found = {} if found is None else found
+    if dataclasses.is_dataclass(node):
+        if type(node).__name__ == "TableDecl":
+            found[node.name] = node.loc
+        for f in dataclasses.fields(node):
+            _table_locations(getattr(node, f.name), found)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            _table_locations(x, found)
+    return found
+
+
+def test_device_config_cites_the_programs_own_lines(tmp_path):
+    """The device config holds the program with its includes inlined; the switch compiling it must still cite
+    l3.p4's own line numbers (its --log-console trace and errors name file:line), not lines of the inlined text."""
+    from emulator.p4.p4info import load_device_config
+
+    assert main(["compile", "-o", str(tmp_path / "l3.json"), L3]) == 0
+    text = (tmp_path / "l3.json").read_text()
+    assert os.path.dirname(L3) not in text  # base names only: the config does not depend on where it was made
+    locs = _table_locations(load_device_config(text.encode()).ast)
+    source = open(L3).read().splitlines()
+    for name in ("acl", "ipv4_lpm"):
+        assert locs[name].file == "l3.p4"
+        assert source[locs[name].line - 1].strip().startswith(f"table {name}"), (name, locs[name])
 
 
 def test_p4c_driver_form_with_output_directory(tmp_path, monkeypatch):

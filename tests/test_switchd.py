@@ -62,7 +62,10 @@ def test_bad_command_lines_exit_2_with_a_message():
              (["-i", "x@lo"], "PORT@IFACE"),
              (["/nonexistent/config.json"], "cannot read device config"),
              (["--no-p4", "--", "--port-rate", "1=fast"], "rate"),
-             (["--no-p4", "--", "--grpc-server-addr", "9559"], "expected HOST:PORT")]
+             (["--no-p4", "--", "--grpc-server-addr", "9559"], "expected HOST:PORT"),
+             # p4lang/tutorials' Thrift-only P4Switch passes --thrift-port and no gRPC address, then waits forever
+             # for the Thrift port: refusing at once is what ends that wait
+             (["--thrift-port", "9090", "--no-p4"], "-b rocelab-switch-grpc")]
     for args, words in cases:
         r = subprocess.run(SWITCH + args, capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
@@ -219,3 +222,17 @@ def test_priority_queues_drop_priorities_beyond_them_as_bmv2():
     for prio in (0, 1, 2, 7):
         dp.receive(1, bytes([prio]) + bytes(63), 0)
     assert woken == [2, 2] and dp.priority_drops == 2
+
+
+def test_tutorials_p4runtime_switch_command_line_is_accepted():
+    """The exact arguments p4lang/tutorials' P4RuntimeSwitch joins into one shell string (thrift port and nanolog
+    included, the gRPC address after `--`): accepted, the Thrift/nanolog options noted as ignored."""
+    from emulator.switchd.options import parse_args
+
+    line = ("-i 1@s1-eth1 -i 2@s1-eth2 --pcap /tmp/pcaps --nanolog ipc:///tmp/bm-0-log.ipc --device-id 0 "
+            "build/basic.json --log-console --thrift-port 9090 -- --grpc-server-addr 0.0.0.0:50051")
+    o = parse_args(line.split())
+    assert o.grpc_addr == "0.0.0.0:50051" and o.config == "build/basic.json" and o.device_id == 0
+    assert o.interfaces == {1: "s1-eth1", 2: "s1-eth2"} and o.pcap_dir == "/tmp/pcaps" and o.log_console
+    assert any("--thrift-port" in n for n in o.notes) and any("--nanolog" in n for n in o.notes)
+    assert parse_args(["--no-p4"]).grpc_addr == "127.0.0.1:9559"  # simple_switch_grpc's default

@@ -15,6 +15,7 @@ from pathlib import Path
 import pcpp
 
 from emulator.errors import P4Error, SrcLoc
+from emulator.files import P4_LIMIT, decode_bounded, read_text
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 
@@ -39,6 +40,20 @@ class PreprocessedSource:
             return f, n + line - len(self.line_map)
         return (self.files[0] if self.files else "<string>"), line
 
+    def marked_text(self) -> str:
+        """The text with `#line N "file"` markers wherever the origin jumps (file base names only, so the text
+        does not depend on where it was compiled): compiling it again gives the original files' line numbers,
+        which the switch's log and error messages then cite, rather than lines of the inlined text."""
+        out: list[str] = []
+        expected: tuple[str, int] | None = None
+        for i, line in enumerate(self.text.split("\n")):
+            file, n = self.origin(i + 1)
+            if expected != (file, n):
+                out.append(f'#line {n} "{os.path.basename(file)}"')
+            out.append(line)
+            expected = (file, n + 1)
+        return "\n".join(out)
+
     def source_line(self, file: str, line: int) -> str | None:
         text = self.sources.get(file)
         if text is None:
@@ -59,6 +74,7 @@ class _Pre(pcpp.Preprocessor):
         self.files: list[str] = []
         self._directive_loc: SrcLoc | None = None
         self._directive_name: str | None = None
+        self.opened: list[str] = []  # every include opened, in order (to name a recursive cycle)
         self.line_directive = None
         self.auto_pragma_once_enabled = True
         # no __DATE__/__TIME__: output must not depend on the clock
@@ -89,9 +105,13 @@ class _Pre(pcpp.Preprocessor):
 
     # --- hooks
     def on_file_open(self, is_system_include, includepath):
-        fh = super().on_file_open(is_system_include, includepath)
-        text = fh.read()
-        fh.close()
+        fh = open(includepath, "rb")  # noqa: SIM115 - closed below; pcpp tries the next path on OSError
+        self.opened.append(includepath)
+        try:
+            text = decode_bounded(fh, "included file", P4_LIMIT,
+                                  lambda msg: P4Error(f"#include {includepath}: {msg}", self._directive_loc))
+        finally:
+            fh.close()
         # key by the name pcpp will put on tokens (the path rewritten relative to the cwd)
         shown = includepath
         for pattern, repl in self.rewrite_paths:
@@ -164,10 +184,7 @@ def preprocess(
     else:
         name, text = str(source), None
     if text is None:
-        try:
-            text = Path(name).read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise P4Error(f"cannot read '{name}': {e.strerror or e}") from None
+        text = read_text(name, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{name}: {msg}"))
     if text.startswith("\ufeff"):
         text = text[1:]
     pre.sources[name] = text
@@ -181,12 +198,25 @@ def preprocess(
         out = _assemble(pre, {main_shown: name})
     except P4Error:
         raise
+    except RecursionError:
+        pre._fail(_include_cycle(pre.opened), pre._directive_loc or SrcLoc(name, 1, 1))
     except Exception:  # pcpp trips over some malformed directives (`#if` alone...)
         loc = pre._directive_loc or SrcLoc(name, 1, 1)
         pre._fail(f"malformed #{pre._directive_name or 'directive'} directive", loc)
     out.files = list(dict.fromkeys(pre.files))
     out.sources = {k: v for k, v in pre.sources.items()}
     return out
+
+
+def _include_cycle(opened: list[str]) -> str:
+    """The message for includes nested until Python's recursion limit: the cycle of files, when there is one."""
+    last = opened[-1] if opened else None
+    earlier = [i for i, f in enumerate(opened[:-1]) if f == last]
+    if not earlier:
+        return "#include nests too deeply"
+    here = os.path.dirname(last)
+    cycle = [os.path.relpath(f, here) for f in opened[earlier[-1]:]]
+    return f"recursive #include: {' -> '.join(cycle)} (guard the file with #ifndef/#define/#endif)"
 
 
 def _rewrite(pre: _Pre, name: str) -> str:

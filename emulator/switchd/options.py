@@ -5,7 +5,8 @@
 Switch options (before `--`): -i/--interface PORT@IFACE (repeatable), --device-id N, --pcap [DIR],
 --log-console, --log-file FILE, -L/--log-level LEVEL, --log-flush, --dump-packet-data N, --packet-in ipc://PATH,
 --no-p4, and accepted for compatibility (a note on stderr says they do nothing here): --thrift-port, --nanolog,
---debugger, --use-files, --notifications-addr, --restore-state.
+--debugger, --use-files, --notifications-addr, --restore-state. --thrift-port without a --grpc-server-addr is
+refused: such a caller waits for a Thrift server (simple_switch_CLI), which rocelab-switch does not have.
 Target options (after `--`): --grpc-server-addr HOST:PORT (default 127.0.0.1:9559), --cpu-port N,
 --priority-queues N (as BMv2: a packet with standard_metadata.priority >= N is dropped; without it all 8
 priority queues are used, strict priority, which BMv2 would do with --priority-queues 8), --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
@@ -83,7 +84,7 @@ def _switch_parser() -> argparse.ArgumentParser:
 
 def _target_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rocelab-switch ... --", add_help=False)
-    p.add_argument("--grpc-server-addr", default="127.0.0.1:9559")
+    p.add_argument("--grpc-server-addr", default=None)
     p.add_argument("--cpu-port", type=int)
     p.add_argument("--priority-queues", type=int, default=None)
     p.add_argument("--drop-port", type=int, default=511)
@@ -113,6 +114,17 @@ def parse_rate(text: str, what: str) -> int:
     return rate
 
 
+def thrift_only_message(port: int) -> str:
+    """Why `--thrift-port` alone is refused. BMv2's Thrift-only launchers (p4lang/tutorials' P4Switch, chosen by
+    run_exercise.py for a binary whose name lacks "grpc") wait, with no time limit, for the Thrift port to listen
+    and then program the switch with simple_switch_CLI; refusing at once turns that endless wait into their own
+    "did not start" error, and this message (in the switch's log) says what to run instead."""
+    return (f"rocelab-switch: --thrift-port {port} without -- --grpc-server-addr: the caller expects a Thrift "
+            "server (simple_switch_CLI), which rocelab-switch does not have; program it through P4Runtime by "
+            "giving -- --grpc-server-addr HOST:PORT (p4lang/tutorials' run_exercise.py does so only for a switch "
+            "whose name contains 'grpc': use -b rocelab-switch-grpc)")
+
+
 def _check_grpc_addr(addr: str) -> None:
     """HOST:PORT as gRPC takes it (IPv6 hosts in brackets): a typo is named here, not by gRPC's resolver."""
     host, sep, port = addr.rpartition(":")
@@ -131,7 +143,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
     t = _target_parser().parse_args(target_argv)
     o = SwitchOptions(device_id=a.device_id, pcap_dir=a.pcap, log_console=a.log_console, log_file=a.log_file,
                       log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
-                      packet_in=a.packet_in, no_p4=a.no_p4, config=a.config, grpc_addr=t.grpc_server_addr,
+                      packet_in=a.packet_in, no_p4=a.no_p4, config=a.config,
+                      grpc_addr=t.grpc_server_addr or SwitchOptions.grpc_addr,
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
                       catch_up_frames=t.catch_up)
@@ -149,6 +162,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
             raise RocelabError(f"rocelab-switch: interface '{iface}' is given twice")
         o.interfaces[port] = iface
     _check_grpc_addr(o.grpc_addr)
+    if a.thrift_port is not None and t.grpc_server_addr is None:
+        raise RocelabError(thrift_only_message(a.thrift_port))
     if o.no_p4 and o.config:
         raise RocelabError("rocelab-switch: give a device config or --no-p4, not both")
     if o.packet_in and not o.packet_in.startswith(("ipc://", "tcp://")):

@@ -20,8 +20,12 @@ class Statement(Node):
 
 @dataclass(eq=False)
 class AssignmentStatement(Statement):
+    """`left = right`. A compound assignment `left op= e` is read as `left = left op e` (`right` is a Binary
+    whose left operand is this very `left` node) and keeps its operator in `compound`."""
+
     left: Expression
     right: Expression
+    compound: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(eq=False)

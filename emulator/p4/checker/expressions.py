@@ -4,7 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err
+from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err, _width_ok
 
 
 class ExpressionChecker:
@@ -49,7 +49,7 @@ class ExpressionChecker:
             if e.width is None:
                 e.const_value = e.value
                 return T.INFINT
-            t = T.Bits(e.width, e.signed)
+            t = T.Bits(_width_ok(e.width, e), e.signed)
             e.const_value = cf.wrap(e.value, t)
             return t
         if isinstance(e, ast.BoolLiteral):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Scope, _Ctx, _err
+from emulator.p4.checker.scope import Scope, _Ctx, _err, _width_ok
 
 
 class OperatorChecker:
@@ -30,7 +30,7 @@ class OperatorChecker:
                     raise _err("operand of ++ needs a width (cast the constant)", x)
                 if not isinstance(tx, T.Bits):
                     raise _err(f"operand of ++ must be bit<W> or int<W>, not {tx}", x)
-            t = T.Bits(ua.width + ub.width, ua.signed)
+            t = T.Bits(_width_ok(ua.width + ub.width, e, "the width of this concatenation,"), ua.signed)
             if ca is not None and cb is not None:
                 e.const_value = cf.concat(ca, ua, cb, ub)
             return t
@@ -138,6 +138,12 @@ class OperatorChecker:
         elif (isinstance(src, T.NewType) or isinstance(dst, T.NewType)) and self.same_type(s, d):
             ok = True
         elif isinstance(d, T.InfInt) and isinstance(s, T.InfInt):
+            ok = True
+        elif isinstance(d, T.InfInt) and isinstance(s, (T.Bits, T.SerEnum)):
+            # to `int` (arbitrary precision): only a value known at compile time; int<W> keeps its sign
+            if e.expr.const_value is None:
+                raise _err(f"cannot cast {src} to int: only a compile-time constant can be cast to int, and this "
+                           "value is computed when the packet is processed", e)
             ok = True
         if not ok:
             raise _err(f"cannot cast {src} to {dst}", e)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from emulator.p4 import ast
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok
+from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok, _width_ok
 
 
 class TypeResolver:
@@ -25,8 +25,9 @@ class TypeResolver:
         if t is not None:
             return t
         if isinstance(d, (ast.HeaderDecl, ast.StructDecl, ast.HeaderUnionDecl)):
-            if d.type_params:
-                raise _err(f"generic {type(d).__name__[:-4].lower()} types are not supported", d)
+            # a generic one (`struct S<T>`) is resolved with its type parameters as type variables: a template
+            # that `specialize_type` instantiates where `S<bit<8>>` is written
+            scope = self.type_params_scope(d.type_params, scope)
             seen = set()
             fs = []
             for f in d.fields:
@@ -38,7 +39,7 @@ class TypeResolver:
                     if a.name == "field_list" and a.args:  # ids may be named constants (p4c folds them)
                         for x in a.args:
                             self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
-                if isinstance(d, ast.HeaderDecl) and not _header_field_type_ok(ft):
+                if isinstance(d, ast.HeaderDecl) and not T.contains_typevar(ft) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
                                "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
                 fs.append(T.FieldT(f.name, ft))
@@ -99,6 +100,24 @@ class TypeResolver:
         self.decl_types[d] = t
         return t
 
+    def specialize_type(self, template, d, args: tuple, node) -> T.P4Type:
+        """`S<args>` for a generic header, union or struct `S` (P4-16 7.2.12): its fields with the type
+        parameters replaced; a header's fields must then be of the types a header allows."""
+        kind = type(d).__name__[:-4].lower().replace("headerunion", "header_union")
+        if not args:
+            raise _err(f"generic {kind} {d.name} needs type arguments: {d.name}<...>", node)
+        if len(args) != len(d.type_params):
+            raise _err(f"{kind} {d.name} takes {len(d.type_params)} type arguments, {len(args)} given", node)
+        env = {tp.name: a for tp, a in zip(d.type_params, args)}
+        fields = tuple(T.FieldT(f.name, T.substitute(f.type, env)) for f in template.fields)
+        if isinstance(template, T.Header):
+            for f in fields:
+                if not T.contains_typevar(f.type) and not _header_field_type_ok(f.type):
+                    raise _err(f"header field '{f.name}' of {d.name}<...> would have type {f.type}; header "
+                               "fields must be bit<W>, int<W>, varbit<W>, bool, a serializable enum or a struct "
+                               "of fixed-width fields", node)
+        return T.specialized(d, type(template), args, fields)
+
     def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
         t = self.resolve_type(p.param_type, scope)
         self.decl_types[p] = t
@@ -128,7 +147,7 @@ class TypeResolver:
             w = self.const_int(t.width, scope, _Ctx("top"), "width")
             if w < 0 or (t.signed and w == 0):
                 raise _err(f"invalid width {w}", t)
-            return T.Bits(w, t.signed)
+            return T.Bits(_width_ok(w, t), t.signed)
         if isinstance(t, ast.BoolType):
             return T.BOOL
         if isinstance(t, ast.TypeName):
@@ -154,6 +173,8 @@ class TypeResolver:
                     raise _err(f"{base.name} takes {len(base.type_params)} type arguments, {len(args)} given", t)
                 env = {k: v for k, v in zip(base.type_params, args) if not isinstance(v, T.DontCare)}
                 return T.substitute(base, env)
+            if isinstance(base, (T.Header, T.HeaderUnion, T.Struct)) and getattr(d, "type_params", None):
+                return self.specialize_type(base, d, args, t)
             if args:
                 raise _err(f"type {t.path} is not generic", t)
             return base
@@ -168,7 +189,7 @@ class TypeResolver:
         if isinstance(t, ast.InfIntType):
             return T.INFINT
         if isinstance(t, ast.VarbitType):
-            return T.VarBits(self.const_int(t.width, scope, _Ctx("top"), "width"))
+            return T.VarBits(_width_ok(self.const_int(t.width, scope, _Ctx("top"), "width"), t))
         if isinstance(t, ast.TupleType):
             return T.Tuple(tuple(self.resolve_type(e, scope) for e in t.elements))
         if isinstance(t, ast.ListType):

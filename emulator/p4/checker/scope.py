@@ -116,6 +116,17 @@ def _err(msg: str, node) -> P4Error:
     return P4Error(msg, loc)
 
 
+# the widest bit<W> / int<W> / varbit<W> accepted (p4c's front end has the same limit): wider types would make
+# every value of the type a number of thousands of digits, and no target has such fields
+MAX_WIDTH = 2048
+
+
+def _width_ok(w: int, node, what: str = "width") -> int:
+    if w > MAX_WIDTH:
+        raise _err(f"{what} {w} is larger than the largest supported, {MAX_WIDTH} bits", node)
+    return w
+
+
 def _dirn(p: ast.Parameter) -> str:
     return p.direction or ""
 

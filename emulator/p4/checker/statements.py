@@ -1,6 +1,7 @@
 """Checking statements: assignments, conditionals, loops, switch, return and l-values."""
 from __future__ import annotations
 
+from emulator.errors import P4Error
 from emulator.p4 import ast
 from emulator.p4 import types as T
 from emulator.p4.checker.scope import Scope, _Ctx, _err
@@ -31,8 +32,11 @@ class StatementChecker:
         if isinstance(st, ast.AssignmentStatement):
             lt = self.check_expr(st.left, scope, ctx)
             self.require_lvalue(st.left, "assign to")
-            self.check_expr(st.right, scope, ctx)
-            self.coerce(st.right, lt)
+            if st.compound is not None:
+                self.check_compound(st, lt, scope, ctx)
+            else:
+                self.check_expr(st.right, scope, ctx)
+                self.coerce(st.right, lt)
         elif isinstance(st, ast.MethodCallStatement):
             self.check_expr(st.call, scope, ctx)
         elif isinstance(st, ast.BlockStatement):
@@ -73,6 +77,20 @@ class StatementChecker:
             self.check_transition(st, scope, ctx)
         else:
             raise _err(f"unsupported statement {type(st).__name__}", st)
+
+    def check_compound(self, st: ast.AssignmentStatement, lt: T.P4Type, scope: Scope, ctx: _Ctx) -> None:
+        """`left op= e` is `left = left op e` (P4-16 1.2.5): the operator's rules apply, and its result must have
+        the left side's type; errors name the compound operator."""
+        try:
+            rt = self.check_expr(st.right, scope, ctx)
+            if not isinstance(rt, T.InfInt) and not self.same_type(rt, lt):
+                raise _err(f"the result has type {rt}, not the type of the left side, {lt}", st.right)
+            self.coerce(st.right, lt)
+        except P4Error as exc:
+            if not exc.message.startswith("compound assignment"):
+                exc.message = f"compound assignment '{st.compound}=': {exc.message}"
+                exc.args = (exc.message,)
+            raise
 
     def check_loop(self, st, scope: Scope, ctx: _Ctx) -> None:
         """for loops (P4-16 1.2.5): the header's declarations live in the loop's own scope."""

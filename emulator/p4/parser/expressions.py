@@ -43,6 +43,8 @@ class ExpressionParser:
             k = t.kind
             if k == ">":
                 nxt = self.peek()
+                if nxt.kind == ">=" and nxt.line == t.line and nxt.col == t.col + 1:
+                    break  # `>>=`: a compound assignment ends the expression on its left
                 if nxt.kind == ">" and nxt.line == t.line and nxt.col == t.col + 1:
                     if _SHIFT_BP <= min_bp:
                         break
@@ -54,8 +56,8 @@ class ExpressionParser:
             bp = _BINARY_BP.get(k)
             if bp is not None:
                 nxt = self.peek()
-                if nxt.kind == "=" and nxt.line == t.line and nxt.col == t.col + len(t.text) and not self.speculating:
-                    raise self.error(f"unsupported construct: compound assignment '{k}='")
+                if nxt.kind == "=" and nxt.line == t.line and nxt.col == t.col + len(t.text):
+                    break  # `+=`, `<<=`, `|+|=`...: a compound assignment ends the expression on its left
                 if bp <= min_bp:
                     break
                 self.advance()

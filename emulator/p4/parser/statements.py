@@ -5,6 +5,9 @@ from emulator.p4 import ast
 from emulator.p4.lexer import Token
 from emulator.p4.parser.base import _UNSUPPORTED_STMT
 
+# the operators of compound assignments (`a += b` is `a = a + b`); `>>=` is read from `>` `>=`
+COMPOUND_OPS = frozenset({"+", "-", "*", "/", "%", "&", "|", "^", "<<", "|+|", "|-|"})
+
 
 class StatementParser:
     """Statements (a mixin of Parser)."""
@@ -104,8 +107,9 @@ class StatementParser:
                 out.append(ast.VarDecl(ty, name, init, loc=t.loc))
             else:
                 e = self.expression()
-                if self.accept("="):
-                    out.append(ast.AssignmentStatement(e, self.expression(), loc=t.loc))
+                assign = self.assignment_rest(e, t)
+                if assign is not None:
+                    out.append(assign)
                 elif isinstance(e, ast.MethodCall):
                     out.append(ast.MethodCallStatement(e, loc=t.loc))
                 else:
@@ -137,20 +141,44 @@ class StatementParser:
     def expression_statement(self) -> ast.Statement:
         t = self.tok
         e = self.expression()
-        if self.at("="):
-            self.advance()
-            right = self.expression()
+        assign = self.assignment_rest(e, t)
+        if assign is not None:
             self.expect(";")
-            return ast.AssignmentStatement(e, right, loc=t.loc)
+            return assign
         if isinstance(e, ast.MethodCall):
             self.expect(";")
             return ast.MethodCallStatement(e, loc=t.loc)
         nxt = self.tok
-        if nxt.kind in ("+", "-", "*", "/", "%", "&", "|", "^", "<<") and self.peek().kind == "=":
-            raise self.error(f"unsupported construct: compound assignment '{nxt.text}='")
         if nxt.kind == "++":
             raise self.error("unsupported construct: '++' as increment (P4 has no increment operator)")
         raise self.error(f"expected '=' or a method call but found {self._describe(nxt)}")
+
+    def assignment_rest(self, left: ast.Expression, t) -> ast.AssignmentStatement | None:
+        """`= e`, or a compound assignment `op= e` (P4-16 1.2.5), read as `left = left op (e)`: the left
+        side is one node used twice, so it is checked once and an index in it is computed once. None when no
+        assignment follows."""
+        if self.accept("="):
+            return ast.AssignmentStatement(left, self.expression(), loc=t.loc)
+        op = self._compound_op()
+        if op is None:
+            return None
+        right = self.expression()
+        return ast.AssignmentStatement(left, ast.Binary(op, left, right, loc=t.loc), loc=t.loc,
+                                       compound=op)
+
+    def _compound_op(self) -> str | None:
+        """The operator of a compound assignment at the current token (consumed), else None."""
+        t, nxt = self.tok, self.peek()
+        adjacent = nxt.line == t.line and nxt.col == t.col + len(t.text)
+        if t.kind in COMPOUND_OPS and nxt.kind == "=" and adjacent:
+            self.advance()
+            self.advance()
+            return t.kind
+        if t.kind == ">" and nxt.kind == ">=" and adjacent:
+            self.advance()
+            self.advance()
+            return ">>"
+        return None
 
     def switch_statement(self) -> ast.SwitchStatement:
         start = self.expect("switch")

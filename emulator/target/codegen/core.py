@@ -461,7 +461,10 @@ def compile_program(program, objects: dict[str, Any] | None = None, runtime: Run
                     tracer: Any = None) -> CompiledProgram:
     """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets. With a
     `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all."""
-    return CodeGen(program, objects, runtime, tracer).generate()
+    from emulator.p4.deep import run_deep
+
+    return run_deep(lambda: CodeGen(program, objects, runtime, tracer).generate(),
+                    ast_root=getattr(program, "ast", None))
 
 
 # ---------------------------------------------------------------------------------------------- run-time helpers

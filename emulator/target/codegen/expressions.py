@@ -9,6 +9,9 @@ from emulator.target.packet import (
     pyattr,
 )
 
+# an expression whose source has more parentheses than this is computed into a temporary
+HOIST_PARENS = 40
+
 
 class ExpressionGen:
     """Expressions -> Python source (a mixin of CodeGen)."""
@@ -53,7 +56,15 @@ class ExpressionGen:
         meth = getattr(self, "x_" + type(e).__name__, None)
         if meth is None:
             raise Unsupported(f"unsupported expression {type(e).__name__}", e.loc)
-        return meth(e, strip(getattr(e, "type", None)), want)
+        src = meth(e, strip(getattr(e, "type", None)), want)
+        if src.count("(") > HOIST_PARENS:
+            # Python parses at most 200 nested parentheses: a long chain (`a + b + ... `, each step masked)
+            # is computed in steps through temporaries. Statements emitted here run where the expression is
+            # evaluated (the lazy branches of && / || / ?: capture them), so the order is P4's.
+            tmp = self.uniq("x")
+            self.out(f"{tmp} = {src}")
+            return tmp
+        return src
 
     def x_IntLiteral(self, e, t, want):
         return repr(e.value)
@@ -368,7 +379,7 @@ class ExpressionGen:
             return name
         names = [f.name for f in t.fields]
         lines = [f"def _mk({', '.join('a' + str(i) for i in range(len(names)))}):", "    n = C()"]
-        lines += [f"    n.{f} = a{i}" for i, f in enumerate(names)]
+        lines += [f"    n.{pyattr(f)} = a{i}" for i, f in enumerate(names)]
         if isinstance(t, T.Header):
             lines.append("    n._valid = True")
         lines.append("    return n")

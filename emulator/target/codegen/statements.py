@@ -11,6 +11,9 @@ from emulator.target.packet import (
     pyattr,
 )
 
+# statements nested deeper than this (counting the generated function's own levels) are refused
+MAX_INDENT = 90
+
 
 class StatementGen:
     """Statements and assignments (a mixin of CodeGen)."""
@@ -26,6 +29,10 @@ class StatementGen:
 
     def stmt(self, s) -> None:
         o = self.out
+        if o.ind > MAX_INDENT:
+            raise Unsupported(f"statements nest more than {MAX_INDENT} levels deep here, more than the v1model "
+                              "target's generated Python can hold (it allows 100 indentation levels); move the "
+                              "inner part into an action or a function", s.loc)
         if isinstance(s, A.BlockStatement):
             self.block(s)
         elif isinstance(s, A.AssignmentStatement):
