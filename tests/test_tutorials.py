@@ -7,8 +7,10 @@ that has a solution program is copied (with utils/) into a temporary directory, 
 the tutorials' solution step does (solution/*.p4 over the skeleton, solution/*-runtime.json over the topology's),
 and then:
 - exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies;
-- source_routing (its program drops packets without a source route) is checked with a source-routed frame sent
-  from h1, which must leave s2 towards h2 as plain IPv4 with its route popped (the switch's egress pcap);
+- the three whose solution does not forward plain IPv4 are checked as their READMEs do, with frames sent from h1
+  by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
+  towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
+  load_balance (flows to the virtual address 10.0.0.1 reach both h2 and h3, rewritten to each);
 - exercises that need their own controller process (mycontroller.py) are skipped, saying so.
 Afterwards neither an interface of the exercise's topology nor a process started under the temporary directory
 may be left. Needs root, make, Mininet's mnexec and the mininet Python package; skips naming what is missing.
@@ -32,13 +34,20 @@ TUTORIALS = os.environ.get("ROCELAB_TUTORIALS")
 LOCK = Path(tempfile.gettempdir()) / "rocelab-realtime-test.lock"  # one real-time network at a time
 BIN = str(Path(sys.executable).parent)  # rocelab, rocelab-switch-grpc and a python3 with mininet and p4runtime
 
-# exercises whose solution does not forward plain IPv4 by design, with the check their README describes
-NOT_PLAIN_IPV4 = {"source_routing", "calc", "load_balance"}
-# source_routing: h1 -> s1 port 2 -> s2 port 1 -> h2 (srcRoute_t is bos:1, port:15)
-SOURCE_ROUTED = ("h1 python3 -c \"from scapy.all import Ether, IP, UDP, sendp, get_if_hwaddr; "
-                 "sendp(Ether(src=get_if_hwaddr('eth0'), dst='ff:ff:ff:ff:ff:ff', type=0x1234)"
-                 "/bytes([0x00, 0x02, 0x80, 0x01])/IP(dst='10.0.2.2')/UDP(dport=4321)/b'rocelab-route', "
-                 "iface='eth0', verbose=False)\"\n")
+# the exercises whose solution does not forward plain IPv4: what h1 sends (scapy, in the Mininet CLI)
+_SCAPY = "h1 python3 -c \"from scapy.all import Ether, IP, UDP, TCP, sendp, get_if_hwaddr; sendp({}, iface='eth0', verbose=False)\"\n"
+SENDS = {
+    # h1 -> s1 port 2 -> s2 port 1 -> h2 (srcRoute_t is bos:1, port:15)
+    "source_routing": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='ff:ff:ff:ff:ff:ff', type=0x1234)"
+                                    "/bytes([0x00, 0x02, 0x80, 0x01])/IP(dst='10.0.2.2')/UDP(dport=4321)"
+                                    "/b'rocelab-route'"),
+    # P4calc: 'P', '4', version 1, '+', operand a = 20, operand b = 22, result
+    "calc": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='00:04:00:00:00:00', type=0x1234)"
+                          "/(b'P4\\\\x01+' + (20).to_bytes(4, 'big') + (22).to_bytes(4, 'big') + bytes(4))"),
+    # sixteen TCP flows to the load-balanced address
+    "load_balance": _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.0.1')"
+                                  "/TCP(sport=1000 + i, dport=1234)/b'rocelab-lb' for i in range(16)]"),
+}
 
 
 def _why_not() -> str | None:
@@ -144,8 +153,6 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
     src = Path(TUTORIALS)
     if (src / "exercises" / exercise / "mycontroller.py").exists():
         pytest.skip(f"{exercise} needs its own controller process (mycontroller.py) besides run_exercise.py")
-    if exercise in NOT_PLAIN_IPV4 and exercise != "source_routing":
-        pytest.skip(f"{exercise}'s solution does not forward plain IPv4; its README check needs its own scripts")
     root = tmp_path / "tutorials"
     shutil.copytree(src / "utils", root / "utils")
     ex = root / "exercises" / exercise
@@ -160,7 +167,7 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
 
     hosts = sorted(topo["hosts"], key=lambda h: (len(h), h))
     a, b = ("h1", "h2") if {"h1", "h2"} <= set(hosts) else hosts[:2]
-    cli = SOURCE_ROUTED if exercise == "source_routing" else f"{a} ping -c 3 -W 2 {b}\n"
+    cli = SENDS.get(exercise, f"{a} ping -c 3 -W 2 {b}\n")
     try:
         with open(LOCK, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -169,8 +176,8 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
         assert run.returncode == 0 and "Traceback" not in out, f"make run failed ({run.returncode}):\n{out[-4000:]}"
         assert " - ERROR!" not in out and "did not start" not in out, out[-4000:]
         assert out.count("Configuring switch") == sum("runtime_json" in s for s in topo["switches"].values())
-        if exercise == "source_routing":
-            _check_source_route(ex)
+        if exercise in SENDS:
+            CHECKS[exercise](ex / "pcaps")
         else:
             m = re.search(r"(\d+) packets transmitted, (\d+) received", out)
             assert m and m.group(1) == m.group(2) == "3", f"{a} ping {b} failed:\n{out[-3000:]}"
@@ -180,12 +187,38 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
     assert not interfaces and not pids, f"left behind: interfaces {interfaces}, processes {pids}"
 
 
-def _check_source_route(ex: Path) -> None:
-    from scapy.all import IP, UDP, rdpcap
+def _egress(pcaps: Path, port: str) -> list:
+    from scapy.all import rdpcap
 
-    out = ex / "pcaps" / "s2-eth1_out.pcap"
-    assert out.is_file(), f"no pcap of s2 port 1: {sorted(p.name for p in (ex / 'pcaps').glob('*'))}"
-    delivered = [p for p in rdpcap(str(out)) if IP in p and UDP in p and p[UDP].dport == 4321]
+    path = pcaps / f"{port}_out.pcap"
+    assert path.is_file(), f"no pcap of {port}: {sorted(p.name for p in pcaps.glob('*'))}"
+    return list(rdpcap(str(path)))
+
+
+def _check_source_route(pcaps: Path) -> None:
+    from scapy.all import IP, UDP
+
+    delivered = [p for p in _egress(pcaps, "s2-eth1") if IP in p and UDP in p and p[UDP].dport == 4321]
     assert delivered, "the source-routed frame did not leave s2 towards h2 as IPv4"
     assert bytes(delivered[0][UDP])[8:] == b"rocelab-route" and delivered[0].type == 0x0800
     assert delivered[0][IP].ttl == 62  # both hops ran update_ttl; both route entries were popped
+
+
+def _check_calc(pcaps: Path) -> None:
+    replies = [bytes(p) for p in _egress(pcaps, "s1-eth1") if bytes(p)[12:14] == b"\x12\x34"]
+    assert replies, "no P4calc answer went back to h1"
+    body = replies[0][14:]
+    assert body[:4] == b"P4\x01+" and int.from_bytes(body[12:16], "big") == 42, body.hex()
+    assert replies[0][:6] == bytes.fromhex("080000000101")  # sent back to h1: MAC addresses swapped
+
+
+def _check_load_balance(pcaps: Path) -> None:
+    from scapy.all import IP, TCP
+
+    for port, host in (("s2-eth1", "10.0.2.2"), ("s3-eth1", "10.0.3.3")):
+        flows = [p for p in _egress(pcaps, port) if TCP in p and p[TCP].dport == 1234]
+        assert flows, f"no flow to 10.0.0.1 was balanced to {host}"
+        assert all(p[IP].dst == host for p in flows)
+
+
+CHECKS = {"source_routing": _check_source_route, "calc": _check_calc, "load_balance": _check_load_balance}
