@@ -11,7 +11,8 @@ and then:
   by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
   load_balance (flows to the virtual address 10.0.0.1 reach both h2 and h3, rewritten to each);
-- exercises that need their own controller process (mycontroller.py) are skipped, saying so.
+- exercises with a controller (mycontroller.py, solution/mycontroller.py) run it once the CLI is up, as their
+  README says, then `h1 ping -c 3 h2`; for p4runtime its tunnel counters must show the 3 pings.
 Afterwards neither an interface of the exercise's topology nor a process started under the temporary directory
 may be left. Needs root, make, Mininet's mnexec and the mininet Python package; skips naming what is missing.
 """
@@ -23,9 +24,11 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -71,19 +74,22 @@ def _exercises() -> list[str]:
     if _why_not() is not None:
         return ["(none)"]
     root = Path(TUTORIALS) / "exercises"
-    return sorted(d.name for d in root.iterdir()
-                  if (d / "Makefile").is_file() and any((d / "solution").glob("*.p4")))
+    return sorted(d.name for d in root.iterdir() if (d / "Makefile").is_file()
+                  and (any((d / "solution").glob("*.p4")) or (d / "solution" / "mycontroller.py").is_file()))
 
 
 def _apply_solution(ex: Path, topo: dict) -> None:
     """The tutorials' solution step: each solution/*.p4 over the skeleton of the same name (or over the only
-    skeleton), each solution/*-runtime.json over the runtime file of that name the topology uses."""
+    skeleton), solution/*.py (controllers) over theirs, each solution/*-runtime.json over the runtime file of that
+    name the topology uses."""
     skeletons = sorted(ex.glob("*.p4"))
     for sol in sorted((ex / "solution").glob("*.p4")):
         target = ex / sol.name
         if not target.exists() and len(skeletons) == 1:
             target = skeletons[0]
         shutil.copyfile(sol, target)
+    for sol in sorted((ex / "solution").glob("*.py")):
+        shutil.copyfile(sol, ex / sol.name)
     used = {Path(sw["runtime_json"]).name: sw["runtime_json"] for sw in topo["switches"].values()
             if "runtime_json" in sw}
     for sol in sorted((ex / "solution").glob("*-runtime.json")):
@@ -151,8 +157,6 @@ def _remove(interfaces: list[str], pids: list[int]) -> None:
 @pytest.mark.parametrize("exercise", _exercises())
 def test_exercise_runs_unchanged(exercise, tmp_path):
     src = Path(TUTORIALS)
-    if (src / "exercises" / exercise / "mycontroller.py").exists():
-        pytest.skip(f"{exercise} needs its own controller process (mycontroller.py) besides run_exercise.py")
     root = tmp_path / "tutorials"
     shutil.copytree(src / "utils", root / "utils")
     ex = root / "exercises" / exercise
@@ -171,9 +175,16 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
     try:
         with open(LOCK, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            run = _make(ex, env, "run", "P4C=rocelab compile", "BMV2_SWITCH_EXE=rocelab-switch-grpc", stdin=cli)
-        out = run.stdout + run.stderr
-        assert run.returncode == 0 and "Traceback" not in out, f"make run failed ({run.returncode}):\n{out[-4000:]}"
+            if (ex / "mycontroller.py").is_file():
+                rc, out, controller = _run_with_controller(ex, env, cli, tmp_path)
+            else:
+                run = _make(ex, env, "run", "P4C=rocelab compile", "BMV2_SWITCH_EXE=rocelab-switch-grpc", stdin=cli)
+                rc, out, controller = run.returncode, run.stdout + run.stderr, ""
+        assert rc == 0 and "Traceback" not in out, f"make run failed ({rc}):\n{out[-4000:]}"
+        assert "Traceback" not in controller and "gRPC Error" not in controller, controller[-4000:]
+        if exercise == "p4runtime":  # the controller reads the tunnel counters the pings went through
+            assert "ingressTunnelCounter 100: 3 packets" in controller, controller[-2000:]
+            assert "egressTunnelCounter 100: 3 packets" in controller, controller[-2000:]
         assert " - ERROR!" not in out and "did not start" not in out, out[-4000:]
         assert out.count("Configuring switch") == sum("runtime_json" in s for s in topo["switches"].values())
         if exercise in SENDS:
@@ -185,6 +196,57 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
         interfaces, pids = _leftovers(ex, topo)
         _remove(interfaces, pids)
     assert not interfaces and not pids, f"left behind: interfaces {interfaces}, processes {pids}"
+
+
+def _wait_for(path: Path, text: str, seconds: float, proc: subprocess.Popen) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if text in path.read_text(errors="replace"):
+            return True
+        if proc.poll() is not None:
+            return text in path.read_text(errors="replace")
+        time.sleep(0.2)
+    return False
+
+
+def _stop(proc: subprocess.Popen, sig: int) -> None:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _run_with_controller(ex: Path, env: dict, cli: str, tmp: Path) -> tuple[int, str, str]:
+    """As the README has it: `make run` in one terminal, ./mycontroller.py in another once the CLI is up; the CLI
+    command after the controller has programmed the switches; Ctrl-C to the controller, then leave the CLI."""
+    run_log, ctl_log = tmp / "run.log", tmp / "controller.log"
+    with open(run_log, "w") as rl, open(ctl_log, "w") as cl:
+        run = subprocess.Popen(["make", "run", "P4C=rocelab compile", "BMV2_SWITCH_EXE=rocelab-switch-grpc"],
+                               cwd=ex, env=env, stdin=subprocess.PIPE, stdout=rl, stderr=subprocess.STDOUT, text=True)
+        ctl = None
+        try:
+            assert _wait_for(run_log, "Starting mininet CLI", 120, run), run_log.read_text()[-3000:]
+            ctl = subprocess.Popen(["python3", "mycontroller.py"], cwd=ex, env=env, stdout=cl,
+                                   stderr=subprocess.STDOUT)
+            time.sleep(10)  # it installs its pipeline and entries; a controller that died says why in its log
+            assert ctl.poll() is None, ctl_log.read_text()[-3000:]
+            run.stdin.write(cli)
+            run.stdin.flush()
+            _wait_for(run_log, "packets transmitted", 60, run)
+            time.sleep(5)  # at least two more rounds of whatever the controller reports periodically
+        finally:
+            if ctl is not None:
+                _stop(ctl, signal.SIGINT)
+            if run.poll() is None:
+                run.stdin.close()
+            try:
+                run.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                _stop(run, signal.SIGTERM)
+    return run.returncode, run_log.read_text(errors="replace"), ctl_log.read_text(errors="replace")
 
 
 def _egress(pcaps: Path, port: str) -> list:
