@@ -12,7 +12,8 @@ and then:
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
   load_balance (flows to the virtual address 10.0.0.1 reach both h2 and h3, rewritten to each);
 - exercises with a controller (mycontroller.py, solution/mycontroller.py) run it once the CLI is up, as their
-  README says, then `h1 ping -c 3 h2`; for p4runtime its tunnel counters must show the 3 pings.
+  README says, then ping; for p4runtime its tunnel counters must show the 3 pings, for flowcache (PacketIn,
+  PacketOut, idle timeouts) the pings after the first two must come back (see PINGS).
 Afterwards neither an interface of the exercise's topology nor a process started under the temporary directory
 may be left. Needs root, make, Mininet's mnexec and the mininet Python package; skips naming what is missing.
 """
@@ -51,6 +52,13 @@ SENDS = {
     "load_balance": _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.0.1')"
                                   "/TCP(sport=1000 + i, dport=1234)/b'rocelab-lb' for i in range(16)]"),
 }
+
+
+# pings sent and replies needed: flowcache's controller sends a new flow's first packet on by PacketOut with the
+# gateway's MAC address still in it (only the cached entry rewrites it), so h2 drops the first request and h1 the
+# first reply, as on BMv2; from the third ping on the cached entries carry them (3 of 6 leave room for a slow
+# controller on a loaded machine; 4 came back here)
+PINGS = {"flowcache": (6, 3)}
 
 
 def _why_not() -> str | None:
@@ -171,7 +179,8 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
 
     hosts = sorted(topo["hosts"], key=lambda h: (len(h), h))
     a, b = ("h1", "h2") if {"h1", "h2"} <= set(hosts) else hosts[:2]
-    cli = SENDS.get(exercise, f"{a} ping -c 3 -W 2 {b}\n")
+    count, need = PINGS.get(exercise, (3, 3))
+    cli = SENDS.get(exercise, f"{a} ping -c {count} -W 2 {b}\n")
     try:
         with open(LOCK, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -191,7 +200,7 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
             CHECKS[exercise](ex / "pcaps")
         else:
             m = re.search(r"(\d+) packets transmitted, (\d+) received", out)
-            assert m and m.group(1) == m.group(2) == "3", f"{a} ping {b} failed:\n{out[-3000:]}"
+            assert m and int(m.group(1)) == count and int(m.group(2)) >= need, f"{a} ping {b}:\n{out[-3000:]}"
     finally:
         interfaces, pids = _leftovers(ex, topo)
         _remove(interfaces, pids)
