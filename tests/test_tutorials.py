@@ -56,7 +56,7 @@ SENDS = {
 
 # pings sent and replies needed: flowcache's controller sends a new flow's first packet on by PacketOut with the
 # gateway's MAC address still in it (only the cached entry rewrites it), so h2 drops the first request and h1 the
-# first reply, as on BMv2; from the third ping on the cached entries carry them (3 of 6 leave room for a slow
+# first reply (the program's PacketOut path rewrites nothing); from the third ping on the cached entries carry them (3 of 6 leave room for a slow
 # controller on a loaded machine; 4 came back here)
 PINGS = {"flowcache": (6, 3)}
 
