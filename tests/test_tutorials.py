@@ -55,9 +55,9 @@ SENDS = {
 
 
 # pings sent and replies needed: flowcache's controller sends a new flow's first packet on by PacketOut with the
-# gateway's MAC address still in it (only the cached entry rewrites it), so h2 drops the first request and h1 the
-# first reply (the program's PacketOut path rewrites nothing); from the third ping on the cached entries carry them (3 of 6 leave room for a slow
-# controller on a loaded machine; 4 came back here)
+# gateway's MAC address still in it (the program's PacketOut path rewrites nothing; only the cached entry does), so
+# h2 drops the first request and h1 the first reply; from the third ping on the cached entries carry them (3 of 6
+# leave room for a slow controller on a loaded machine; 4 came back here)
 PINGS = {"flowcache": (6, 3)}
 
 
