@@ -6,7 +6,8 @@ Opt-in: set ROCELAB_TUTORIALS to a p4lang/tutorials checkout (it is not part of 
 that has a solution program is copied (with utils/) into a temporary directory, the solution is put in place as
 the tutorials' solution step does (solution/*.p4 over the skeleton, solution/*-runtime.json over the topology's),
 and then:
-- exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies;
+- exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies (acl_with_counters:
+  and `h3 ping h1` must get none, its ACL dropping h3);
 - the three whose solution does not forward plain IPv4 are checked as their READMEs do, with frames sent from h1
   by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
@@ -59,6 +60,10 @@ SENDS = {
 # h2 drops the first request and h1 the first reply; from the third ping on the cached entries carry them (3 of 6
 # leave room for a slow controller on a loaded machine; 4 came back here)
 PINGS = {"flowcache": (6, 3)}
+
+
+# traffic the solution must drop, after the ping that must pass (acl_with_counters: h3's source address)
+BLOCKED = {"acl_with_counters": "h3 ping -c 3 -W 1 h1\n"}
 
 
 def _why_not() -> str | None:
@@ -180,7 +185,7 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
     hosts = sorted(topo["hosts"], key=lambda h: (len(h), h))
     a, b = ("h1", "h2") if {"h1", "h2"} <= set(hosts) else hosts[:2]
     count, need = PINGS.get(exercise, (3, 3))
-    cli = SENDS.get(exercise, f"{a} ping -c {count} -W 2 {b}\n")
+    cli = SENDS.get(exercise, f"{a} ping -c {count} -W 2 {b}\n") + BLOCKED.get(exercise, "")
     try:
         with open(LOCK, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -199,8 +204,10 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
         if exercise in SENDS:
             CHECKS[exercise](ex / "pcaps")
         else:
-            m = re.search(r"(\d+) packets transmitted, (\d+) received", out)
-            assert m and int(m.group(1)) == count and int(m.group(2)) >= need, f"{a} ping {b}:\n{out[-3000:]}"
+            pings = re.findall(r"(\d+) packets transmitted, (\d+) received", out)
+            assert pings and int(pings[0][0]) == count and int(pings[0][1]) >= need, f"{a} ping {b}:\n{out[-3000:]}"
+            if exercise in BLOCKED:
+                assert len(pings) == 2 and pings[1][1] == "0", f"{BLOCKED[exercise]} was not blocked: {pings}"
     finally:
         interfaces, pids = _leftovers(ex, topo)
         _remove(interfaces, pids)
