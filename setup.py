@@ -22,6 +22,7 @@ setup(
         "networkx>=3",         # topologies and automatic routes
         "mininet>=2.3.0.dev6", # the real-time engine's hosts, links and CLI (PyPI's build of Mininet's Python)
         "psutil>=5.9",         # process start times and CPU use of switch/agent processes (cleanup, bench)
+        "dask[distributed]>=2024.1",  # rocelab sweep --dask: the same runs on a Dask cluster
     ],
     extras_require={"test": ["pytest>=7", "hypothesis>=6", "ruff>=0.4", "pytest-xdist>=3",
                              # the controller users already have; pins protobuf < 3.21 and p4runtime == 1.4.1, so

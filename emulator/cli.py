@@ -12,6 +12,7 @@ COMMANDS = {
     "compile": ("compile", "check a P4 program and write its P4Info (and device config)"),
     "stf": ("stf", "run an STF packet test against a P4 program"),
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
+    "sweep": ("sweep", "run a scenario over seeds and a grid of parameters, in parallel or on a Dask cluster"),
     "bench": ("bench", "measure performance (pipeline, sim)"),
     "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
     "cli": ("cli", "simple_switch_CLI's commands (table_add, mc_*, counters, ...) through P4Runtime"),

@@ -7,6 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+# the base of every user-facing error and the configuration error live in the host stack, the lowest layer, so
+# that `traffic` raises them without importing the emulator (dependencies point one way: emulator -> traffic)
+from traffic.errors import ConfigError, RocelabError
+
+__all__ = ["ConfigError", "P4Error", "RocelabError", "RuntimeApiError", "SrcLoc", "UsageError"]
+
 
 @dataclass(frozen=True)
 class SrcLoc:
@@ -18,12 +24,6 @@ class SrcLoc:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
-
-
-class RocelabError(Exception):
-    """Base of every error rocelab reports to a user without a traceback."""
-
-    exit_code = 1
 
 
 class UsageError(RocelabError):
@@ -54,22 +54,6 @@ class P4Error(RocelabError):
             line = line.rstrip("\n").expandtabs(1)
             text += f"\n{line}\n{' ' * max(self.loc.col - 1, 0)}^"
         return text
-
-
-class ConfigError(RocelabError):
-    """A bad scenario or configuration value, named by its file and field path (e.g. `switch.pfc.xon`)."""
-
-    exit_code = 2
-
-    def __init__(self, message: str, path: str = "", file: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.path = path
-        self.file = file
-
-    def __str__(self) -> str:
-        where = ":".join(p for p in (self.file, self.path) if p)
-        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
 
 
 class RuntimeApiError(RocelabError):

@@ -8,10 +8,14 @@
  *   verify checksum  the IPv4 header checksum (a bad one sets standard_metadata.checksum_error)
  *   ingress          rx counter -> drop malformed -> traffic class (priority) -> routing or bridging
  *                      routing:  TTL check, ipv4_lpm (dst IPv4 -> next-hop id), nexthop (id -> port + MACs,
- *                                ECMP groups chosen by a CRC-32 over the 5-tuple), TTL decrement
+ *                                ECMP groups chosen by a CRC-32 over the 5-tuple, or a load-balancing group),
+ *                                a load-balancing group's member by the switch's routing mode (lb_config: ECMP
+ *                                on the 5-tuple or with the BTH destination QP, flowlets, queue-aware adaptive,
+ *                                per-packet spraying), TTL decrement
  *                      bridging: l2_forward (dst MAC -> port), flood via multicast group 1 on a miss
  *   traffic manager  queue (egress port, standard_metadata.priority); PFC works per priority there
- *   egress           ECN marking from the queue depth at enqueue (off / step / RED per port and priority),
+ *   egress           the port's queue depth published for adaptive routing (port_load),
+ *                    ECN marking from the queue depth at enqueue (off / step / RED per port and priority),
  *                    flood pruning, tx counter
  *   compute checksum the IPv4 header checksum again (TTL and ECN changed)
  *   deparser         the parsed headers in order; the rest of the packet (RETH/AETH, payload, ICRC) follows as is
@@ -59,6 +63,34 @@ const bit<32> PKT_INSTANCE_TYPE_REPLICATION = 5;   // BMv2: a copy made by the m
 const bit<2> ECN_MODE_OFF  = 0;
 const bit<2> ECN_MODE_STEP = 1;
 const bit<2> ECN_MODE_RED  = 2;
+
+/*
+ * Load balancing over a group of equal-cost next hops (lb_config's mode, set per switch by the control plane):
+ *   ECMP      the member is a hash of the 5-tuple (and the switch's seed) modulo the group size: per flow;
+ *   ECMP_QP   the same hash also covering the RoCE destination QP of the BTH (QPs between two hosts that share
+ *             a UDP source port still spread);
+ *   FLOWLET   a flow's packets keep their member while they come closer together than the flowlet gap; after a
+ *             longer gap (a flowlet boundary) the flow takes a random member (LetFlow, NSDI 2017);
+ *   ADAPTIVE  as FLOWLET, but at a boundary the member whose egress port published the shortest queue
+ *             (port_load, written by egress) wins, ties broken from a random start (CONGA-like, local only);
+ *   SPRAY     every packet a random member (per-packet spraying: out-of-order arrival is the receiver's problem).
+ * Hash algorithms: v1model's crc32 / crc16 as BMv2 computes them, or crc32_custom / crc16_custom whose
+ * polynomial the control plane sets per switch (different polynomials per tier avoid hash polarization).
+ */
+const bit<3> LB_ECMP     = 0;
+const bit<3> LB_ECMP_QP  = 1;
+const bit<3> LB_FLOWLET  = 2;
+const bit<3> LB_ADAPTIVE = 3;
+const bit<3> LB_SPRAY    = 4;
+
+const bit<2> LB_CRC32        = 0;
+const bit<2> LB_CRC16        = 1;
+const bit<2> LB_CRC32_CUSTOM = 2;
+const bit<2> LB_CRC16_CUSTOM = 3;
+
+#define LB_MAX_MEMBERS 16               // members per load-balancing group (the adaptive scan is unrolled)
+const bit<32> LB_MEMBER_CELLS = 16384;  // lb_member_port cells: 1,024 groups x LB_MAX_MEMBERS
+const bit<32> FLOWLET_CELLS = 4096;     // flowlet table: flows hash into these cells
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Headers                                                                                                      */
@@ -136,7 +168,24 @@ struct metadata_t {
     bit<32> ecn_kmin;        // step: the threshold; RED: Kmin
     bit<32> ecn_kmax;        // RED: Kmax
     bit<32> ecn_pmax;        // RED: marking probability at Kmax, in units of 1/65536
+    bit<16> lb_group;        // set_lb_group: the load-balancing group of the next hop (0: none)
+    bit<16> lb_size;         // ... and its number of members
+    bit<16> lb_index;        // the member chosen (0 .. lb_size - 1)
+    bit<3>  lb_mode;         // lb_config: LB_ECMP ... LB_SPRAY
+    bit<2>  lb_algo;         // lb_config: LB_CRC32 ... LB_CRC16_CUSTOM
+    bit<32> lb_seed;         // lb_config: hashed with the flow, per switch
+    bit<32> lb_gap;          // lb_config: flowlet gap in microseconds
 }
+
+/* The adaptive mode's congestion signal, written by egress and read by ingress (shared registers), per port:
+ * the depth in bytes (packets without ROCELAB) of the queue the last packet sent left behind, and the bytes
+ * sent in windows of 2^LB_WINDOW_SHIFT microseconds (the current one, port_epoch, and the one before), a
+ * utilization estimate like CONGA's DRE: a port busy with one line-rate flow has no queue but is not free. */
+#define LB_WINDOW_SHIFT 2
+register<bit<32>>(PORT_CELLS) port_qdepth;
+register<bit<32>>(PORT_CELLS) port_epoch;
+register<bit<32>>(PORT_CELLS) port_bytes;
+register<bit<32>>(PORT_CELLS) port_prev_bytes;
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Parser                                                                                                       */
@@ -205,6 +254,41 @@ control FabricVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
             HashAlgorithm.csum16);
     }
 }
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Load-balancing helpers (macros: v1model's hash() takes its algorithm as a compile-time constant)              */
+/* ------------------------------------------------------------------------------------------------------------ */
+
+#define LB_FIVE_TUPLE meta.lb_seed, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr, hdr.ipv4.protocol, hdr.udp.srcPort, hdr.udp.dstPort
+#define LB_WITH_QP LB_FIVE_TUPLE, hdr.bth.destQP
+
+// out = base + hash(fields) % max with the switch's algorithm (lb_config's algo).
+#define LB_HASH(out, base, fields, max) \
+    if (meta.lb_algo == LB_CRC32) { hash(out, HashAlgorithm.crc32, base, { fields }, max); } \
+    else if (meta.lb_algo == LB_CRC16) { hash(out, HashAlgorithm.crc16, base, { fields }, max); } \
+    else if (meta.lb_algo == LB_CRC32_CUSTOM) { hash(out, HashAlgorithm.crc32_custom, base, { fields }, max); } \
+    else { hash(out, HashAlgorithm.crc16_custom, base, { fields }, max); }
+
+// One step of the adaptive scan: member (start + i) mod size, taken when its port's load is the lowest yet
+// (queue depth plus the bytes it sent in the last complete window, or in the current one when more: a flow
+// that just moved there counts at once, so the next boundary does not herd onto the same port).
+#define LB_CANDIDATE(i) \
+    if (i < meta.lb_size) { \
+        cand = start + i; \
+        if (cand >= meta.lb_size) { cand = cand - meta.lb_size; } \
+        lb_member_port.read(cport, (bit<32>) meta.lb_group * LB_MAX_MEMBERS + (bit<32>) cand); \
+        port_qdepth.read(cload, (bit<32>) cport); \
+        port_epoch.read(cepoch, (bit<32>) cport); \
+        if (cepoch == epoch) { \
+            port_prev_bytes.read(cbytes, (bit<32>) cport); \
+            port_bytes.read(cnow, (bit<32>) cport); \
+            if (cnow > cbytes) { cbytes = cnow; } \
+        } \
+        else if (cepoch + 1 == epoch) { port_bytes.read(cbytes, (bit<32>) cport); } \
+        else { cbytes = 0; } \
+        cload = cload + cbytes; \
+        if (cload < best) { best = cload; meta.lb_index = cand; } \
+    }
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Ingress                                                                                                      */
@@ -278,6 +362,12 @@ control FabricIngress(inout headers_t hdr,
     // ports land on 2 of 8 members), while CRC-32 spreads them evenly.
     action_selector(HashAlgorithm.crc32, 32w4096, 32w32) ecmp_selector;
 
+    // A next hop that is a load-balancing group: the member is chosen below by the switch's routing mode.
+    action set_lb_group(bit<16> group, bit<16> size) {
+        meta.lb_group = group;
+        meta.lb_size = size;
+    }
+
     table nexthop {
         key = {
             meta.nexthop_id: exact;
@@ -287,11 +377,46 @@ control FabricIngress(inout headers_t hdr,
             hdr.udp.srcPort: selector;
             hdr.udp.dstPort: selector;
         }
-        actions = { set_nexthop; drop; }
+        actions = { set_nexthop; set_lb_group; drop; }
         default_action = drop();
         implementation = ecmp_selector;
         size = 4096;
     }
+
+    /* --- Load balancing groups (see LB_ECMP ... LB_SPRAY) ------------------------------------------------- */
+
+    // The switch's routing mode: a keyless table whose default action the control plane sets.
+    action set_lb_mode(bit<3> mode, bit<2> algo, bit<32> seed, bit<32> flowlet_gap_us) {
+        meta.lb_mode = mode;
+        meta.lb_algo = algo;
+        meta.lb_seed = seed;
+        meta.lb_gap = flowlet_gap_us;
+    }
+
+    table lb_config {
+        key = { }
+        actions = { set_lb_mode; }
+        default_action = set_lb_mode(LB_ECMP, LB_CRC32, 0, 0);
+        size = 1;
+    }
+
+    // (group, member index) -> the next hop.
+    table lb_member {
+        key = {
+            meta.lb_group: exact;
+            meta.lb_index: exact;
+        }
+        actions = { set_nexthop; drop; }
+        default_action = drop();
+        size = 16384;
+    }
+
+    // The egress port of each member (cell group x LB_MAX_MEMBERS + index), for the adaptive mode's comparison.
+    register<bit<9>>(LB_MEMBER_CELLS) lb_member_port;
+    // Flowlets: the last arrival (microseconds) and the member (index + 1; 0 = none yet) of each flow cell.
+    register<bit<32>>(FLOWLET_CELLS) flowlet_time;
+    register<bit<16>>(FLOWLET_CELLS) flowlet_member;
+
 
     /* --- Bridging (non-IPv4: ARP, LLDP, ...) ------------------------------------------------------------- */
 
@@ -344,6 +469,51 @@ control FabricIngress(inout headers_t hdr,
                 drop();
             } else if (ipv4_lpm.apply().hit) {
                 nexthop.apply();
+                if (meta.lb_size != 0) {
+                    lb_config.apply();
+                    if (meta.lb_mode == LB_ECMP) {
+                        LB_HASH(meta.lb_index, 16w0, LB_FIVE_TUPLE, meta.lb_size)
+                    } else if (meta.lb_mode == LB_ECMP_QP) {
+                        LB_HASH(meta.lb_index, 16w0, LB_WITH_QP, meta.lb_size)
+                    } else if (meta.lb_mode == LB_SPRAY) {
+                        random(meta.lb_index, 16w0, meta.lb_size - 1);
+                    } else {
+                        // flowlets (FLOWLET and ADAPTIVE): the flow's cell remembers its member and last arrival
+                        bit<32> cell;
+                        LB_HASH(cell, 32w0, LB_FIVE_TUPLE, FLOWLET_CELLS)
+                        bit<32> now = (bit<32>) standard_metadata.ingress_global_timestamp;
+                        bit<32> last;
+                        bit<16> member;
+                        flowlet_time.read(last, cell);
+                        flowlet_member.read(member, cell);
+                        if (member == 0 || member > meta.lb_size || now - last > meta.lb_gap) {
+                            // a flowlet boundary: the gap lets the old path drain, so a new path cannot reorder
+                            if (meta.lb_mode == LB_FLOWLET) {
+                                random(meta.lb_index, 16w0, meta.lb_size - 1);
+                            } else {
+                                bit<16> start;
+                                random(start, 16w0, meta.lb_size - 1);
+                                bit<32> best = 0xFFFFFFFF;
+                                bit<16> cand;
+                                bit<9> cport;
+                                bit<32> cload;
+                                bit<32> cepoch;
+                                bit<32> cbytes;
+                                bit<32> cnow;
+                                bit<32> epoch = (bit<32>) (standard_metadata.ingress_global_timestamp >> LB_WINDOW_SHIFT);
+                                LB_CANDIDATE(0) LB_CANDIDATE(1) LB_CANDIDATE(2) LB_CANDIDATE(3)
+                                LB_CANDIDATE(4) LB_CANDIDATE(5) LB_CANDIDATE(6) LB_CANDIDATE(7)
+                                LB_CANDIDATE(8) LB_CANDIDATE(9) LB_CANDIDATE(10) LB_CANDIDATE(11)
+                                LB_CANDIDATE(12) LB_CANDIDATE(13) LB_CANDIDATE(14) LB_CANDIDATE(15)
+                            }
+                            flowlet_member.write(cell, meta.lb_index + 1);
+                        } else {
+                            meta.lb_index = member - 1;
+                        }
+                        flowlet_time.write(cell, now);
+                    }
+                    lb_member.apply();
+                }
             }
         }
     }
@@ -454,6 +624,29 @@ control FabricEgress(inout headers_t hdr,
                 }
             }
             tx_port_counter.count((bit<32>) standard_metadata.egress_port);
+            // the congestion signal of adaptive routing: what this packet left behind in its queue, and the
+            // bytes of the port's current utilization window (a new window keeps the last one's total)
+            bit<32> port = (bit<32>) standard_metadata.egress_port;
+#ifdef ROCELAB
+            port_qdepth.write(port, standard_metadata.deq_qdepth_bytes);
+#else
+            port_qdepth.write(port, (bit<32>) standard_metadata.deq_qdepth);
+#endif
+            bit<32> epoch = (bit<32>) (standard_metadata.egress_global_timestamp >> LB_WINDOW_SHIFT);
+            bit<32> last_epoch;
+            bit<32> sent;
+            port_epoch.read(last_epoch, port);
+            port_bytes.read(sent, port);
+            if (last_epoch != epoch) {
+                if (last_epoch + 1 == epoch) {
+                    port_prev_bytes.write(port, sent);
+                } else {
+                    port_prev_bytes.write(port, 0);
+                }
+                port_epoch.write(port, epoch);
+                sent = 0;
+            }
+            port_bytes.write(port, sent + standard_metadata.packet_length);
         }
     }
 }

@@ -10,7 +10,7 @@ import pytest
 from google.protobuf import json_format, text_format
 
 from emulator.cli import main
-from emulator.p4.p4info import parse_device_config
+from emulator.p4.device_config import parse_device_config
 from emulator.proto import p4info_pb2
 
 HERE = os.path.dirname(__file__)

@@ -547,8 +547,26 @@ def test_for_loops_parse():
 def test_unsupported_constructs_are_named():
     e, _ = _err("control C() { apply { while (true) { } } }")
     assert "unsupported construct" in e.message and "while" in e.message
-    e, _ = _err("control C(inout bit<8> x) { apply { x += 1; } }")
-    assert "compound assignment '+='" in e.message
+
+def test_compound_assignments_read_as_left_op_right():
+    ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "|+|", "|-|"]
+    body = " ".join(f"x {op}= 1;" for op in ops)
+    prog = parse_program(f"control C(inout bit<8> x) {{ apply {{ {body} for (bit<8> i = 0; i < 4; i += 2) {{ }} }} }}")
+    stmts = prog.declarations[0].body.statements
+    assert [s.compound for s in stmts[:-1]] == ops
+    for s, op in zip(stmts, ops):
+        assert isinstance(s.right, ast.Binary) and s.right.op == op
+        assert s.right.left is s.left  # one node: checked once, an index in it computed once
+    update = stmts[-1].updates[0]
+    assert update.compound == "+" and update.right.left is update.left
+    # `>=` and `>>` keep their meanings next to `>>=`
+    e = parse_expression("a >= b")
+    assert isinstance(e, ast.Binary) and e.op == ">="
+
+
+def test_compound_assignment_needs_adjacent_characters():
+    e, _ = _err("control C(inout bit<8> x) { apply { x + = 1; } }")
+    assert "expected" in e.message
 
 
 def test_errors_map_back_through_includes(tmp_path):

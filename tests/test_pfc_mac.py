@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from emulator.sim.fakes import FakeJob
 from emulator.tm import PfcConfig, TmConfig, TrafficManager
-from emulator.tm.manager import default_mac
+from emulator.tm.datapath import default_mac, pfc_frame, receive_pfc
 from traffic.pfc import build_pfc, parse_pfc
 
 G100 = 100_000_000_000
@@ -41,8 +41,9 @@ def test_xoff_sends_well_formed_pfc_from_the_ingress_port():
         assert tm.enqueue(job(2, 3), 1, 0)
         assert tm.pop_ctrl(1) is None
     assert tm.enqueue(job(2, 3), 1, 0)  # 10,000 bytes buffered from port 1: XOFF
-    frame = tm.pop_ctrl(1)
-    assert frame is not None and tm.pop_ctrl(1) is None
+    request = tm.pop_ctrl(1)
+    assert request == (3, 0xFFFF) and tm.pop_ctrl(1) is None
+    frame = pfc_frame(request, default_mac(1))  # what the MAC sends for it
     assert len(frame) == 60
     assert frame[:6] == bytes.fromhex("0180c2000001") and frame[6:12] == default_mac(1)
     assert frame[12:16] == bytes.fromhex("88080101")
@@ -61,7 +62,7 @@ def test_scapy_decodes_the_switch_pfc_frame():
     tm, _ = make_tm(static_pfc())
     for _ in range(10):
         tm.enqueue(job(2, 3), 1, 0)
-    pkt = Ether(tm.pop_ctrl(1))
+    pkt = Ether(pfc_frame(tm.pop_ctrl(1), default_mac(1)))
     layer = pkt[MACControlClassBasedFlowControl]
     assert layer.c3_enabled == 1 and layer.c3_pause_time == 0xFFFF and layer.c0_enabled == 0
 
@@ -77,19 +78,19 @@ def test_refresh_at_half_pause_time_then_xon_resume():
     tm, rec = make_tm(static_pfc())
     for _ in range(12):
         tm.enqueue(job(2, 3), 1, 0)
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}
+    assert tm.pop_ctrl(1) == (3, 0xFFFF)
     assert tm.next_timer() == PAUSE_NS_100G // 2
     tm.advance(PAUSE_NS_100G // 2 - 1)
     assert tm.pop_ctrl(1) is None
     tm.advance(PAUSE_NS_100G // 2)
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}  # still above XON: refreshed
+    assert tm.pop_ctrl(1) == (3, 0xFFFF)  # still above XON: refreshed
     assert tm.next_timer() == PAUSE_NS_100G // 2 * 2
     # drain to XON (5,000 bytes): 12,000 -> 5,000 after 7 dequeues
     for _i in range(6):
         tm.dequeue(2, 200_000)
         assert tm.pop_ctrl(1) is None
     tm.dequeue(2, 200_000)
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
+    assert tm.pop_ctrl(1) == (3, 0)
     assert tm.ports[1].stats.pause_sent[3] == 2 and tm.ports[1].stats.resume_sent[3] == 1
     assert rec.pauses[-1] == (200_000, 1, 3, False, "tx")
     assert tm.snapshot(300_000)["ports"][1]["xoff_ns"][3] == 200_000
@@ -110,7 +111,7 @@ def test_dynamic_xoff_at_alpha_times_free_and_xon_below_it():
     assert used >= (shared - used) / 8 and (used - 1000) < (shared - used + 1000) / 8
     for _ in range(n - 2):
         tm.dequeue(2, 1000)  # release below XON: pause time 0 at once
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
+    assert tm.pop_ctrl(1) == (3, 0)
 
 
 def test_headroom_absorbs_in_flight_and_overflow_is_counted():
@@ -134,7 +135,7 @@ def test_lossless_traffic_uses_headroom_instead_of_tail_drop_when_buffer_is_full
     assert tm.buffer.shared_size == 3000
     ok = [tm.enqueue(job(2, 3), 1, 0) for _ in range(12)]
     assert ok == [True] * 11 + [False]
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}
+    assert tm.pop_ctrl(1) == (3, 0xFFFF)
     assert tm.ports[1].stats.headroom_drops[3] == 1
 
 
@@ -150,7 +151,7 @@ def test_received_pause_stops_only_that_priority_for_the_right_time():
     tm.enqueue(job(2, 3), 0, 0)
     tm.enqueue(job(2, 1), 0, 0)
     quanta = 100  # 100 x 512 bits at 100 Gb/s = 512 ns
-    assert tm.receive_pfc(2, build_pfc([None, None, None, quanta], b"\x02" * 6), 1000)
+    assert receive_pfc(tm, 2, build_pfc([None, None, None, quanta], b"\x02" * 6), 1000)
     assert tm.ports[2].stats.pause_recv[3] == 1
     got = tm.dequeue(2, 1000)
     assert got[0].priority == 1  # priority 3 is higher but paused
@@ -167,25 +168,26 @@ def test_received_pause_stops_only_that_priority_for_the_right_time():
 def test_pause_refresh_extends_and_zero_resumes():
     tm, rec = make_tm(static_pfc())
     src = b"\x02" * 6
-    tm.receive_pfc(2, build_pfc([None, None, None, 0xFFFF], src), 0)
-    tm.receive_pfc(2, build_pfc([None, None, None, 0xFFFF], src), 100_000)  # refresh
+    receive_pfc(tm, 2, build_pfc([None, None, None, 0xFFFF], src), 0)
+    receive_pfc(tm, 2, build_pfc([None, None, None, 0xFFFF], src), 100_000)  # refresh
     assert tm.ports[2].paused_until[3] == 100_000 + PAUSE_NS_100G
     tm.advance(PAUSE_NS_100G)  # the first expiry timer is stale
     assert tm.ports[2].is_paused(3, PAUSE_NS_100G)
-    tm.receive_pfc(2, build_pfc([None, None, None, 0], src), 200_000)
+    receive_pfc(tm, 2, build_pfc([None, None, None, 0], src), 200_000)
     assert not tm.ports[2].is_paused(3, 200_000)
     assert rec.kicks[-1] == 2
     assert tm.ports[2].paused_ns(3, 10**9) == 200_000
     # pausing other rates: quanta are bit times of the receiving port
     tm.add_port(5, 25_000_000_000)
-    tm.receive_pfc(5, build_pfc([10], src), 0)
+    receive_pfc(tm, 5, build_pfc([10], src), 0)
     assert tm.ports[5].paused_until[0] == 205  # 10 x 512 / 25e9 s = 204.8 ns -> 205
 
 
 def test_non_pfc_mac_control_is_not_consumed_as_pfc():
     tm, _ = make_tm(static_pfc())
     pause_8023x = bytes.fromhex("0180c2000001") + b"\x02" * 6 + bytes.fromhex("88080001ffff") + bytes(42)
-    assert tm.receive_pfc(1, pause_8023x, 0) is False
+    assert receive_pfc(tm, 1, pause_8023x, 0) is False
+    assert tm.ports[1].stats.pause_recv == [0] * 8
 
 
 def test_headroom_drains_first_and_xon_waits_for_it():
@@ -194,7 +196,7 @@ def test_headroom_drains_first_and_xon_waits_for_it():
     for _ in range(8):
         assert tm.enqueue(job(2, 3), 1, 0)
     ing = tm.ingress[1]
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0xFFFF}
+    assert tm.pop_ctrl(1) == (3, 0xFFFF)
     assert (ing.shared[3], ing.hdrm[3], ing.occ[3]) == (4000, 4000, 8000)
     for expected_hdrm in (3000, 2000, 1000, 0):
         tm.dequeue(2, 0)
@@ -202,7 +204,7 @@ def test_headroom_drains_first_and_xon_waits_for_it():
         assert tm.pop_ctrl(1) is None  # occupancy still above XON
     tm.dequeue(2, 0)
     assert (ing.shared[3], ing.occ[3]) == (3000, 3000)
-    assert parse_pfc(tm.pop_ctrl(1)) == {3: 0}
+    assert tm.pop_ctrl(1) == (3, 0)
     assert tm.buffer.shared_used == 3000
 
 
@@ -214,7 +216,32 @@ def test_dwrr_skips_a_paused_priority_without_banking_credit():
     for _ in range(20):
         tm.enqueue(job(2, 3), 0, 0)
         tm.enqueue(job(2, 1), 0, 0)
-    tm.receive_pfc(2, build_pfc([None, None, None, 10], b"\x02" * 6), 0)  # 10 quanta = 52 ns at 100G
+    receive_pfc(tm, 2, build_pfc([None, None, None, 10], b"\x02" * 6), 0)  # 10 quanta = 52 ns at 100G
     assert [tm.dequeue(2, 10)[0].priority for _ in range(4)] == [1, 1, 1, 1]
     # after the pause the two classes alternate again (no burst of priority 3 from saved-up credit)
     assert [tm.dequeue(2, 100)[0].priority for _ in range(6)] == [3, 1, 3, 1, 3, 1]
+
+
+def test_the_mac_turns_requests_into_frames_and_frames_into_pauses():
+    from emulator.sim.fakes import FakeSwitch, fake_frame
+    from emulator.tm.datapath import Datapath
+
+    woken, deferred = [], []
+    dp = Datapath(FakeSwitch(), TmConfig(pfc=static_pfc()), wake=lambda port, now: woken.append(port),
+                  defer=lambda at, fn, arg: deferred.append((at, fn, arg)), now=lambda: 0,
+                  mac_of=lambda port: bytes((2, 9, 9, 9, 9, port)))
+    for p in range(3):
+        dp.add_port(p, G100, 1000)
+    for i in range(10):  # 10,000 bytes of priority 3 in from port 1, for port 2: XOFF out of port 1
+        dp.receive(1, fake_frame(2, 3, 1000, seq=i), 0)
+    assert dp.tm.ports[1].ctrl  # the TM asked for a pause frame; the MAC builds it, ahead of any data
+    frame = dp.next_frame(1, 0)
+    assert frame[6:12] == bytes((2, 9, 9, 9, 9, 1)) and parse_pfc(frame) == {3: 0xFFFF}
+    assert dp.next_frame(1, 0) is None
+    # a pause received on port 2 holds its priority-3 queue for 100 quanta = 512 ns at 100 Gb/s
+    dp.receive(2, build_pfc([None, None, None, 100], b"\x02" * 6), 0)
+    assert dp.next_frame(2, 511) is None and dp.tm.ports[2].paused_until[3] == 512
+    assert dp.next_frame(2, 512) is not None
+    pause_8023x = bytes.fromhex("0180c2000001") + b"\x02" * 6 + bytes.fromhex("88080001ffff") + bytes(42)
+    dp.receive(2, pause_8023x, 600)
+    assert dp.mac_ctrl_ignored == 1

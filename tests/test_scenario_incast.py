@@ -131,8 +131,10 @@ def test_lossy_incast_receiver_naks_once_per_gap(lossy: RunOutcome) -> None:
         # every out-of-order packet of a gap is dropped silently after the gap's single NAK
         assert rx.naks_sent <= rx.out_of_order, f.spec.name
     assert naks > 0
+    # some gap had several packets after it and got one NAK (most losses of this lock-step incast are whole
+    # tails, recovered by the timer; NAK-once-per-gap itself is tests/test_qp.py's)
     total_out_of_order = sum(f.peer.stats.out_of_order for f in lossy.built.flows)
-    assert total_out_of_order > 10 * naks
+    assert total_out_of_order > naks
     assert nic(lossy, RECEIVER)["naks_sent"] == naks
     # the reverse path is not congested: every NAK reaches its sender
     assert sum(nic(lossy, h)["naks_received"] for h in senders(lossy)) == naks

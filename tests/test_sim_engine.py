@@ -90,12 +90,14 @@ def test_frames_taps_and_queueing_on_a_slower_egress():
     net.add_host("h1", h1)
     net.add_host("h2", h2)
     net.add_link("h1", 0, "s1", 1, G100, 0)
-    net.add_link("s1", 2, "h2", 0, 10_000_000_000, 0)  # 10G egress: 820 ns per frame
+    net.add_link("s1", 2, "h2", 0, 10_000_000_000, 0)  # 10G egress: 819.2 ns per frame
     taps = []
     net.tap("s1", 2, lambda t, f, d: taps.append((t, d, f[-1])))
     net.run()
-    assert [t for t, d, _ in taps if d == "tx"] == [82, 902, 1722, 2542]
-    assert [t for t, _ in h2.received] == [902, 1722, 2542, 3362]
+    # the first frame is in at 82 ns (81.92 rounded up); the queued ones follow back to back, each 819.2 ns after
+    # the previous exact end (901.2, 1720.4, 2539.6, 3358.8), seen by the event list rounded up
+    assert [t for t, d, _ in taps if d == "tx"] == [82, 902, 1721, 2540]
+    assert [t for t, _ in h2.received] == [902, 1721, 2540, 3359]
 
 
 def test_switch_queue_info_reaches_egress():

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from emulator.errors import ConfigError
 from emulator.sim.fakes import FakeJob
 from emulator.tm import PfcConfig, SchedulerConfig, TmConfig, TrafficManager
+from emulator.tm.datapath import receive_pfc
 from traffic.pfc import build_pfc
 
 G100 = 100_000_000_000
@@ -222,7 +223,7 @@ def test_buffer_accounting_invariants(ops, static, sched):
         elif op == "deq":
             tm.dequeue(port, now)
         else:
-            tm.receive_pfc(port, build_pfc([None] * prio + [size % 3], b"\x02" * 6), now)
+            receive_pfc(tm, port, build_pfc([None] * prio + [size % 3], b"\x02" * 6), now)
         buf = tm.buffer
         assert 0 <= buf.shared_used <= buf.shared_size
         for ing in tm.ingress.values():

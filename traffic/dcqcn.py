@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 
 
 @dataclass

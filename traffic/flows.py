@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 from traffic.nic import Nic, NicQp
 from traffic.qp import Message
 from traffic.workloads import FlowSpec

@@ -14,18 +14,20 @@ cnp_802p_prio defaults; Broadcom NICs use DSCP 48 with priority 7). ACK/NAK leav
 from __future__ import annotations
 
 import math
+import random
 import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from emulator.errors import ConfigError
 from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
+from traffic.errors import ConfigError
 from traffic.frames import (
     ECN_CE,
     ECN_ECT0,
     ECN_NOT_ECT,
     IS_DATA,
+    IS_LAST,
     FlowAddr,
     FrameBuilder,
     Op,
@@ -51,6 +53,7 @@ class NicConfig:
     retry_cnt: int = 7
     rto_ns: int | None = None
     max_outstanding: int | None = None
+    ooo_placement: bool = False  # the responder places out-of-order packets instead of NAKing (qp.py)
     data_dscp: int = 26
     data_priority: int = 3
     ack_dscp: int | None = None  # None: the QP's DSCP
@@ -106,7 +109,8 @@ class NicConfig:
 
     def qp_config(self) -> QpConfig:
         return QpConfig(mtu=self.mtu, ack_every=self.ack_every, timeout=self.timeout, retry_cnt=self.retry_cnt,
-                        rto_ns=self.rto_ns, max_outstanding=self.max_outstanding)
+                        rto_ns=self.rto_ns, max_outstanding=self.max_outstanding,
+                        ooo_placement=self.ooo_placement)
 
     @property
     def ecn_enabled(self) -> bool:
@@ -118,6 +122,7 @@ _SPEC_FIELDS = (("mtu", "mtu"), ("ack_every", "ack_every"), ("data_priority", "d
                 ("data_dscp", "data_dscp"), ("cnp_dscp", "cnp_dscp"), ("cnp_priority", "cnp_priority"),
                 ("ack_dscp", "ack_dscp"), ("ack_priority", "ack_priority"), ("rto_ns", "rto"),
                 ("retry_cnt", "retry_count"), ("timeout", "timeout"), ("max_outstanding", "max_outstanding"),
+                ("ooo_placement", "ooo_placement"),
                 ("gateway_mac", "gateway_mac"), ("ttl", "ttl"), ("ecn", "ecn"), ("verify_icrc", "verify_icrc"))
 _DCQCN_SPEC_FIELDS = (("enabled", "enabled"), ("g", "g"), ("alpha_init", "alpha_init"),
                       ("alpha_timer_ns", "alpha_timer"), ("rate_timer_ns", "rate_increase_timer"),
@@ -193,7 +198,10 @@ class NicQp(QueuePair):
 class Nic:
     """A RoCEv2 host adapter on one link (see module docstring for the engine contract)."""
 
-    def __init__(self, name: str, mac: str | bytes, ip: str, link_rate_bps: float, config: NicConfig | None = None):
+    def __init__(self, name: str, mac: str | bytes, ip: str, link_rate_bps: float, config: NicConfig | None = None,
+                 qpn_rng: random.Random | None = None):
+        """`qpn_rng`: QP numbers are drawn from it (a run's seed then decides them, and so the UDP source ports
+        flows hash on); without it they count up from a value derived from the name."""
         self.name = name
         self.mac = mac_bytes(mac).hex(":")
         self.mac_b = mac_bytes(mac)
@@ -209,8 +217,11 @@ class Nic:
         self.messages: list[Message] = []
         self.completed: list[Message] = []
         self.on_complete: Callable[[Message], None] | None = None
+        # a message fully arrived on one of our QPs (its last packet accepted in order): (qp, now_ns)
+        self.on_receive: Callable[[NicQp, int], None] | None = None
         self.last_tx_priority = 0
         self._next_qpn = 0x11 + (zlib.crc32(name.encode()) & 0xFFF) * 0x10  # varied, deterministic per name
+        self._qpn_rng = qpn_rng
         self._ip_id = 0
         self._ctrl: deque[tuple[int, NicQp]] = deque()  # (kind, qp): kind 0 = ACK/NAK, 1 = CNP
         self._active: deque[NicQp] = deque()  # QPs that may have data to send
@@ -243,7 +254,11 @@ class Nic:
             raise ConfigError(f"priority must be 0..7, got {prio}", "flow.priority")
         if not 0 <= d <= 63:
             raise ConfigError(f"dscp must be 0..63, got {d}", "flow.dscp")
-        if qpn is None:
+        if qpn is None and self._qpn_rng is not None:
+            qpn = self._qpn_rng.randrange(0x11, 0x1000000)  # QPNs 0 and 1 are IB's special QPs
+            while qpn in self.qps:
+                qpn = self._qpn_rng.randrange(0x11, 0x1000000)
+        elif qpn is None:
             qpn = self._next_qpn
             while qpn in self.qps:
                 qpn += 1
@@ -365,7 +380,8 @@ class Nic:
                 st.ce_received += 1
                 if qp.np is not None and qp.np.on_ce(now_ns):
                     self._ctrl.append((1, qp))
-            qp.on_data(op, psn, payload_len, ackreq)
+            if qp.on_data(op, psn, payload_len, ackreq) and IS_LAST[op] and self.on_receive is not None:
+                self.on_receive(qp, now_ns)
             if qp.response is not None and not qp.ctrl_queued:
                 qp.ctrl_queued = True
                 self._ctrl.append((0, qp))

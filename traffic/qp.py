@@ -1,6 +1,13 @@
 """Reliable Connection queue pair state machines (clock-free): requester (segmentation, go-back-N, RTO) and
 responder (expected PSN, NAK once per gap, ACK coalescing).
 
+Out-of-order arrival: an RC responder drops a packet past a gap and NAKs once (PSN sequence error), and the
+requester goes back N, as RoCE NICs do; so a fabric that reorders (per-packet spraying, a flowlet moved too
+early) pays with retransmissions. `QpConfig.ooo_placement` models a NIC that places out-of-order packets
+directly (as adaptive-routing deployments require of their NICs): a packet past a gap is kept, no NAK is
+sent, and once the gap fills the expected PSN jumps over everything already placed; completions and the
+cumulative ACK stay in order, and a packet really lost is recovered by the timeout.
+
 PSNs are 24-bit and wrap; comparisons use serial arithmetic (`psn_diff`). A QP plays both roles: the requester
 side sends the messages posted on it, the responder side answers the peer's data. The NIC owns framing,
 scheduling and time; a QP only says what to send next and reacts to what arrives.
@@ -16,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 from traffic.frames import AETH_ACK, IS_LAST, NAK_PSN_SEQ_ERROR, Op
 
 PSN_BITS = 24
@@ -55,6 +62,7 @@ class QpConfig:
     retry_cnt: int = 7
     rto_ns: int | None = None  # overrides timeout when set (tests use microseconds)
     max_outstanding: int | None = None  # packets in flight limit; None = limited only by the rate
+    ooo_placement: bool = False  # keep packets past a gap (no NAK); see the module docstring
 
     def validate(self) -> None:
         if self.mtu not in VALID_MTUS:
@@ -166,6 +174,7 @@ class QueuePair:
         self.epsn = 0  # expected PSN (set by connect to the peer's start PSN)
         self.msn = 0
         self.nak_sent = False  # a NAK went out for the current gap
+        self.placed: dict[int, tuple[int, bool]] = {}  # ooo_placement: PSN -> (payload, last) past the gap
         self._unacked = 0
         self.response: tuple[int, int, int] | None = None  # pending (psn, syndrome, msn)
         self.completed: list[Message] = []
@@ -337,19 +346,27 @@ class QueuePair:
             d -= 1 << PSN_BITS
         last = IS_LAST[opcode]
         if d == 0:
-            self.epsn = (psn + 1) & PSN_MASK
+            self._accept(payload_len, last)
+            placed = self.placed
+            if placed:  # the gap is filled: what was placed past it is delivered in order now
+                while self.epsn in placed:
+                    n, lst = placed.pop(self.epsn)
+                    last = last or lst
+                    self._accept(n, lst)
+                psn = (self.epsn - 1) & PSN_MASK
             self.nak_sent = False
-            st.data_received += 1
-            st.bytes_received += payload_len
-            if last:
-                self.msn = (self.msn + 1) & 0xFFFFFF
-                st.msgs_received += 1
             self._unacked += 1
             if ackreq or last or self._unacked >= self.cfg.ack_every:
                 self._respond(psn, AETH_ACK)
             return True
         if d > 0:
             st.out_of_order += 1
+            if self.cfg.ooo_placement:
+                if psn not in self.placed:
+                    self.placed[psn] = (payload_len, last)
+                    return True
+                st.duplicates += 1
+                return False
             if not self.nak_sent:
                 self.nak_sent = True
                 self._respond(self.epsn, NAK_PSN_SEQ_ERROR, force=True)
@@ -360,6 +377,16 @@ class QueuePair:
         if ackreq or last or self._unacked >= self.cfg.ack_every:
             self._respond((self.epsn - 1) & PSN_MASK, AETH_ACK)
         return False
+
+    def _accept(self, payload_len: int, last: bool) -> None:
+        """The packet at the expected PSN is delivered."""
+        st = self.stats
+        self.epsn = (self.epsn + 1) & PSN_MASK
+        st.data_received += 1
+        st.bytes_received += payload_len
+        if last:
+            self.msn = (self.msn + 1) & 0xFFFFFF
+            st.msgs_received += 1
 
     def _respond(self, psn: int, syndrome: int, force: bool = False) -> None:
         cur = self.response

@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from emulator.errors import ConfigError
+from traffic.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -69,20 +69,30 @@ def many_to_many(hosts: Sequence[str], nbytes: int, start_ns: int = 0, jitter_ns
 
 
 def permutation(hosts: Sequence[str], nbytes: int, start_ns: int = 0, jitter_ns: int = 0,
-                priority: int | None = None, seed: int = 0, name: str = "perm") -> Iterator[FlowSpec]:
-    """Each host sends to exactly one other host and receives from exactly one (a random derangement)."""
+                priority: int | None = None, seed: int = 0, name: str = "perm",
+                receivers: Sequence[str] | None = None) -> Iterator[FlowSpec]:
+    """Each host sends to exactly one other host and receives from exactly one (a random derangement); with
+    `receivers`, each host of `hosts` sends to a different one of them (a random one-to-one map, e.g. the hosts
+    of one leaf to those of another)."""
     _check(nbytes, start_ns, jitter_ns)
     hosts = list(hosts)
-    if len(hosts) < 2:
+    if len(hosts) < 2 and receivers is None:
         raise ConfigError("a permutation needs at least two hosts", "workload.hosts")
     if len(set(hosts)) != len(hosts):
         raise ConfigError("permutation hosts must be distinct", "workload.hosts")
     rng = random.Random(seed)
-    # Sattolo's algorithm: a uniformly random single cycle, hence no host maps to itself
-    dst = hosts[:]
-    for i in range(len(dst) - 1, 0, -1):
-        j = rng.randrange(i)
-        dst[i], dst[j] = dst[j], dst[i]
+    if receivers is not None:
+        dst = list(receivers)
+        if len(set(dst)) != len(dst) or len(dst) < len(hosts) or set(dst) & set(hosts):
+            raise ConfigError("permutation receivers must be distinct, other than the senders and at least as "
+                              "many", "workload.receivers")
+        rng.shuffle(dst)
+    else:
+        # Sattolo's algorithm: a uniformly random single cycle, hence no host maps to itself
+        dst = hosts[:]
+        for i in range(len(dst) - 1, 0, -1):
+            j = rng.randrange(i)
+            dst[i], dst[j] = dst[j], dst[i]
     for s, d in zip(hosts, dst):
         t = start_ns + (rng.randint(0, jitter_ns) if jitter_ns else 0)
         yield FlowSpec(s, d, nbytes, t, priority, f"{name}-{s}-{d}")

@@ -4,7 +4,10 @@ Default: the bundled scenarios/incast_pfc.yaml (8 senders x 2 MiB -> 1 receiver 
 1 µs, PFC), or any `--scenario FILE`. Every frame put on any wire counts (data, ACKs, CNPs, PFC), which is what
 the engine, the TM and the P4 pipeline pay for. `--builtin` runs a built-in incast of `--senders` x `--bytes`
 instead, and `--switch fake` (built-in only) swaps the P4 switch for a trivial forwarder to measure the engine
-and TM alone; `--profile` prints the hot spots. Last line: JSON {"frames_per_s": N, "wall_s": W}.
+and TM alone; `--profile` prints the hot spots. A scenario run records its time series (queues, throughput, flow
+rates at the scenario's intervals, as `rocelab run` does); the built-in incast does with `--record`.
+`--sweep 8,32,128` runs the built-in incast at each sender count and fits wall time against frames
+(`cost_exponent`: 1.0 means a flat cost per frame). Last line: JSON {"frames_per_s": N, "wall_s": W}.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from emulator.errors import RocelabError
 ROOT = Path(__file__).resolve().parents[2]
 FABRIC_P4 = ROOT / "p4src" / "fabric.p4"
 INCAST_PFC = ROOT / "scenarios" / "incast_pfc.yaml"
-JSON_KEYS = ("frames_per_s", "wall_s")
+JSON_KEYS = ("frames_per_s", "wall_s", "cost_exponent")
 DESCRIPTIONS = {
     "frames_per_s": "frames transmitted (all links) per wall-clock second (goal >= 25,000)",
     "events_per_s": "engine events per wall-clock second",
@@ -31,7 +34,10 @@ DESCRIPTIONS = {
     "pause_frames": "PFC pause frames the switch sent",
     "drops": "frames the switch dropped (tail + headroom overflow)",
     "switch": "fabric (P4 pipeline), fake (engine and TM only) or the scenario file run",
+    "recorded": "time series recorded (queues and throughput every 1 µs, flow rates every 10 µs)",
+    "cost_exponent": "sweep: wall time grows as frames^this (1.0: flat cost per frame)",
 }
+SAMPLE_NS, RATE_NS = 1_000, 10_000  # the scenario defaults of outputs.sample_interval / rate_interval
 
 G100 = 100_000_000_000
 
@@ -46,6 +52,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="built-in incast: fabric.p4 on the v1model target (default) or a trivial forwarder")
     p.add_argument("--no-pfc", action="store_true", help="turn PFC off")
     p.add_argument("--profile", action="store_true", help="run under cProfile and print the hot spots")
+    p.add_argument("--record", action="store_true",
+                   help="built-in incast: record the time series a run writes (scenario runs always do)")
+    p.add_argument("--sweep", default=None, metavar="N,N,...",
+                   help="run the built-in incast with each number of senders; report frames/s of each and the "
+                        "growth of wall time with frames")
     p.add_argument("--seed", type=int, default=1)
 
 
@@ -131,15 +142,25 @@ class _FakeRouter:
 
 
 def run(args: argparse.Namespace) -> dict:
+    if getattr(args, "sweep", None):
+        return sweep(args)
+    from emulator.sim.record import Recorder
+
+    record = getattr(args, "record", False)
     if not (args.builtin or args.switch == "fake"):
         from emulator.scenario.load import load_scenario
         from emulator.sim.build import build_scenario
 
-        built = build_scenario(load_scenario(args.scenario, [f"seed={args.seed}"]), base_dir=Path(args.scenario).parent)
+        sc = load_scenario(args.scenario, [f"seed={args.seed}"])
+        built = build_scenario(sc, base_dir=Path(args.scenario).parent)
         net, done = built.net, built.done
         args.switch = Path(args.scenario).name
+        Recorder(net, interval_ns=sc.outputs.sample_interval).track_flows(built.flows, sc.outputs.rate_interval)
+        record = True
     else:
         net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
+        if record:
+            Recorder(net, interval_ns=SAMPLE_NS)
 
         def done() -> bool:
             return all(m.done or m.failed for m in messages)
@@ -171,4 +192,36 @@ def run(args: argparse.Namespace) -> dict:
         "pause_frames": sum(sum(p["pause_sent"]) for p in ports.values()),
         "drops": sum(sum(p["drops"]) + sum(p["headroom_drops"]) for p in ports.values()),
         "switch": args.switch,
+        "recorded": record,
     }
+
+
+def sweep(args: argparse.Namespace) -> dict:
+    """The built-in incast at each sender count (recording when --record): frames/s of each and the exponent k
+    of wall ~ frames^k, fitted by least squares on the logarithms."""
+    import math
+
+    try:
+        counts = [int(x) for x in args.sweep.split(",") if x.strip()]
+    except ValueError:
+        raise RocelabError(f"--sweep: expected sender counts like 8,32,128, got {args.sweep!r}") from None
+    if len(counts) < 2 or min(counts) < 1:
+        raise RocelabError(f"--sweep: give at least two sender counts of 1 or more, got {args.sweep!r}")
+    out: dict[str, Any] = {}
+    points = []
+    for n in counts:
+        one = argparse.Namespace(**{**vars(args), "sweep": None, "builtin": True, "senders": n})
+        r = run(one)
+        if not r["complete"]:
+            raise RocelabError(f"--sweep: the {n}-sender incast did not finish within --seconds {args.seconds}")
+        out[f"frames_per_s_{n}"] = r["frames_per_s"]
+        out[f"frames_{n}"] = r["frames"]
+        out[f"wall_s_{n}"] = r["wall_s"]
+        points.append((math.log(r["frames"]), math.log(max(r["wall_s"], 1e-9))))
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    k = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    total_frames = sum(out[f"frames_{n}"] for n in counts)
+    total_wall = sum(out[f"wall_s_{n}"] for n in counts)
+    return {"frames_per_s": round(total_frames / max(total_wall, 1e-9)), "wall_s": round(total_wall, 3),
+            "cost_exponent": round(k, 3), **out, "switch": args.switch, "recorded": getattr(args, "record", False)}

@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
     if not getattr(args, "json_only", False):
         print_table(args.benchmark, result, getattr(mod, "DESCRIPTIONS", {}))
     keys = getattr(mod, "JSON_KEYS", None)  # the machine-readable summary, when a benchmark narrows it
-    print(json.dumps({k: result[k] for k in keys} if keys else result))
+    print(json.dumps({k: result[k] for k in keys if k in result} if keys else result))
     return 0
 
 

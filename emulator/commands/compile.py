@@ -10,9 +10,10 @@ so `make build P4C="rocelab compile"` works unchanged:
 `-o FILE` writes the device config (UTF-8 JSON text, what rocelab-switch and P4Runtime's p4_device_config take);
 `-o DIR` (an existing directory, a path ending in `/`, or a name without suffix with p4c's --target/--arch)
 writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
-.txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides). Every stage a run would run
-is run, code generation included, before anything is written; outputs go through emulator.p4.p4info.write_atomic
-(never half-written; a device or FIFO is written through, never replaced). Exit 0 ok, 2 bad program or flags.
+.txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides), each as p4c writes it
+(emulator.p4.p4info_files). Every stage a run would run is run, code generation included, before anything is
+written; outputs go through emulator.files.write_atomic (never half-written; a device or FIFO is written through,
+never replaced). Exit 0 ok, 2 bad program or flags.
 """
 from __future__ import annotations
 
@@ -87,21 +88,11 @@ def _p4info_outputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     return out
 
 
-def serialize_p4info(p4info, fmt: str) -> bytes:
-    from google.protobuf import json_format
-
-    from emulator.p4.p4info import to_text
-
-    if fmt == "text":
-        return to_text(p4info).encode()
-    if fmt == "json":
-        return (json_format.MessageToJson(p4info, indent=2) + "\n").encode()
-    return p4info.SerializeToString()
-
-
 def main(args: argparse.Namespace) -> int:
     from emulator.p4 import frontend
-    from emulator.p4.p4info import build_device_config, build_p4info, write_atomic
+    from emulator.p4.device_config import build_device_config
+    from emulator.p4.p4info import build_p4info
+    from emulator.p4.p4info_files import serialize, write_atomic
     from emulator.target.switch import V1Switch
 
     defines = parse_defines(args.defines)
@@ -115,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
     switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written
     if args.dump:
         print(switch.source, end="")
-    outputs = [(path, serialize_p4info(p4info, fmt)) for path, fmt in info_outputs]
+    outputs = [(path, serialize(p4info, fmt)) for path, fmt in info_outputs]
     if config:
         outputs.append((config, build_device_config(
             args.program, _preprocessed_text(args.program, args.include_dirs, defines), defines, args.include_dirs)))

@@ -3,17 +3,22 @@
 Loads and checks the scenario (errors name the file, line and field path), runs it on the virtual-time engine with
 a progress bar, prints a summary table and writes summary.json, CSV series, PNG plots and pcaps into DIR
 (default runs/<scenario name>). Ctrl-C stops the run cleanly: what was simulated so far is written and
-summary.json says `"complete": false`. Exit 0 when the run completed, 3 when it was cut short.
+summary.json says `"status": "interrupted"`. Exit status: 0 the run completed, 1 flows failed or did not complete
+(summary.json's `problems` say why), 2 a bad scenario, command line or output folder (nothing ran), 3 interrupted.
 """
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
-from emulator.errors import ConfigError
+from emulator.errors import ConfigError, UsageError
 
-EXIT_INCOMPLETE = 3
+EXIT_COMPLETE = 0
+EXIT_INCOMPLETE = 1  # flows failed or did not complete (max_duration); summary.json says why
+EXIT_INTERRUPTED = 3  # Ctrl-C, SIGTERM or SIGHUP
+EXIT_FOR_STATUS = {"complete": EXIT_COMPLETE, "incomplete": EXIT_INCOMPLETE, "interrupted": EXIT_INTERRUPTED}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,34 +53,74 @@ def resolve_scenario(arg: str) -> Path:
 
 
 def main(args: argparse.Namespace) -> int:
+    from emulator.signals import stop_on_signals
+
+    with stop_on_signals(restore_after_signal=False):  # the process ends: a late signal must not kill it
+        try:
+            return _main(args)
+        except KeyboardInterrupt:  # before the engine ran (it ends cleanly on its own) or while writing
+            print("interrupted: no outputs written", file=sys.stderr)
+            return EXIT_INTERRUPTED
+
+
+def _main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from emulator.report.output import check_folder
     from emulator.scenario.load import load_scenario
-    from emulator.sim.runner import run_scenario
 
     args.scenario = str(resolve_scenario(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
     sc = load_scenario(args.scenario, overrides)
     out_dir = Path(args.out) if args.out else Path("runs") / sc.name
+    check_folder(out_dir, "--out" if args.out else "output folder")
     console = Console(stderr=True, quiet=args.quiet)
     until = sc.duration if sc.duration is not None else None
     if args.engine == "mininet":
         return _run_mininet(args, sc, out_dir)
     if args.cli or args.switch_binary:
-        raise ConfigError("--cli and --switch-binary need --engine mininet")
-    try:
+        raise UsageError("--cli and --switch-binary need --engine mininet")
+    from emulator.sim.runner import run_scenario  # the engine (and scapy) only once the scenario is good
+
+    with _scenario_errors(args.scenario):
         with _progress(console, until) as progress:
             outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
                                    progress=progress, plots=False if args.no_plots else None)
-    except ConfigError as exc:  # raised while building: name the scenario file too
-        if exc.file is None:
-            exc.file = args.scenario
-        raise
-    summary = outcome.summary
+    return _report(args, outcome.summary, out_dir)
+
+
+class _scenario_errors:
+    """A ConfigError raised while building names the scenario file and the line of its field."""
+
+    def __init__(self, scenario: str):
+        self.scenario = scenario
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, exc: BaseException | None, _tb: object) -> bool:
+        if isinstance(exc, ConfigError) and exc.file is None:
+            from emulator.scenario.load import locate
+
+            exc.file = locate(self.scenario, exc.path)
+        return False
+
+
+def _report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path) -> int:
+    """Print the summary table (unless --quiet) and why the run is incomplete; the exit status."""
+    from rich.console import Console
+
     if not args.quiet:
         console_out = Console()
         print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
-    return 0 if summary["complete"] else EXIT_INCOMPLETE
+    problems = summary.get("problems") or [] if summary["status"] == "incomplete" else []
+    for line in problems[:10]:
+        print(f"{args.scenario}: {line}", file=sys.stderr)
+    if len(problems) > 10:
+        print(f"{args.scenario}: ... and {len(problems) - 10} more (summary.json lists them)", file=sys.stderr)
+    if summary["status"] == "interrupted":
+        print(f"interrupted: what was simulated is in {out_dir}/ (status interrupted)", file=sys.stderr)
+    return EXIT_FOR_STATUS[summary["status"]]
 
 
 def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
@@ -88,22 +133,17 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
                           warn=lambda text: err.print(f"[bold yellow]warning:[/] {text}"))
     if not args.quiet:
         err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ...")
-    try:
+    with _scenario_errors(args.scenario):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
-    except ConfigError as exc:
-        if exc.file is None:
-            exc.file = args.scenario
-        raise
     summary = outcome.summary
+    code = _report(args, summary, out_dir)
     if not args.quiet:
-        console_out = Console()
-        print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
         w = summary["realtime"]["worst"]
         Console().print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
                         f"(limit {summary['realtime']['lateness_limit_us']} us): "
                         + ("kept up" if summary["realtime"]["kept_up"] else "[bold red]NOT kept up[/]"))
-    return 0 if summary["complete"] else EXIT_INCOMPLETE
+    return code
 
 
 class _progress:

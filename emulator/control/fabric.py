@@ -7,7 +7,9 @@ v1model control API (`emulator.target.api`): every method is one or a few table/
     fab = FabricControl.load("p4src/fabric.p4")
     fab.add_nexthop(1, port=2, dmac=0x020000000002, smac=0x020000000001)
     fab.add_route("10.1.0.0", 16, 1)
-    fab.add_ecmp_group(100, [dict(port=p, dmac=..., smac=...) for p in (3, 4)])
+    fab.add_ecmp_group(100, [dict(port=p, dmac=..., smac=...) for p in (3, 4)])   # the action selector
+    fab.add_lb_group(101, [dict(port=p, dmac=..., smac=...) for p in (3, 4)])     # a routing-mode group
+    fab.set_lb_mode("adaptive", algo="crc32", seed=7, flowlet_gap_us=50)
     fab.set_ecn_red(port=2, prio=3, kmin=150_000, kmax=1_500_000, pmax=0.2, unit="bytes")
     fab.process(1, frame)  # -> [(port, bytes)]
 """
@@ -25,6 +27,11 @@ EGR = "FabricEgress"
 SELECTOR = f"{ING}.ecmp_selector"
 FLOOD_GROUP = 1
 PMAX_ONE = 65536  # ecn_red_*'s pmax is a probability in units of 1/65536
+# fabric.p4's LB_* constants: the routing modes of load-balancing groups and their hash algorithms
+LB_MODES = {"ecmp": 0, "ecmp_qp": 1, "flowlet": 2, "adaptive": 3, "spray": 4}
+LB_ALGOS = {"crc32": 0, "crc16": 1, "crc32_custom": 2, "crc16_custom": 3}
+LB_MAX_MEMBERS = 16  # fabric.p4's LB_MAX_MEMBERS
+LB_GROUPS = 1024  # lb_member_port cells / LB_MAX_MEMBERS
 
 
 class FabricControl:
@@ -37,8 +44,17 @@ class FabricControl:
         self.api = api if api is not None else RuntimeApi(switch)
         self._members: dict[tuple[int, int, int], Any] = {}  # (port, dmac, smac) -> member id (shared)
         self._nexthops: dict[int, Any] = {}  # next-hop id -> table entry handle
+        self._lb_groups = 0  # load-balancing groups made so far (group ids 1..)
 
     # -------------------------------------------------------------------------------------------- building
+
+    TABLES = (f"{ING}.ipv4_lpm", f"{ING}.nexthop", f"{ING}.dscp_to_priority", f"{EGR}.ecn_config")
+
+    @classmethod
+    def runs_on(cls, switch: Any) -> bool:
+        """Whether `switch` (a V1Switch) runs fabric.p4, or a program with the tables this control plane writes."""
+        tables = getattr(switch, "tables", {})
+        return all(t in tables for t in cls.TABLES)
 
     @staticmethod
     def compile(path: str, defines: dict[str, str] | None = None):
@@ -92,6 +108,49 @@ class FabricControl:
         handle = self.api.table_add(f"{ING}.nexthop", {"meta.nexthop_id": nexthop_id}, priority=None, group=group)
         self._nexthops[nexthop_id] = handle
         return handle
+
+    def add_lb_group(self, nexthop_id: int, nexthops: list[dict]) -> Any:
+        """A load-balancing group: next-hop id -> members (dicts of port, dmac, smac) whose choice is the
+        switch's routing mode (set_lb_mode). Entries: a nexthop member running set_lb_group, one lb_member entry
+        per member, and the members' ports in lb_member_port (the adaptive mode compares their queues)."""
+        if not nexthops:
+            raise ConfigError(f"load-balancing group {nexthop_id} has no next hops")
+        if len(nexthops) > LB_MAX_MEMBERS:
+            raise ConfigError(f"load-balancing group {nexthop_id} has {len(nexthops)} next hops; fabric.p4 takes "
+                              f"at most {LB_MAX_MEMBERS} (LB_MAX_MEMBERS)")
+        if self._lb_groups + 1 >= LB_GROUPS:
+            raise ConfigError(f"more than {LB_GROUPS - 1} load-balancing groups on one switch")
+        self._lb_groups += 1
+        group = self._lb_groups
+        member = self.api.act_prof_create_member(SELECTOR, f"{ING}.set_lb_group",
+                                                 {"group": group, "size": len(nexthops)})
+        for i, nh in enumerate(nexthops):
+            self.api.table_add(f"{ING}.lb_member", {"meta.lb_group": group, "meta.lb_index": i},
+                               f"{ING}.set_nexthop", {"port": nh["port"], "dmac": _mac(nh["dmac"]),
+                                                      "smac": _mac(nh["smac"])})
+            self.api.register_write(f"{ING}.lb_member_port", group * LB_MAX_MEMBERS + i, nh["port"])
+        handle = self.api.table_add(f"{ING}.nexthop", {"meta.nexthop_id": nexthop_id}, priority=None, member=member)
+        self._nexthops[nexthop_id] = handle
+        return handle
+
+    def set_lb_mode(self, mode: str, algo: str = "crc32", seed: int = 0, flowlet_gap_us: int = 0) -> None:
+        """How this switch picks a load-balancing group's member: ecmp, ecmp_qp, flowlet, adaptive or spray,
+        hashing with `algo` (crc32, crc16, or the custom CRCs whose polynomial set_crc_parameters sets) and
+        `seed`; a flowlet ends after a gap longer than `flowlet_gap_us`."""
+        if mode not in LB_MODES:
+            raise ConfigError(f"unknown routing mode '{mode}' (known: {', '.join(LB_MODES)})")
+        if algo not in LB_ALGOS:
+            raise ConfigError(f"unknown hash algorithm '{algo}' (known: {', '.join(LB_ALGOS)})")
+        if not 0 <= seed < 1 << 32 or not 0 <= flowlet_gap_us < 1 << 32:
+            raise ConfigError("seed and flowlet gap must fit 32 bits")
+        self.api.table_set_default(f"{ING}.lb_config", f"{ING}.set_lb_mode",
+                                   {"mode": LB_MODES[mode], "algo": LB_ALGOS[algo], "seed": seed,
+                                    "flowlet_gap_us": flowlet_gap_us})
+
+    def set_crc_parameters(self, algorithm: str, polynomial: int, init: int = 0, xorout: int = 0,
+                           reflect: bool = True) -> None:
+        """This switch's crc32_custom / crc16_custom (BMv2's set_crc32_parameters): e.g. a polynomial per tier."""
+        self.api.set_crc_parameters(algorithm, polynomial, init, xorout, reflect, reflect)
 
     # -------------------------------------------------------------------------------------------- classes
 

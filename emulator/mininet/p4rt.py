@@ -33,12 +33,13 @@ class Compiled:
 
 def compile_program(path: str) -> Compiled:
     """P4Info and device config of a P4 program (what `rocelab compile` writes)."""
-    from emulator.commands.compile import _preprocessed_text
-    from emulator.p4 import frontend
-    from emulator.p4.p4info import build_device_config, build_p4info
+    from emulator.p4 import frontend, preprocess
+    from emulator.p4.device_config import build_device_config
+    from emulator.p4.p4info import build_p4info
 
     checked = frontend.load_program(path)
-    return Compiled(build_p4info(checked.info), build_device_config(path, _preprocessed_text(path, [], {}), {}, []))
+    text = preprocess.preprocess(path, [], {}).text  # path-independent source for the device, as compile writes
+    return Compiled(build_p4info(checked.info), build_device_config(path, text, {}, []))
 
 
 def mirror_updates(switch: Any, compiled: Compiled) -> list[Any]:

@@ -41,16 +41,20 @@ def frame_bits(mtu: int) -> int:
 def check_scale(sc: Any, wiring: Any, max_fps: int = MAX_SWITCH_FPS) -> None:
     """Refuse a scenario whose switches could be offered more frames per second than a switch process forwards
     in real time, naming the switch and the link rate that would fit."""
+    for i, lk in enumerate(wiring.links):
+        if any(lk[6]):  # veths do not lose frames; the simulator's loss model has no real-time counterpart
+            raise ConfigError("link loss is emulated by the simulator only (--engine sim)",
+                              f"topology.links[{i}].loss")
     mtu = max(sc.nic_of(h).mtu for h in sc.topology.hosts)
     load: dict[str, float] = {}
-    for a, _pa, b, _pb, rate, _d in wiring.links:
+    for a, _pa, b, _pb, rate, *_ in wiring.links:
         for end in (a, b):
             if end in sc.topology.switches:
                 load[end] = load.get(end, 0.0) + rate / frame_bits(mtu)
     for sw, fps in sorted(load.items()):
         if fps > max_fps:
             scale = max_fps / fps
-            rate = max(r for *_, r, _d in wiring.links)
+            rate = max(lk[4] for lk in wiring.links)
             raise ConfigError(f"too fast for real time: switch {sw} could receive {fps:,.0f} frames/s at these link "
                               f"rates, a switch process forwards about {max_fps:,}; scale the link rates by "
                               f"{scale:.2g} or less (e.g. topology.rate: {int(rate * scale / 1e6)}Mbps)",

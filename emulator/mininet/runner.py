@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from emulator.errors import RocelabError
+from emulator.errors import ConfigError, RocelabError
 from emulator.mininet.agentproc import AgentFailed, AgentGroup, agent_argv
 from emulator.mininet.agentspec import agent_specs
 from emulator.mininet.preflight import check_environment, check_scale, frame_bits
@@ -54,11 +54,13 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
     from emulator.sim.build import _wire, build_scenario
 
     opts = opts or MininetOptions()
+    if sc.workload.collective is not None:  # its steps are driven by completions across hosts, in one process
+        raise ConfigError("the mininet engine does not run collectives yet: use --engine sim", "workload.collective")
     check_environment()
     wiring = _wire(sc.topology)
     check_scale(sc, wiring)
     built = build_scenario(sc, base_dir=base_dir)
-    out = OutputDir(out_dir)
+    out = OutputDir(out_dir).begin()
     try:
         with RunState.create(label="mininet") as st:
             work = Path(tempfile.mkdtemp(prefix="rocelab-mn-"))
@@ -71,6 +73,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
             files.append(out.write_json("summary.json", summary))
     finally:
         out.discard()
+        out.end()
     return RunOutcome(summary, files=files, built=built)
 
 
@@ -91,8 +94,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
                   controller=None, link=QuietLink, build=False, autoSetMacs=False, waitConnected=False)
     for i, sw in enumerate(sc.topology.switches):
         spec, _ = sc.switch_of(sw)
-        rates = {pa: r for a, pa, _b, _pb, r, _ in wiring.links if a == sw}
-        rates |= {pb: r for _a, _pa, b, pb, r, _ in wiring.links if b == sw}
+        rates = {pa: r for a, pa, _b, _pb, r, *_ in wiring.links if a == sw}
+        rates |= {pb: r for _a, _pa, b, pb, r, *_ in wiring.links if b == sw}
         topo.setNodeInfo(sw, {**topo.nodeInfo(sw), "device_id": i + 1, "port_rates": rates,
                               "tm_config": _tm_dict(tm_config_from_spec(spec))})
     group = AgentGroup()

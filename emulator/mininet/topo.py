@@ -36,7 +36,7 @@ class ScenarioTopo(Topo):
             self.addSwitch(sw, dpid=f"{len(self.switches()) + 1:016x}")
         for h, i in wiring.host_index.items():
             self.addHost(h, ip=f"{host_ip(i)}/8", mac=host_mac(i))
-        for a, pa, b, pb, _rate, _delay in wiring.links:
+        for a, pa, b, pb, *_ in wiring.links:
             na, nb = intf_name(tag, a, pa), intf_name(tag, b, pb)
             self.names += [na, nb]
             self.addLink(a, b, port1=pa, port2=pb, intfName1=na, intfName2=nb)

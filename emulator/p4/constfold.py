@@ -68,6 +68,7 @@ def binop(op: str, a, b, t: P4Type):
     elif op == "-":
         r = a - b
     elif op == "*":
+        _bounded(a.bit_length() + b.bit_length())
         r = a * b
     elif op in ("/", "%"):
         if b == 0:
@@ -86,6 +87,7 @@ def binop(op: str, a, b, t: P4Type):
             raise FoldError("negative shift amount")
         if isinstance(t, Bits) and b >= t.width:
             return 0
+        _bounded(a.bit_length() + b if a else 0)
         r = a << b
     elif op == ">>":
         if b < 0:
@@ -137,3 +139,14 @@ def cast(value, src: P4Type, dst: P4Type):
     if isinstance(dst, InfInt):
         return value
     return value
+
+
+# compile-time integers (`int`, arbitrary precision) are kept below this many bits: `1 << (1 << 40)` is refused
+# instead of exhausting memory (no fixed-width value is wider than the 2,048-bit limit on widths)
+MAX_CONST_BITS = 1 << 16
+
+
+def _bounded(bits: int) -> None:
+    if bits > MAX_CONST_BITS:
+        raise FoldError(f"the value of this constant expression would have {bits} bits, more than the "
+                        f"{MAX_CONST_BITS} allowed for compile-time integers")

@@ -8,17 +8,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emulator.errors import P4Error
+from emulator.errors import P4Error, SrcLoc
 from emulator.p4.checker import CheckedProgram, check
 
 
 def _finish(pre, path: str) -> CheckedProgram:
+    from emulator.p4.deep import run_deep
+
+    return run_deep(_finish_here, pre, path)
+
+
+def _finish_here(pre, path: str) -> CheckedProgram:
+    from emulator.p4.deep import too_deep
     from emulator.p4.parser import parse_program
     from emulator.p4.summary import summarize
 
     try:
         program = parse_program(pre, path)
-        checked = check(program)
+        try:
+            checked = check(program)
+        except RecursionError:
+            raise too_deep(program) from None
         checked.source_path = path
         checked.preprocessed = pre
         checked.info = summarize(checked)
@@ -45,9 +55,10 @@ def load_preprocessed_text(text: str, path: str = "<string>") -> CheckedProgram:
 
 def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
     """Compile the P4 file at `path` (its directory is searched for quoted includes first)."""
+    from emulator.files import P4_LIMIT, read_text
+
     p = Path(path)
-    try:
-        text = p.read_text()
-    except OSError as exc:
-        raise P4Error(f"cannot read {path}: {exc.strerror}") from None
+    text = read_text(p, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{path}: {msg}"),
+                     lambda msg, line, col: P4Error(msg, SrcLoc(str(path), line, col)))
     return load_program_text(text, str(p), (str(p.parent), *include_dirs), defines)
+

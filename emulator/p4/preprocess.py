@@ -15,6 +15,7 @@ from pathlib import Path
 import pcpp
 
 from emulator.errors import P4Error, SrcLoc
+from emulator.files import P4_LIMIT, decode_bounded, read_text
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 
@@ -73,6 +74,7 @@ class _Pre(pcpp.Preprocessor):
         self.files: list[str] = []
         self._directive_loc: SrcLoc | None = None
         self._directive_name: str | None = None
+        self.opened: list[str] = []  # every include opened, in order (to name a recursive cycle)
         self.line_directive = None
         self.auto_pragma_once_enabled = True
         # no __DATE__/__TIME__: output must not depend on the clock
@@ -81,7 +83,7 @@ class _Pre(pcpp.Preprocessor):
 
     # --- locations
     def _display(self, file: str | None) -> str:
-        return file or "<string>"
+        return _readable(file) if file else "<string>"
 
     def _col(self, tok) -> int:
         text = self.sources.get(getattr(tok, "source", None) or "")
@@ -95,17 +97,24 @@ class _Pre(pcpp.Preprocessor):
 
     def _fail(self, message: str, loc: SrcLoc | None):
         line = None
-        if loc is not None and loc.file in self.sources:
-            lines = self.sources[loc.file].splitlines()
+        key = None if loc is None else next((k for k in (loc.file, os.path.relpath(loc.file)) if k in self.sources),
+                                            None)
+        if key is not None:
+            lines = self.sources[key].splitlines()
             if 0 < loc.line <= len(lines):
                 line = lines[loc.line - 1]
         raise P4Error(message, loc, line)
 
     # --- hooks
     def on_file_open(self, is_system_include, includepath):
-        fh = super().on_file_open(is_system_include, includepath)
-        text = fh.read()
-        fh.close()
+        fh = open(includepath, "rb")  # noqa: SIM115 - closed below; pcpp tries the next path on OSError
+        self.opened.append(includepath)
+        try:
+            text = decode_bounded(fh, "included file", P4_LIMIT,
+                                  lambda msg: P4Error(f"#include {includepath}: {msg}", self._directive_loc),
+                                  lambda msg, line, col: P4Error(msg, SrcLoc(_readable(includepath), line, col)))
+        finally:
+            fh.close()
         # key by the name pcpp will put on tokens (the path rewritten relative to the cwd)
         shown = includepath
         for pattern, repl in self.rewrite_paths:
@@ -178,10 +187,8 @@ def preprocess(
     else:
         name, text = str(source), None
     if text is None:
-        try:
-            text = Path(name).read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise P4Error(f"cannot read '{name}': {e.strerror or e}") from None
+        text = read_text(name, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{name}: {msg}"),
+                         lambda msg, line, col: P4Error(msg, SrcLoc(name, line, col)))
     if text.startswith("\ufeff"):
         text = text[1:]
     pre.sources[name] = text
@@ -192,15 +199,33 @@ def preprocess(
     if main_shown != name:
         pre.sources[main_shown] = text
     try:
-        out = _assemble(pre, {main_shown: name})
+        out = _assemble(pre, {**{f: _readable(f) for f in pre.files}, main_shown: name})
     except P4Error:
         raise
+    except RecursionError:
+        pre._fail(_include_cycle(pre.opened), pre._directive_loc or SrcLoc(name, 1, 1))
     except Exception:  # pcpp trips over some malformed directives (`#if` alone...)
         loc = pre._directive_loc or SrcLoc(name, 1, 1)
         pre._fail(f"malformed #{pre._directive_name or 'directive'} directive", loc)
     out.files = list(dict.fromkeys(pre.files))
     out.sources = {k: v for k, v in pre.sources.items()}
     return out
+
+
+def _readable(path: str) -> str:
+    """pcpp names files relative to the working directory; one outside it (`../../x.p4`) reads better absolute."""
+    return os.path.abspath(path) if path.startswith("../") else path
+
+
+def _include_cycle(opened: list[str]) -> str:
+    """The message for includes nested until Python's recursion limit: the cycle of files, when there is one."""
+    last = opened[-1] if opened else None
+    earlier = [i for i, f in enumerate(opened[:-1]) if f == last]
+    if not earlier:
+        return "#include nests too deeply"
+    here = os.path.dirname(last)
+    cycle = [os.path.relpath(f, here) for f in opened[earlier[-1]:]]
+    return f"recursive #include: {' -> '.join(cycle)} (guard the file with #ifndef/#define/#endif)"
 
 
 def _rewrite(pre: _Pre, name: str) -> str:

@@ -106,7 +106,10 @@ class ExternInstanceInfo(Annotated):
 
 
 @dataclass
-class StructFieldInfo:
+class StructFieldInfo(Annotated):
+    """A field of a digested struct or of a controller header (packet-IO metadata: with its annotations and
+    @id, which P4Info lists)."""
+
     name: str
     bitwidth: int
     type: Any = field(default=None, kw_only=True, compare=False)  # the field's P4 type, for P4Info type specs

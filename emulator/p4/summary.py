@@ -17,11 +17,23 @@ from emulator.errors import P4Error
 from emulator.p4 import ast
 from emulator.p4 import types as T
 from emulator.p4.checker import CheckedProgram
+from emulator.p4.cpnames import (
+    allocate_field_ids,
+    annotations_of,
+    const_int,
+    ctor_arg,
+    id_override,
+    key_name,
+    key_width,
+    member_name,
+    name_annotation,
+    qualify,
+)
+from emulator.p4.entries import const_entries
 from emulator.p4.program import (
     ActionInfo,
     ActionProfileInfo,
     ActionRefInfo,
-    ConstEntryInfo,
     ControllerHeaderInfo,
     DigestInfo,
     ExternInstanceInfo,
@@ -32,185 +44,27 @@ from emulator.p4.program import (
     TableInfo,
     ValueSetInfo,
 )
+from emulator.p4.typespec import flat_fields
+
+
+def live_walk(node):
+    """ast.walk, leaving out the branch of an `if` whose condition is a compile-time constant that never takes it
+    (p4c's front end folds such an `if` away before it looks at what is used)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, ast.IfStatement) and isinstance(getattr(n.cond, "const_value", None), bool):
+            taken = n.then if n.cond.const_value else n.else_
+            if taken is not None:
+                stack.append(taken)
+            continue
+        stack.extend(reversed(list(ast.iter_children(n))))
+
 
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
-# ------------------------------------------------------------------------------------------------ helpers
-
-class StructuredBody(list):
-    """The body of a structured annotation (`@x[k=1]`, `@x["a", 2]`, `@x[]`) in an annotations dict; `.annotation`
-    is the AST node (P4Info lists these as structured_annotations, not as text)."""
-
-    annotation: Any = None
-
-
-def annotations_of(annos: list[ast.Annotation]) -> dict[str, list[str]]:
-    """{name: [raw body]} as ProgramInfo keeps them (`@name("x")` -> {"name": ['"x"']})."""
-    out: dict[str, list[str]] = {}
-    for a in annos or []:
-        body = [a.body] if a.body else []
-        if getattr(a, "structured", False):
-            body = StructuredBody(body)
-            body.annotation = a
-        out[a.name] = body
-    return out
-
-
-def name_annotation(annos) -> str | None:
-    a = ast.find_annotation(annos or [], "name")
-    if a is None:
-        return None
-    if a.string_value is not None:
-        return a.string_value
-    return a.body.strip().strip('"')
-
-
-def is_hidden(annos) -> bool:
-    return ast.find_annotation(annos or [], "hidden") is not None
-
-
-def id_override(annos) -> int | None:
-    a = ast.find_annotation(annos or [], "id")
-    if a is None:
-        return None
-    if a.args and len(a.args) == 1 and isinstance(a.args[0], ast.IntLiteral):
-        return a.args[0].value
-    try:
-        return int(a.body.strip(), 0)
-    except ValueError:
-        raise P4Error(f"@id needs an integer, not '{a.body}'", a.loc) from None
-
-
-def qualify(d, prefix: str) -> str:
-    """p4c's control-plane name of declaration `d` inside the instance at `prefix`."""
-    name = name_annotation(getattr(d, "annotations", None))
-    if name is not None:
-        if name.startswith("."):
-            return name[1:]
-        return f"{prefix}.{name}" if prefix else name
-    return f"{prefix}.{d.name}" if prefix else d.name
-
-
-def expr_text(e: ast.Expression) -> str:
-    """Source text of a key expression as p4c prints it (`hdr.ipv4.dstAddr`, `hdr.h.f[7:0]`)."""
-    if isinstance(e, ast.PathExpression):
-        return ("." if e.absolute else "") + e.name
-    if isinstance(e, ast.Member):
-        return f"{expr_text(e.expr)}.{e.name}"
-    if isinstance(e, ast.ArrayIndex):
-        return f"{expr_text(e.expr)}[{expr_text(e.index)}]"
-    if isinstance(e, ast.Slice):
-        return f"{expr_text(e.expr)}[{expr_text(e.hi)}:{expr_text(e.lo)}]"
-    if isinstance(e, ast.MethodCall):
-        args = ", ".join(expr_text(a.expr) for a in e.args)
-        return f"{expr_text(e.target)}({args})"
-    if isinstance(e, ast.IntLiteral):
-        v = f"0x{e.value:x}" if e.base == 16 and e.value >= 0 else str(e.value)
-        if e.width is None:
-            return v
-        return f"{e.width}{'s' if e.signed else 'w'}{v}"
-    if isinstance(e, ast.BoolLiteral):
-        return "true" if e.value else "false"
-    if isinstance(e, ast.Binary):
-        return f"{expr_text(e.left)} {e.op} {expr_text(e.right)}"
-    if isinstance(e, ast.Unary):
-        return f"{e.op}{expr_text(e.expr)}"
-    if isinstance(e, ast.Cast):
-        return f"({e.dest_type.resolved}){expr_text(e.expr)}"
-    if isinstance(e, ast.TypeExpression):
-        return str(e.type_ref.resolved)
-    return type(e).__name__
-
-
-def _field_external_name(struct_t, fname: str) -> str:
-    """A struct/header field's control-plane name: its @name annotation, else its name."""
-    decl = getattr(T.strip_newtype(struct_t), "decl", None) if struct_t is not None else None
-    for fd in getattr(decl, "fields", None) or []:
-        if getattr(fd, "name", None) == fname:
-            return name_annotation(fd.annotations) or fname
-    return fname
-
-
-def key_name(e: ast.Expression) -> str:
-    """The control-plane name p4c's front end gives a table key without @name (its TableKeyNames pass):
-    paths, members (a field's @name wins; `h.isValid()` is `h.$valid$`), constant indexes, slices and `&`.
-    p4c rejects other expressions without @name; we fall back to their source text."""
-    if isinstance(e, ast.MethodCall) and isinstance(e.target, ast.Member) and not e.args \
-            and e.target.name == "isValid" \
-            and isinstance(T.strip_newtype(getattr(e.target.expr, "type", None)), (T.Header, T.HeaderUnion)):
-        return f"{key_name(e.target.expr)}.$valid$"
-    if isinstance(e, ast.Member):
-        fname = _field_external_name(getattr(e.expr, "type", None), e.name)
-        if fname.startswith("."):
-            return fname[1:]
-        return f"{key_name(e.expr)}.{fname}"
-    if isinstance(e, ast.ArrayIndex):
-        return f"{key_name(e.expr)}[{key_name(e.index)}]"
-    if isinstance(e, ast.Slice):
-        return f"{key_name(e.expr)}[{key_name(e.hi)}:{key_name(e.lo)}]"
-    if isinstance(e, ast.Binary) and e.op == "&":
-        return f"{key_name(e.left)} & {key_name(e.right)}"
-    if isinstance(e, ast.IntLiteral) and e.value >= 0:
-        # p4c writes a constant in the base it was written in, without its width (`32w0x0F` -> `0xf`)
-        prefix, fmt = {16: ("0x", "x"), 8: ("0o", "o"), 2: ("0b", "b")}.get(e.base, ("", "d"))
-        return f"{prefix}{e.value:{fmt}}"
-    return expr_text(e)
-
-
-def allocate_field_ids(overrides: list[int | None]) -> list[int]:
-    """p4c's FieldIdAllocator (match fields, action params, packet-IO metadata): @id values are kept; the others
-    get their 1-based position, moved up past any id already taken (a position holding an @id is skipped)."""
-    taken = {i for i in overrides if i is not None}
-    out, index = [], 1
-    for ov in overrides:
-        if ov is not None:
-            out.append(ov)
-            index += 1
-            continue
-        while index in taken:
-            index += 1
-        out.append(index)
-        taken.add(index)
-    return out
-
-
-def key_width(t: T.P4Type) -> int:
-    t = T.strip_newtype(t)
-    if isinstance(t, (T.Enum, T.Error)):
-        return 32
-    try:
-        return T.width_of(t)
-    except TypeError:
-        return 0
-
-
-def _arg(callee, name: str, index: int):
-    """The argument expression for constructor parameter `name` (or position `index`)."""
-    if callee is None:
-        return None
-    for p, a in zip(callee.params, callee.args):
-        if p.name == name:
-            return a
-    return callee.args[index] if index < len(callee.args) else None
-
-
-def _member_name(e) -> str | None:
-    if isinstance(e, ast.Member):
-        return e.name
-    if e is not None and isinstance(getattr(e, "decl", None), ast.ConstDecl):
-        return _member_name(e.decl.value)
-    return None
-
-
-def _int(e, default: int = 0) -> int:
-    v = getattr(e, "const_value", None) if e is not None else None
-    if isinstance(v, bool):
-        return int(v)
-    return v if isinstance(v, int) else default
-
-
-# ------------------------------------------------------------------------------------------------ walker
 
 class Summarizer:
     def __init__(self, checked: CheckedProgram):
@@ -323,23 +177,51 @@ class Summarizer:
             if isinstance(loc, ast.TableDecl):
                 self.table(loc, decl, path, used=id(loc) in applied)
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
-        # actions called directly, digests
+        # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
+        # removes what is no longer used), digests
+        live = self.live_calls(decl, applied)
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
                 continue
             if callee.kind == "action":
-                self.used_actions.add(self.action(callee.decl, decl, path))
+                name = self.action(callee.decl, decl, path)
+                if id(node) in live:
+                    self.used_actions.add(name)
             elif callee.kind == "extern_function" and callee.name == "digest":
                 self.digest(callee, node)
 
     @staticmethod
     def applied_tables(decl) -> set[int]:
-        """ids of the tables a control's apply body refers to (the others are never applied)."""
+        """ids of the tables a control's apply body refers to in code that can run (the others are removed)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        return {id(n.decl) for n in ast.walk(decl.body)
+        return {id(n.decl) for n in live_walk(decl.body)
                 if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
+
+    @staticmethod
+    def live_calls(decl, applied: set[int]) -> set[int]:
+        """ids of the action calls that p4c's front end keeps: those in the apply body's live code, and in the live
+        code of the local actions that applied tables name or kept calls reach (an unused action is removed, and
+        the calls in it with it)."""
+        if not isinstance(decl, ast.ControlDecl) or decl.body is None:
+            return set()
+        local = {id(a): a for a in decl.locals if isinstance(a, ast.ActionDecl)}
+        todo = [decl.body] + [local[id(r.name.decl)] for t in decl.locals if isinstance(t, ast.TableDecl)
+                              and id(t) in applied for r in t.actions.actions if id(r.name.decl) in local]
+        seen, calls = set(), set()
+        while todo:
+            root = todo.pop()
+            if id(root) in seen:
+                continue
+            seen.add(id(root))
+            for n in live_walk(root):
+                callee = getattr(n, "callee", None)
+                if isinstance(n, ast.MethodCall) and callee is not None and callee.kind == "action":
+                    calls.add(id(n))
+                    if id(callee.decl) in local:
+                        todo.append(local[id(callee.decl)])
+        return calls
 
     @staticmethod
     def body_nodes(decl):
@@ -412,7 +294,7 @@ class Summarizer:
         for p in t.properties:
             if isinstance(p, ast.EntriesProperty):
                 info.entries_const = p.const or all(e.const for e in p.entries)
-                info.const_entries = self.entries(p.entries, kinds, names_by_decl, t)
+                info.const_entries = const_entries(p.entries, kinds, names_by_decl, t, self.action_call)
             elif not isinstance(p, ast.ValueProperty):
                 continue
             elif p.name == "default_action":
@@ -421,7 +303,7 @@ class Summarizer:
                 info.default_action_args = args
                 info.const_default_action = p.const
             elif p.name == "size":
-                info.size = _int(p.value, 1024) or 1024  # p4c: size = 0 means the default size
+                info.size = const_int(p.value, 1024) or 1024  # p4c: size = 0 means the default size
             elif p.name == "support_timeout":
                 info.idle_timeout = bool(p.value.const_value)
             elif p.name == "implementation":
@@ -504,85 +386,9 @@ class Summarizer:
         args = []
         for prm, a in zip(ad.params, callee.args):
             if prm.direction is None:
-                args.append(_int(a))
+                args.append(const_int(a))
         return ad, args
 
-    def entries(self, entries, kinds, names_by_decl, t) -> list[ConstEntryInfo]:
-        needs_prio = any(k in ("ternary", "range", "optional") for k, _ in kinds)
-        delta_p = t.get_property("priority_delta")
-        delta = _int(delta_p.value, 1) if isinstance(delta_p, ast.ValueProperty) else 1
-        lpw = t.get_property("largest_priority_wins")
-        largest_wins = not (isinstance(lpw, ast.ValueProperty) and lpw.value.const_value is False)
-        explicit_any = any(e.priority is not None or ast.find_annotation(e.annotations, "priority") for e in entries)
-        # p4c's legacy `@priority(n)` entry annotation is BMv2's own entry priority: the smaller value wins, as with
-        # `largest_priority_wins = false`; the spec's `priority = n` syntax follows the table property.
-        legacy = not any(e.priority is not None for e in entries) and explicit_any
-        if legacy:
-            largest_wins = False
-        out = []
-        prev: int | None = None
-        n = len(entries)
-        for i, e in enumerate(entries):
-            ks = e.keyset
-            comps = ks.components if isinstance(ks, ast.ListExpression) and len(kinds) != 1 else [ks]
-            if isinstance(ks, (ast.Default, ast.DontCare)):
-                comps = [ks] * len(kinds)
-            keys = [self.key_value(c, kind, w) for c, (kind, w) in zip(comps, kinds)]
-            ad, args = self.action_call(e.action)
-            prio = None
-            if e.priority is not None:
-                prio = _int(e.priority)
-            else:
-                a = ast.find_annotation(e.annotations, "priority")
-                if a is not None:
-                    try:
-                        prio = int(a.body.strip(), 0)
-                    except ValueError:
-                        raise P4Error(f"@priority needs an integer, not '{a.body}'", a.loc) from None
-            if prio is None and needs_prio:
-                if not explicit_any:
-                    prio = n - i  # the first entry gets the highest priority
-                elif prev is None:
-                    prio = 1
-                else:
-                    prio = prev - delta if largest_wins else prev + delta
-                    prio = max(prio, 1)
-            if prio is not None:
-                prev = prio
-            out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None))
-        if needs_prio and not largest_wins and explicit_any and out:
-            # the target's tables let the largest priority win: mirror the values so the smallest one does
-            top = max(ce.priority for ce in out) + 1
-            for ce in out:
-                ce.priority = top - ce.priority
-        return out
-
-    @staticmethod
-    def key_value(c, kind: str, w: int):
-        if isinstance(c, (ast.Default, ast.DontCare)):
-            return None
-        full = (1 << w) - 1
-        if isinstance(c, ast.Mask):
-            v, m = _int(c.value), _int(c.mask)
-            if kind == "lpm":
-                bits = bin(m & full)[2:].zfill(w)
-                if "01" in bits:
-                    raise P4Error("lpm mask must be a prefix", c.mask.loc)
-                plen = bits.count("1")
-                return ("lpm", v & m, plen)
-            return ("ternary", v & m, m & full)
-        if isinstance(c, ast.Range):
-            return ("range", _int(c.lo) & full, _int(c.hi) & full)
-        v = _int(c) & full
-        if kind == "lpm":
-            return ("lpm", v, w)
-        if kind == "ternary":
-            return ("ternary", v, full)
-        if kind == "range":
-            return ("range", v, v)
-        if kind == "optional":
-            return ("optional", v)
-        return v
 
     # ---------------------------------------------------------------------------------------- externs
 
@@ -593,26 +399,26 @@ class Summarizer:
         tn = ext.name
         kw = dict(annotations=annotations_of(annos), decl=node, id_override=id_override(annos))
         if tn in ("counter", "meter"):
-            size = _int(_arg(callee, "size", 0))
-            kind = _member_name(_arg(callee, "type", 1))
+            size = const_int(ctor_arg(callee, "size", 0))
+            kind = member_name(ctor_arg(callee, "type", 1))
             info = ExternInstanceInfo(name, tn, size=size, kind=kind, type_args=list(ext.type_args), **kw)
             (self.info.counters if tn == "counter" else self.info.meters).append(info)
         elif tn in ("direct_counter", "direct_meter"):
-            kind = _member_name(_arg(callee, "type", 0))
+            kind = member_name(ctor_arg(callee, "type", 0))
             info = ExternInstanceInfo(name, tn, kind=kind, type_args=list(ext.type_args), **kw)
             (self.info.direct_counters if tn == "direct_counter" else self.info.direct_meters).append(info)
         elif tn == "register":
-            size = _int(_arg(callee, "size", 0))
+            size = const_int(ctor_arg(callee, "size", 0))
             width = key_width(ext.type_args[0]) if ext.type_args else 0
             self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,
                                                           type_args=list(ext.type_args), **kw))
         elif tn == "action_profile":
-            self.profiles[name] = ActionProfileInfo(name, size=_int(_arg(callee, "size", 0)), **kw)
+            self.profiles[name] = ActionProfileInfo(name, size=const_int(ctor_arg(callee, "size", 0)), **kw)
         elif tn == "action_selector":
             self.profiles[name] = ActionProfileInfo(
-                name, with_selector=True, size=_int(_arg(callee, "size", 1)),
-                algorithm=_member_name(_arg(callee, "algorithm", 0)),
-                selector_width=_int(_arg(callee, "outputWidth", 2)), **kw)
+                name, with_selector=True, size=const_int(ctor_arg(callee, "size", 1)),
+                algorithm=member_name(ctor_arg(callee, "algorithm", 0)),
+                selector_width=const_int(ctor_arg(callee, "outputWidth", 2)), **kw)
 
     def value_set(self, d: ast.ValueSetDecl, name: str) -> None:
         et = T.strip_newtype(d.elem_type.resolved)
@@ -634,7 +440,7 @@ class Summarizer:
             fields = [MatchFieldInfo(m, "exact", w, i + 1) for i, (m, _) in enumerate(et.members)]
         else:
             fields.append(MatchFieldInfo("", "exact", key_width(et), 1, type=et))
-        self.info.value_sets.append(ValueSetInfo(name, fields, _int(d.size), annotations=annotations_of(d.annotations),
+        self.info.value_sets.append(ValueSetInfo(name, fields, const_int(d.size), annotations=annotations_of(d.annotations),
                                                  decl=d, id_override=id_override(d.annotations), elem_type=et))
 
     def digest(self, callee, node) -> None:
@@ -662,8 +468,11 @@ class Summarizer:
                     continue
                 name = a.string_value or a.body.strip().strip('"')
                 t = d.fields and self.checked.decl_types.get(d)
-                fields = [StructFieldInfo(_field_external_name(t, f.name), key_width(f.type), type=f.type)
-                          for f in (t.fields if t else [])]
+                # p4c flattens the header first (a struct field's fields take its place, named `s.f`)
+                fields = [StructFieldInfo(name, key_width(ft), type=ft, decl=fd,
+                                          annotations=annotations_of(getattr(fd, "annotations", None)),
+                                          id_override=id_override(getattr(fd, "annotations", None)))
+                          for name, ft, fd in (flat_fields(t) if t else [])]
                 self.info.controller_headers.append(
                     ControllerHeaderInfo(name, fields, annotations=annotations_of(d.annotations), decl=d,
                                          id_override=id_override(d.annotations),

@@ -153,6 +153,7 @@ class Header(_Fielded):
     name: str
     fields: tuple[FieldT, ...]
     decl: Any = field(default=None, compare=False, hash=False, repr=False)
+    type_args: tuple = ()  # a specialized generic type (`name` is then e.g. "H<bit<8>>")
 
     def __str__(self) -> str:
         return self.name
@@ -163,6 +164,7 @@ class HeaderUnion(_Fielded):
     name: str
     fields: tuple[FieldT, ...]
     decl: Any = field(default=None, compare=False, hash=False, repr=False)
+    type_args: tuple = ()  # a specialized generic type (`name` is then e.g. "H<bit<8>>")
 
     def __str__(self) -> str:
         return self.name
@@ -173,6 +175,7 @@ class Struct(_Fielded):
     name: str
     fields: tuple[FieldT, ...]
     decl: Any = field(default=None, compare=False, hash=False, repr=False)
+    type_args: tuple = ()  # a specialized generic type (`name` is then e.g. "H<bit<8>>")
 
     def __str__(self) -> str:
         return self.name
@@ -483,7 +486,16 @@ def substitute(t: P4Type, env: dict[str, P4Type]) -> P4Type:
         params = tuple(Param(p.name, substitute(p.type, env), p.direction, p.has_default, p.optional)
                        for p in t.params)
         return type(t)(t.name, params, tuple(p for p in t.type_params if p not in env), t.decl)
+    if isinstance(t, (Header, HeaderUnion, Struct)) and t.type_args and contains_typevar(t):
+        # a generic struct used inside another generic declaration (`Pair<T>` in `struct S<T>`)
+        return specialized(t.decl, type(t), tuple(substitute(a, env) for a in t.type_args),
+                           tuple(FieldT(f.name, substitute(f.type, env)) for f in t.fields))
     return t
+
+
+def specialized(decl, cls, args: tuple, fields: tuple) -> P4Type:
+    """The type `decl<args>` of a generic header, union or struct, with its fields already substituted."""
+    return cls(f"{decl.name}<{', '.join(str(a) for a in args)}>", fields, decl, args)
 
 
 def contains_typevar(t: P4Type) -> bool:
@@ -494,6 +506,8 @@ def contains_typevar(t: P4Type) -> bool:
     if isinstance(t, HeaderStack):
         return contains_typevar(t.elem)
     if isinstance(t, Extern):
+        return any(contains_typevar(a) for a in t.type_args)
+    if isinstance(t, (Header, HeaderUnion, Struct)) and t.type_args:
         return any(contains_typevar(a) for a in t.type_args)
     return False
 

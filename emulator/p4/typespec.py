@@ -52,17 +52,19 @@ def _field_cp_name(t, index: int, f) -> str:
     return f.name
 
 
-def _flat_fields(t, prefix: str = "") -> list[tuple[str, T.P4Type]]:
+def flat_fields(t, prefix: str = "") -> list[tuple[str, T.P4Type, Any]]:
     """A header's fields as p4c's FlattenHeader gives them: a struct field's own fields take its place, named
-    `struct_field.field` (recursively)."""
+    `struct_field.field` (recursively). Each as (control-plane name, type, the field's declaration or None)."""
     out = []
+    decls = getattr(getattr(t, "decl", None), "fields", None) or []
     for i, f in enumerate(t.fields):
         name = prefix + _field_cp_name(t, i, f)
+        decl = decls[i] if i < len(decls) and getattr(decls[i], "name", None) == f.name else None
         base = T.strip_newtype(f.type)
         if isinstance(base, T.Struct):
-            out.extend(_flat_fields(base, name + "."))
+            out.extend(flat_fields(base, name + "."))
         else:
-            out.append((name, base))
+            out.append((name, f.type, decl))
     return out
 
 
@@ -142,9 +144,10 @@ class TypeSpecConverter:
         if t.name in self.type_info.headers:
             return
         entry = self.type_info.headers[t.name]
-        for name, base in _flat_fields(t):
+        for name, ftype, _ in flat_fields(t):
             m = entry.members.add()
             m.name = name
+            base = T.strip_newtype(ftype)
             if isinstance(base, T.SerEnum):
                 base = base.underlying
             if isinstance(base, (T.Bits, T.VarBits)):

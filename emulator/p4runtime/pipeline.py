@@ -40,7 +40,7 @@ class Pipeline:
     """Built by SetForwardingPipelineConfig; raises P4RuntimeError (INVALID_ARGUMENT) on any mismatch."""
 
     def __init__(self, p4info, device_config: bytes, cookie: int = 0, switch_factory=None):
-        from emulator.p4.p4info import load_device_config
+        from emulator.p4.device_config import load_device_config
         from emulator.target.switch import V1Switch
 
         self.p4info = p4info

@@ -1,38 +1,107 @@
-"""A run's output folder with atomic files: everything is written under a temporary name in the same folder and
-renamed into place when complete, so a crash or Ctrl-C never leaves a half-written summary, CSV, plot or pcap."""
+"""A run's output folder: its own files only, each complete or absent, one run at a time.
+
+- Every file is written under a temporary name in the folder and renamed into place when complete, so a crash,
+  Ctrl-C or SIGTERM never leaves a half-written summary, CSV, plot or pcap.
+- `begin()` takes the folder's lock (`.rocelab.lock`, an flock: a second run into the same folder is refused
+  while the first holds it) and removes the previous run's files (listed in `.rocelab-files`, plus temporary files
+  a killed run left), so no file of an earlier run is ever read as this run's. Nothing else in the folder is
+  touched, and a name that is not a regular file (a symlink, a device, a folder) is never replaced.
+- A folder that cannot be made or written, a full disk or a name that would clobber something is a UsageError
+  naming the path; files this run already committed are then removed (its outputs are absent, never partial).
+"""
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
+
+from emulator.errors import UsageError
+from emulator.files import write_atomic
+
+LOCK = ".rocelab.lock"
+MANIFEST = ".rocelab-files"
+_PART = ".part-"
 
 
 class OutputDir:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_dir():
+            raise UsageError(f"output folder {self.path}: exists and is not a folder")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot make output folder {self.path}: {exc.strerror or exc}") from None
         self._staged: dict[Path, Path] = {}  # final path -> temporary path
+        self._lock_fd: int | None = None
         self.written: list[Path] = []
 
+    # -- one run at a time, no stale files ----------------------------------------------------------------------
+    def begin(self) -> OutputDir:
+        """Lock the folder for this run and remove the previous run's files."""
+        import fcntl
+
+        try:
+            fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError as exc:
+            raise UsageError(f"cannot write into output folder {self.path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            raise UsageError(f"output folder {self.path} is in use by another run"
+                             + (f" (pid {holder})" if holder else "")) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+        self._clear_previous()
+        return self
+
+    def end(self) -> None:
+        """Release the lock (the lock file stays; it is empty of meaning without a holder)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _clear_previous(self) -> None:
+        listed = self.path / MANIFEST
+        try:
+            names = listed.read_text(errors="replace").split("\n") if _is_regular(listed) else []
+        except OSError:
+            names = []
+        names += [p.name for p in self.path.iterdir() if p.name.startswith(".") and _PART in p.name]
+        for name in names:
+            target = self.path / name
+            if name and "/" not in name and name not in (".", "..", LOCK) and _is_regular(target):
+                self._io(target, target.unlink)
+        self._io(listed, lambda: listed.unlink(missing_ok=True))
+
+    # -- files --------------------------------------------------------------------------------------------------
     def stage(self, name: str) -> Path:
         """A temporary path for `name`; `commit(name)` renames it into place."""
-        final = self.path / name
-        tmp = final.with_name(f".{final.name}.part-{os.getpid()}")
+        final = self._replaceable(name)
+        tmp = final.with_name(f".{final.name}{_PART}{os.getpid()}")
         self._staged[final] = tmp
         return tmp
 
     def commit(self, name: str) -> Path:
         final = self.path / name
         tmp = self._staged.pop(final)
-        os.replace(tmp, final)
+        self._io(final, lambda: self._note(name))
+        self._io(final, lambda: os.replace(tmp, final))
         self.written.append(final)
         return final
 
     def write_text(self, name: str, text: str) -> Path:
-        tmp = self.stage(name)
-        tmp.write_text(text)
-        return self.commit(name)
+        final = self._replaceable(name)
+        self._io(final, lambda: self._note(name))
+        self._io(final, lambda: write_atomic(final, text.encode()))
+        self.written.append(final)
+        return final
 
     def write_json(self, name: str, data: Any) -> Path:
         return self.write_text(name, json.dumps(data, indent=2, sort_keys=False) + "\n")
@@ -42,3 +111,57 @@ class OutputDir:
         for tmp in self._staged.values():
             tmp.unlink(missing_ok=True)
         self._staged.clear()
+
+    def abandon(self) -> None:
+        """A run that could not finish its outputs: remove what is staged and what it committed."""
+        self.discard()
+        for final in self.written:
+            final.unlink(missing_ok=True)
+        self.written.clear()
+
+    def _replaceable(self, name: str) -> Path:
+        final = self.path / name
+        if final.is_symlink() or (final.exists() and not _is_regular(final)):
+            raise UsageError(f"will not replace {final}: it is not a regular file")
+        return final
+
+    def _note(self, name: str) -> None:
+        """List `name` in the manifest before it appears, so the next run removes it even after a SIGKILL."""
+        fd = os.open(self.path / MANIFEST, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644)
+        try:
+            os.write(fd, f"{name}\n".encode())
+        finally:
+            os.close(fd)
+
+    def _io(self, path: Path, op: Any) -> Any:
+        try:
+            return op()
+        except OSError as exc:
+            raise write_error(path, exc) from None
+
+
+def check_folder(path: str | Path, what: str = "output folder") -> None:
+    """Refuse, before any work, an output folder that is a file or cannot be made or written."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{what} {path}: exists and is not a folder")
+    existing = next((p for p in (path, *path.absolute().parents) if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        raise UsageError(f"{what} {path}: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {path}: {existing} is not writable")
+
+
+def write_error(path: str | Path, exc: OSError) -> UsageError:
+    """The message for an output that could not be written (a full disk says so)."""
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason += " (the disk is full)"
+    return UsageError(f"cannot write {path}: {reason}")
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False

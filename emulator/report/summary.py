@@ -1,7 +1,8 @@
 """summary.json: the figures of one run in a shape every engine fills the same way.
 
-Top level: `engine`, `scenario`, `seed`, `complete` (false when interrupted or stopped by max_duration with work
-left), `stop_reason` (completed | duration | max_duration | interrupted), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
+Top level: `engine`, `scenario`, `seed`, `status` (complete | incomplete | interrupted), `complete` (false when
+interrupted, when a flow failed, or when max_duration stopped the run with work left), `stop_reason` (completed |
+duration | max_duration | flows_failed | interrupted), `problems` (a sentence per flow that did not complete), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
 control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
 
 totals:
@@ -11,6 +12,11 @@ totals:
   pfc_resume_frames: those with pause time 0 (XON);
 - cnps: CNPs sent by notification points; retransmitted_packets: data packets sent again (go-back-N, timeouts);
 - max_queue_bytes: the deepest egress queue seen on any switch port and priority (exact, from the TM).
+
+links (simulator): every link's ends, rate, utilization of each direction over the measurement window (the whole
+run, or after workload.warmup) and frames lost on the wire; uplink_flows: per switch-to-switch link direction
+("leaf1:9->spine1"), how many flows sent data over it in that window; aggregate_goodput_gbps: the flows' goodput
+summed (what a collective gets from the fabric).
 
 queues: each egress queue that held data, from the periodic samples: its peak, 99th percentile and time-averaged
 depth in bytes (a first burst sets the peak; the percentile and mean say where the queue sits).
@@ -79,7 +85,9 @@ def queue_stats(rows: list[tuple], interval_ns: int, sim_time_ns: int) -> list[d
 
 def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: bool, sim_time_ns: int,
                   wall_time_s: float, packets_transmitted: int, flows: list[dict], switches: dict[str, Any],
-                  hosts: dict[str, Any], queues: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                  hosts: dict[str, Any], queues: list[dict[str, Any]] | None = None,
+                  links: list[dict[str, Any]] | None = None,
+                  uplink_flows: dict[str, int] | None = None) -> dict[str, Any]:
     sw, host = switch_totals(switches), host_totals(hosts)
     totals = {"drops": sw["buffer_drops"] + sw["p4_drops"], "buffer_drops": sw["buffer_drops"],
               "p4_drops": sw["p4_drops"], "ecn_marked": host["ecn_marked"],
@@ -87,24 +95,50 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
               "cnps": host["cnps"], "retransmitted_packets": host["retransmitted_packets"],
               "timeouts": host["timeouts"], "icrc_errors": host["icrc_errors"],
               "max_queue_bytes": sw["max_queue_bytes"],
+              "link_losses": sum(sum(lk["lost"]) for lk in links or ()),
               "flows_completed": sum(1 for f in flows if f["completed"]), "flows": len(flows)}
     return {
         "engine": engine,
         "scenario": scenario.name,
         "description": scenario.description,
         "seed": scenario.seed,
+        "status": run_status(complete, stop_reason),
         "complete": complete,
         "stop_reason": stop_reason,
+        "problems": flow_problems(flows, stop_reason),
         "sim_time_ns": sim_time_ns,
         "wall_time_s": round(wall_time_s, 3),
         "packets_transmitted": packets_transmitted,
         "flows": flows,
         "totals": totals,
         "fairness": fairness(flows),
+        "aggregate_goodput_gbps": round(sum(f["goodput_gbps"] or 0 for f in flows), 3),
         "queues": queues or [],
+        "links": links or [],
+        "uplink_flows": uplink_flows or {},
         "switches": jsonable(switches),
         "hosts": jsonable(hosts),
     }
+
+
+def run_status(complete: bool, stop_reason: str) -> str:
+    """complete | incomplete | interrupted: what `rocelab run`'s exit status says (0, 1, 3)."""
+    if stop_reason == "interrupted":
+        return "interrupted"
+    return "complete" if complete else "incomplete"
+
+
+def flow_problems(flows: list[dict], stop_reason: str) -> list[str]:
+    """One sentence per flow that did not complete, saying why."""
+    out = []
+    for f in flows:
+        if f["failed"]:
+            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) failed: the sender gave up after its retries "
+                       f"timed out (no acknowledgement came back: no route, a dead path, or every packet dropped)")
+        elif not f["completed"] and not f["backlogged"]:
+            when = "was not started" if f["start_ns"] is None else "had not completed"
+            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) {when} when the run stopped ({stop_reason})")
+    return out
 
 
 def jsonable(value: Any) -> Any:

@@ -9,16 +9,21 @@ import yaml
 from pydantic import ValidationError
 
 from emulator.errors import ConfigError
+from emulator.files import SCENARIO_LIMIT, read_text
 from emulator.scenario.schema import Scenario
 
 
 def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
     """Load and validate a scenario; `overrides` are `dotted.path=value` strings (value parsed as YAML)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ConfigError(f"cannot read scenario: {exc.strerror}", file=str(path)) from None
+    text = read_text(path, "scenario", SCENARIO_LIMIT, lambda msg: ConfigError(msg, file=str(path)))
+    return parse_scenario(text, path, overrides)
+
+
+def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Scenario:
+    """A scenario from its YAML text (`path` names it in errors): what a sweep sends to a worker that may not
+    see the file."""
+    path = Path(path)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -33,6 +38,16 @@ def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as exc:
         raise _config_error(exc, path, text) from None
+
+
+def locate(path: str | Path, field_path: str) -> str:
+    """`file:line` of the scenario field `field_path` (`workload.flows[0]`), or just the file when not found."""
+    try:
+        text = read_text(path, "scenario", SCENARIO_LIMIT, ConfigError)
+    except ConfigError:
+        return str(path)
+    line = _line_of(text, _split_path(field_path)) if field_path else None
+    return f"{path}:{line}" if line else str(path)
 
 
 def apply_override(data: dict, item: str) -> None:
@@ -81,29 +96,84 @@ def _split_path(dotted: str) -> list[str | int]:
 
 def _config_error(exc: ValidationError, path: Path, text: str) -> ConfigError:
     lines = []
-    for err in exc.errors():
-        loc = [p for p in err["loc"] if not (isinstance(p, str) and ("function-" in p or p in _UNION_TAGS))]
-        msg = err["msg"].removeprefix("Value error, ")
+    for loc, msg in _plain_errors(exc.errors()):
         named = _NAMED_PATH.match(msg)
         if named:  # a cross-field check names the field itself: "workload.incast.receiver: unknown host ..."
             loc, msg = loc + _split_path(named.group(1)), named.group(2)
         field = _format_path(loc)
         line = _line_of(text, loc)
         where = f"{path}:{line}" if line else str(path)
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
-        elif err["type"] == "missing":
-            msg = "required field is missing"
-        lines.append(f"{where}: {field or '(top level)'}: {msg}")
-    first = lines[0].split(": ", 1)
-    message = first[1] if len(first) > 1 else lines[0]
-    if len(lines) > 1:
-        message += "".join(f"\n{ln}" for ln in lines[1:])
-    return ConfigError(message, file=first[0])
+        lines.append((where, f"{field or '(top level)'}: {msg}"))
+    message = lines[0][1] + "".join(f"\n{where}: error: {text}" for where, text in lines[1:])
+    return ConfigError(message, file=lines[0][0])
+
+
+def _plain_errors(errors: list[dict]) -> list[tuple[list, str]]:
+    """pydantic's errors as (field path, plain message): one per field, the alternatives of a union merged (a
+    value of the right type but out of range is reported as such; otherwise every accepted type is named)."""
+    by_loc: dict[tuple, list[dict]] = {}
+    for err in errors:
+        loc = tuple(p for p in err["loc"] if not _is_type_tag(p))
+        by_loc.setdefault(loc, []).append(err)
+    out = []
+    for loc, errs in by_loc.items():
+        typed = [e for e in errs if e["type"] in _TYPE_WORDS]
+        if len(errs) > 1 and len(typed) < len(errs):
+            errs = [e for e in errs if e not in typed]  # the value had an accepted type: say what is wrong with it
+        if len(errs) > 1 and len(typed) == len(errs):
+            kinds = list(dict.fromkeys(_TYPE_WORDS[e["type"]] for e in errs))
+            out.append((list(loc), f"expected {' or '.join(kinds)}, got {_shown(errs[0].get('input'))}"))
+            continue
+        out += [(list(loc), _plain(e)) for e in errs]
+    return out
+
+
+def _is_type_tag(part: object) -> bool:
+    """pydantic's names for union members and validators in a location ('list[str]', 'constrained-int', 'int',
+    '[key]'): not scenario fields."""
+    return isinstance(part, str) and (part in ("int", "str", "float", "bool", "[key]")
+                                      or any(c in part for c in "[-(")
+                                      or part.startswith("function"))
+
+
+_TYPE_WORDS = {
+    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "float_type": "a number", "float_parsing": "a number", "bool_type": "true or false",
+    "bool_parsing": "true or false", "string_type": "text", "list_type": "a list", "dict_type": "a mapping",
+    "model_type": "a mapping of fields", "model_attributes_type": "a mapping of fields",
+}
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _plain(err: dict) -> str:
+    """One pydantic error in the scenario's words."""
+    kind, ctx, got = err["type"], err.get("ctx") or {}, _shown(err.get("input"))
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "required field is missing"
+    if kind in _TYPE_WORDS:
+        return f"expected {_TYPE_WORDS[kind]}, got {got}"
+    bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+              "greater_than": ("greater than", "gt"), "less_than": ("less than", "lt")}
+    if kind in bounds:
+        words, key = bounds[kind]
+        return f"must be {words} {ctx.get(key)}, got {got}"
+    if kind == "finite_number":
+        return f"must be a finite number, got {got}"
+    if kind == "literal_error":
+        return f"expected one of {ctx.get('expected')}, got {got}"
+    if kind in ("too_short", "too_long"):
+        return f"expected {ctx.get('min_length', ctx.get('max_length'))} items or {'more' if kind == 'too_short' else 'fewer'}"
+    msg = err["msg"].removeprefix("Value error, ")
+    return msg
 
 
 _NAMED_PATH = re.compile(r"^([A-Za-z_][\w.]*(?:\[\d+\])*(?:\.[A-Za-z_]\w*(?:\[\d+\])*)*): (.+)$", re.S)
-_UNION_TAGS = {"int", "str", "list[union[int,str]]", "dict[str,union[int,str,list[union[int,str]]]]"}
 
 
 def _format_path(loc: list) -> str:

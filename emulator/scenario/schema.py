@@ -9,10 +9,12 @@ Defaults and their sources:
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
 from emulator.scenario.units import rate_bps, size_bytes, time_ns
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
@@ -24,7 +26,10 @@ Priority = Annotated[int, Field(ge=0, le=7)]
 class Strict(BaseModel):
     """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+
+
+Probability = Annotated[float, Field(ge=0, lt=1)]
 
 
 class LinkSpec(Strict):
@@ -32,6 +37,9 @@ class LinkSpec(Strict):
     b: str
     rate: Rate | None = None  # defaults to topology.rate
     delay: Duration | None = None  # defaults to topology.delay
+    # the probability that a frame is lost on the wire: one for both directions or [a->b, b->a]; defaults to
+    # topology.loss. Losses are drawn per direction from the run's seed.
+    loss: Probability | tuple[Probability, Probability] | None = None
 
 
 def _host_names(hosts: list[str] | int, prefix: str = "h", first: int = 1) -> list[str]:
@@ -44,21 +52,36 @@ class StarSpec(Strict):
     switch: str = "s1"
     hosts: list[str] | Annotated[int, Field(ge=1, le=510)]
 
-    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+    def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
         hosts = _host_names(self.hosts)
         return [self.switch], hosts, [LinkSpec(a=h, b=self.switch) for h in hosts]
 
 
 class TwoLevelSpec(Strict):
-    """Leaf-spine: `spines` x `leaves`, each leaf linked to every spine, `hosts_per_leaf` hosts on each leaf
-    (h1.. numbered leaf by leaf). Links default to the topology's rate; `uplink_rate` sets leaf-spine links."""
+    """Leaf-spine: `spines` x `leaves`, each leaf linked to every spine by `parallel_links` links, `hosts_per_leaf`
+    hosts on each leaf (h1.. numbered leaf by leaf). Links default to the topology's rate; `uplink_rate` sets
+    leaf-spine links, or `oversubscription` (a leaf's host bandwidth over its uplink bandwidth, e.g. 2 for 2:1)
+    derives it."""
 
     spines: int = Field(2, ge=1, le=64)
     leaves: int = Field(2, ge=1, le=64)
     hosts_per_leaf: int = Field(4, ge=1, le=256)
     uplink_rate: Rate | None = None
+    oversubscription: float | None = Field(None, gt=0)
+    parallel_links: int = Field(1, ge=1, le=16)
 
-    def expand(self) -> tuple[list[str], list[str], list[LinkSpec]]:
+    @model_validator(mode="after")
+    def _one_uplink_setting(self):
+        if self.uplink_rate is not None and self.oversubscription is not None:
+            raise ValueError("give uplink_rate or oversubscription, not both")
+        return self
+
+    def uplink(self, rate: int) -> int | None:
+        if self.oversubscription is None:
+            return self.uplink_rate
+        return round(self.hosts_per_leaf * rate / (self.spines * self.parallel_links * self.oversubscription))
+
+    def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
         spines = [f"spine{i}" for i in range(1, self.spines + 1)]
         leaves = [f"leaf{i}" for i in range(1, self.leaves + 1)]
         hosts: list[str] = []
@@ -67,32 +90,44 @@ class TwoLevelSpec(Strict):
             mine = _host_names(self.hosts_per_leaf, first=j * self.hosts_per_leaf + 1)
             hosts += mine
             links += [LinkSpec(a=h, b=leaf) for h in mine]
-        links += [LinkSpec(a=leaf, b=spine, rate=self.uplink_rate) for leaf in leaves for spine in spines]
+        links += [LinkSpec(a=leaf, b=spine, rate=self.uplink(rate)) for leaf in leaves for spine in spines
+                  for _ in range(self.parallel_links)]
         return leaves + spines, hosts, links
 
 
+SHORTHANDS = "star, two_level, fat_tree, dual_plane, rail"
+
+
 class Topology(Strict):
-    """Either a star (`star: {switch, hosts}`), a two-level leaf-spine (`two_level: {spines, leaves,
-    hosts_per_leaf}`), or explicit switches/hosts/links."""
+    """Either a shorthand — a star (`star: {switch, hosts}`), a two-level leaf-spine (`two_level: {spines, leaves,
+    hosts_per_leaf, ...}`), a fat-tree (`fat_tree: {k}`), an HPN-style dual-plane segment (`dual_plane: {tors,
+    hosts_per_tor, aggs}`), rail-optimized groups (`rail: {servers, gpus_per_server, spines}`;
+    emulator/scenario/topologies.py) — or explicit switches/hosts/links."""
 
     rate: Rate = 100 * 10**9
     delay: Duration = 1000
+    loss: Probability = 0.0  # default frame loss rate of every link, each direction (see LinkSpec.loss)
     star: StarSpec | None = None
     two_level: TwoLevelSpec | None = None
+    fat_tree: FatTreeSpec | None = None
+    dual_plane: DualPlaneSpec | None = None
+    rail: RailSpec | None = None
     switches: list[str] = Field(default_factory=list)
     hosts: list[str] = Field(default_factory=list)
     links: list[LinkSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _expand_shorthand(self):
-        shorthands = [x for x in (self.star, self.two_level) if x is not None]
+        shorthands = [x for x in (self.star, self.two_level, self.fat_tree, self.dual_plane, self.rail)
+                      if x is not None]
         if not shorthands:
             if not self.hosts:
-                raise ValueError("no hosts: give star, two_level, or switches/hosts/links")
+                raise ValueError(f"no hosts: give one of {SHORTHANDS}, or switches/hosts/links")
             return self
         if len(shorthands) > 1 or self.switches or self.hosts or self.links:
-            raise ValueError("give one of star, two_level, or switches/hosts/links")
-        switches, hosts, links = shorthands[0].expand()
+            raise ValueError(f"give one of {SHORTHANDS}, or switches/hosts/links")
+        switches, hosts, links = shorthands[0].expand(self.rate)
+        links = [lk if isinstance(lk, LinkSpec) else LinkSpec(a=lk[0], b=lk[1], rate=lk[2]) for lk in links]
         # set without re-validating the model (validate_assignment would run this validator again)
         self.__dict__.update(switches=switches, hosts=hosts, links=links)
         return self
@@ -145,8 +180,12 @@ class PfcSpec(Strict):
         return self
 
 
+def _off_is_not_a_boolean(value: object) -> object:
+    return "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+
+
 class EcnSpec(Strict):
-    mode: Literal["off", "step", "red"] = "off"
+    mode: Annotated[Literal["off", "step", "red"], BeforeValidator(_off_is_not_a_boolean)] = "off"
     kmin: Size = 400_000  # HPCC ns-3 100G configs (roce.md)
     kmax: Size = 1_600_000
     pmax: float = Field(0.2, ge=0, le=1)
@@ -183,9 +222,36 @@ class PortScheduling(Strict):
         return _check_weights(weights)
 
 
+class RoutingSpec(Strict):
+    """How fabric.p4 spreads traffic over equal-cost next hops (its load-balancing groups; p4src/fabric.p4):
+    `mode` ecmp (5-tuple hash), ecmp_qp (the hash also covers the BTH destination QP), flowlet, adaptive
+    (queue-aware at flowlet boundaries) or spray (per packet); `hash` the v1model algorithm; `seed` hashed with
+    every flow (None: drawn from the scenario's seed and the switch's name, so `--seed` changes it);
+    `polynomial` the switch's own crc32_custom / crc16_custom polynomial; `flowlet_gap` the idle time that ends a
+    flowlet (microsecond resolution, as P4 timestamps)."""
+
+    mode: Literal["ecmp", "ecmp_qp", "flowlet", "adaptive", "spray"] = "ecmp"
+    hash: Literal["crc32", "crc16", "crc32_custom", "crc16_custom"] = "crc32"
+    seed: int | None = Field(None, ge=0, lt=2**32)
+    polynomial: int | None = Field(None, gt=0, lt=2**32)
+    flowlet_gap: Duration = 10_000
+
+    @model_validator(mode="after")
+    def _polynomial(self):
+        if self.polynomial is not None:
+            if not self.hash.endswith("_custom"):
+                raise ValueError(f"polynomial needs hash crc32_custom or crc16_custom (hash is {self.hash})")
+            if self.hash == "crc16_custom" and self.polynomial >= 2**16:
+                raise ValueError(f"polynomial {self.polynomial:#x} does not fit crc16_custom's 16 bits")
+        if self.flowlet_gap % 1000:
+            raise ValueError(f"flowlet_gap ({self.flowlet_gap} ns) must be whole microseconds (P4 timestamps)")
+        return self
+
+
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
     routes: Literal["auto", "none"] = "auto"
+    routing: RoutingSpec = Field(default_factory=RoutingSpec)
     entries: list[EntrySpec] = Field(default_factory=list)
     dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
     scheduling: Literal["strict", "dwrr"] = "strict"
@@ -226,6 +292,9 @@ class NicSpec(Strict):
     timeout: int = Field(14, ge=0, le=31)
     rto: Duration | None = None
     retry_count: int = Field(7, ge=0, le=7)  # a 3-bit field
+    # False: out-of-order arrivals are dropped and NAKed, go-back-N (RoCE NICs); True: placed directly (NICs
+    # built for adaptive routing / spraying), no NAK
+    ooo_placement: bool = False
     dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
 
     @field_validator("mtu")
@@ -270,9 +339,36 @@ class ManyToManySpec(PatternSpec):
 
 
 class PermutationSpec(PatternSpec):
-    """Each host sends to exactly one other and receives from exactly one (random, from the seed)."""
+    """Each host sends to exactly one other and receives from exactly one (random, from the seed); with
+    `receivers`, each host sends to a different receiver (e.g. leaf 1's hosts to leaf 2's)."""
 
     hosts: list[str]
+    receivers: list[str] | None = None
+
+
+class CollectiveSpec(Strict):
+    """A collective over `hosts` (traffic/collectives.py): `op`, `bytes` as nccl-tests counts them, `channels`
+    parallel rings (one QP per peer each), ranks in the listed order or shuffled from the seed (`placement`)."""
+
+    op: Literal["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast"]
+    hosts: list[str]
+    bytes: Size
+    channels: int = Field(1, ge=1, le=64)
+    placement: Literal["ordered", "random"] = "ordered"
+    root: str | None = None  # broadcast: the root host (None: the first rank)
+    chunk: Size = 512 * 1024  # broadcast pipeline piece: NCCL's 4 MiB buffer over its 8 steps
+    start: Duration = 0
+    priority: Priority | None = None
+
+    @model_validator(mode="after")
+    def _sane(self):
+        if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):
+            raise ValueError("hosts: a collective needs two or more distinct hosts")
+        if self.bytes <= 0 or self.chunk <= 0:
+            raise ValueError("bytes and chunk must be positive")
+        if self.root is not None and self.root not in self.hosts:
+            raise ValueError(f"root: '{self.root}' is not one of the collective's hosts")
+        return self
 
 
 class Workload(Strict):
@@ -282,6 +378,7 @@ class Workload(Strict):
     incast: IncastSpec | None = None
     many_to_many: ManyToManySpec | None = None
     permutation: PermutationSpec | None = None
+    collective: CollectiveSpec | None = None
     backlogged: bool = False  # senders always have data (steady-state scenarios); run until `duration`
     warmup: Duration = 0  # backlogged: goodput is measured from this time on (steady state, not the start-up)
 
@@ -310,8 +407,11 @@ def _deep_merge(base: dict, override: dict) -> dict:
     return out
 
 
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+
+
 class Scenario(Strict):
-    name: str = "scenario"
+    name: str = "scenario"  # the default output folder is runs/<name>: a plain name, never a path
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
@@ -325,6 +425,14 @@ class Scenario(Strict):
     host_nics: dict[str, NicSpec] = Field(default_factory=dict)
     workload: Workload = Field(default_factory=Workload)
     outputs: Outputs = Field(default_factory=Outputs)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        if not re.fullmatch(NAME_PATTERN, name):
+            raise ValueError(f"{name!r} is not a plain name (letters, digits, '.', '_' and '-', starting with a "
+                             "letter or digit, at most 100): it names the output folder runs/<name>")
+        return name
 
     @model_validator(mode="before")
     @classmethod
@@ -368,6 +476,8 @@ class Scenario(Strict):
         for i, f in enumerate(self.workload.flows):
             check(f.src, f"workload.flows[{i}].src")
             check(f.dst, f"workload.flows[{i}].dst")
+            if f.src == f.dst:
+                raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
             for i, s in enumerate(wl.incast.senders):
@@ -375,14 +485,20 @@ class Scenario(Strict):
             check(wl.incast.receiver, "workload.incast.receiver")
             if wl.incast.receiver in wl.incast.senders:
                 raise ValueError(f"workload.incast.receiver: '{wl.incast.receiver}' is also a sender")
-        for key in ("many_to_many", "permutation"):
+        for key in ("many_to_many", "permutation", "collective"):
             spec = getattr(wl, key)
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
                     check(h, f"workload.{key}.{field}[{i}]")
-        if wl.permutation and (len(set(wl.permutation.hosts)) != len(wl.permutation.hosts)
-                               or len(wl.permutation.hosts) < 2):
+        perm = wl.permutation
+        if perm and (len(set(perm.hosts)) != len(perm.hosts) or (len(perm.hosts) < 2 and not perm.receivers)):
             raise ValueError("workload.permutation.hosts: needs two or more distinct hosts")
+        if perm and perm.receivers is not None and (len(set(perm.receivers)) < len(perm.hosts)
+                                                    or set(perm.receivers) & set(perm.hosts)):
+            raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
+                             "them a sender")
+        if wl.collective is not None and wl.backlogged:
+            raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
         if self.duration is not None and self.workload.warmup >= self.duration:

@@ -10,21 +10,29 @@ Conventions (documented, deterministic):
 - Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
   NIC sends to the MAC of the switch port it is attached to (routed fabric).
 - Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
-- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (an ECMP
-  group when there are several; networkx on the link graph); entries are then added as written.
+- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (a
+  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode; networkx on
+  the link graph), through the same control API as the scenario's `entries`, which are then applied as written:
+  an entry whose key is already installed replaces it (a user overrides any route).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
+from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
+from emulator.sim.paths import PathObserver
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
+from emulator.tm.ecn import EcnConfig
+from traffic.collectives import Collective, CollectiveConfig, place_ranks
 from traffic.flows import OpenFlow, open_flows
 from traffic.nic import NicConfig
 from traffic.workloads import FlowSpec, incast, many_to_many, permutation
@@ -52,6 +60,8 @@ class BuiltScenario:
     ips: dict[str, str]
     flows: list[OpenFlow] = field(default_factory=list)
     traces: dict[str, SwitchTraceLog] = field(default_factory=dict)  # outputs.trace: switch -> its log
+    paths: PathObserver | None = None  # link utilization and flows per inter-switch link
+    collective: Collective | None = None  # workload.collective, bound to the NICs
 
     @property
     def messages(self) -> list[Any]:
@@ -59,8 +69,11 @@ class BuiltScenario:
         return [f.message for f in self.flows if f.message is not None]
 
     def done(self) -> bool:
-        """Every single-message flow completed (or failed); never true for backlogged workloads."""
-        return bool(self.flows) and all(f.done for f in self.flows)
+        """Every single-message flow and the collective completed (or failed); never true for backlogged
+        workloads."""
+        coll = self.collective
+        return (bool(self.flows) or coll is not None) and all(f.done for f in self.flows) and \
+            (coll is None or coll.done)
 
     def add_flows(self, specs: Iterable[FlowSpec], backlogged: bool = False) -> list[OpenFlow]:
         """Open a QP pair per flow and post its work (an RDMA WRITE, or a backlog) at its start time."""
@@ -73,32 +86,41 @@ class BuiltScenario:
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
-    from emulator.control.fabric import FabricControl
-
+    wiring = _wire(sc.topology)
+    placed = workload_flows_placed(sc.workload, sc.seed)
+    flows = [f for _, f in placed]
+    check_buffers(sc, wiring.links)  # before the links: the TM would name only the ports linked so far
+    check_paths(sc, wiring.graph, placed)
+    data_prios = data_priorities(sc, flows)
     net = Network(seed=sc.seed)
     cache = program_cache if program_cache is not None else {}
     fabrics: dict[str, Any] = {}
     traces = _trace_logs(sc, net)
-    for name in sc.topology.switches:
+    for index, name in enumerate(sc.topology.switches):
         spec, where = sc.switch_of(name)
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
         tracer = traces[name].tracer if name in traces else None
-        net.add_switch(name, make_v1switch(program, net.rng, tracer), tm_config_from_spec(spec, where))
-        fabrics[name] = FabricControl(net.switches[name].sw)
-    wiring = _wire(sc.topology)
+        sw = make_v1switch(program, net.rng, tracer)
+        tm = tm_config_from_spec(spec, where)
+        if not FabricControl.runs_on(sw):
+            tm.ecn = _program_without_fabric_tables(spec, where, data_prios, seed=sc.seed * 1000 + index)
+        net.add_switch(name, sw, tm)
+        fabrics[name] = FabricControl(sw)
     nics = _add_hosts(sc, net, wiring)
     _add_links(sc, net, wiring)
-    flows = workload_flows(sc.workload, sc.seed)
-    # ECN marking on every class that carries RoCE data: the NICs' data priorities and the flows' own
-    data_prios = sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
-                        {f.priority for f in flows if f.priority is not None})
     for name, fab in fabrics.items():
         _program_switch(sc, name, fab, net, wiring, data_prios)
     built = BuiltScenario(net, nics, fabrics, wiring.ports, {h: host_ip(i) for h, i in wiring.host_index.items()},
-                          traces=traces)
+                          traces=traces, paths=PathObserver(net))
     built.add_flows(flows, backlogged=sc.workload.backlogged)
+    if sc.workload.collective is not None:
+        built.collective = add_collective(built, sc.workload.collective, sc.seed)
     if sc.workload.backlogged and sc.workload.warmup:
-        net.call_at(sc.workload.warmup, lambda now: [f.mark(now) for f in built.flows])
+        def mark(now: int) -> None:
+            for f in built.flows:
+                f.mark(now)
+            built.paths.mark(now)
+        net.call_at(sc.workload.warmup, mark)
     pcap_targets(built, sc.outputs.pcap)  # refuse bad capture points before anything runs
     return built
 
@@ -108,9 +130,10 @@ class _Wiring:
     """Port numbers of the topology's links (in link order) and its graph, for hosts, links and routes."""
 
     ports: dict[tuple[str, str], int]  # (node, neighbor) -> local port (first link between them)
-    links: list[tuple[str, int, str, int, int, int]]  # (a, port_a, b, port_b, rate, delay)
+    links: list[tuple[str, int, str, int, int, int, tuple[float, float]]]  # (a, pa, b, pb, rate, delay, loss)
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
+    parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -123,6 +146,7 @@ def _wire(topo: Any) -> _Wiring:
     graph = nx.Graph()
     graph.add_nodes_from(topo.switches + topo.hosts)
     links = []
+    parallel: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
@@ -132,9 +156,30 @@ def _wire(topo: Any) -> _Wiring:
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
         ports.setdefault((lk.b, lk.a), pb)
-        graph.add_edge(lk.a, lk.b)
-        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, lk.delay if lk.delay is not None else topo.delay))
-    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)})
+        parallel.setdefault((lk.a, lk.b), []).append((pa, pb))
+        parallel.setdefault((lk.b, lk.a), []).append((pb, pa))
+        delay = lk.delay if lk.delay is not None else topo.delay
+        if not graph.has_edge(lk.a, lk.b) or graph.edges[lk.a, lk.b]["delay"] > delay:
+            graph.add_edge(lk.a, lk.b, delay=delay)
+        loss = topo.loss if lk.loss is None else lk.loss
+        links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay,
+                      tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
+    _check_connected(topo, graph)
+    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)}, parallel)
+
+
+def _check_connected(topo: Any, graph: Any) -> None:
+    """Every host linked, and one connected fabric (a dual-plane segment: one per plane, by design)."""
+    import networkx as nx
+
+    lonely = [h for h in topo.hosts if graph.degree(h) == 0]
+    if lonely:
+        raise ConfigError(f"hosts without a link: {', '.join(lonely[:8])}{' ...' if len(lonely) > 8 else ''}",
+                          "topology.links")
+    parts = sorted((sorted(c) for c in nx.connected_components(graph)), key=len, reverse=True)
+    if len(parts) > (2 if topo.dual_plane is not None else 1):
+        listed = "; ".join(f"[{', '.join(c[:4])}{', ...' if len(c) > 4 else ''}]" for c in parts[:4])
+        raise ConfigError(f"the topology is not connected: {len(parts)} separate parts: {listed}", "topology.links")
 
 
 def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
@@ -147,38 +192,87 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
         for nb in wiring.graph.neighbors(h):
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
-        rate = next((r for a, _, b, _, r, _ in wiring.links if h in (a, b)), sc.topology.rate)
-        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw))
+        rate = next((lk[4] for lk in wiring.links if h in (lk[0], lk[2])), sc.topology.rate)
+        nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw),
+                      qpn_rng=random.Random(f"qpn:{sc.seed}:{h}"))  # the seed decides QPNs, so UDP ports
         net.add_host(h, nics[h])
     return nics
 
 
 def _add_links(sc: Any, net: Network, wiring: _Wiring) -> None:
-    for i, (a, pa, b, pb, rate, delay) in enumerate(wiring.links):
-        try:
-            net.add_link(a, pa, b, pb, rate, delay)
-        except ConfigError as exc:  # the TM names its own field; point at the scenario's
-            if exc.path.endswith(".buffer_bytes"):
-                sw = a if a in net.switches else b
-                raise ConfigError(f"{exc.message} (switch {sw}, topology.links[{i}])",
-                                  f"{sc.switch_of(sw)[1]}.buffer.size") from None
-            raise
+    for a, pa, b, pb, rate, delay, loss in wiring.links:  # buffers that cannot hold the ports were refused before
+        net.add_link(a, pa, b, pb, rate, delay, loss)
+
+
+def data_priorities(sc: Any, flows: list[FlowSpec]) -> list[int]:
+    """The classes that carry RoCE data, where ECN marks: the NICs' data priorities and the flows' own."""
+    coll = sc.workload.collective
+    return sorted({sc.nic_of(h).data_priority for h in sc.topology.hosts} |
+                  {f.priority for f in flows if f.priority is not None} |
+                  ({coll.priority} if coll is not None and coll.priority is not None else set()))
+
+
+def _program_without_fabric_tables(spec: Any, where: str, data_prios: list[int], seed: int) -> EcnConfig | None:
+    """A program other than fabric.p4: routes and classes are its own (its `entries`; priorities from its
+    standard_metadata.priority), and ECN marking is the traffic manager's. Settings that only fabric.p4's tables
+    carry are refused, naming the field."""
+    if spec.routes == "auto":
+        raise ConfigError(f"routes: auto programs fabric.p4's tables, which {spec.program} does not have: set "
+                          "routes: none and give the program's table entries in `entries`", f"{where}.routes")
+    if "dscp_priority" in spec.model_fields_set:
+        raise ConfigError(f"dscp_priority programs fabric.p4's dscp_to_priority table, which {spec.program} does "
+                          "not have: its own ingress sets standard_metadata.priority", f"{where}.dscp_priority")
+    e = spec.ecn
+    if e.mode == "off":
+        return None
+    return EcnConfig(mode=e.mode, priorities=tuple(data_prios), threshold_bytes=e.threshold, kmin_bytes=e.kmin,
+                     kmax_bytes=e.kmax, pmax=e.pmax, seed=seed)
 
 
 def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring, data_prios: list[int]) -> None:
-    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name`."""
+    """Routes, traffic classes, ECN thresholds and the scenario's own entries on switch `name` (fabric.p4's tables
+    only on a switch that runs it)."""
     node = net.switches[name]
     spec, where = sc.switch_of(name)
-    if spec.routes == "auto":
-        _install_routes(name, node, fab, wiring.graph, wiring.ports, wiring.host_index, net)
-    for dscp, prio in sorted(spec.dscp_priority.items()):
-        fab.set_dscp_priority(dscp, prio)
-    _install_ecn(fab, node, spec.ecn, data_prios)
+    if FabricControl.runs_on(node.sw):
+        if spec.routes == "auto":
+            groups = _install_routes(name, node, fab, wiring, net)
+            if groups:
+                _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
+        for dscp, prio in sorted(spec.dscp_priority.items()):
+            fab.set_dscp_priority(dscp, prio)
+        _install_ecn(fab, node, spec.ecn, data_prios)
     for k, e in enumerate(spec.entries):
         try:
-            fab.api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+            _add_or_replace(fab.api, e)
         except Exception as exc:  # the API names the problem; add where it is in the scenario
             raise ConfigError(str(exc), f"{where}.entries[{k}]") from None
+
+
+def switch_seed(seed: int, name: str) -> int:
+    """The hash seed of switch `name` in a run seeded `seed` (routing.seed unset): differs per switch and seed."""
+    return random.Random(f"lb-seed:{seed}:{name}").getrandbits(32)
+
+
+def _install_routing_mode(fab: Any, routing: Any, default_seed: int) -> None:
+    if routing.polynomial is not None:
+        fab.set_crc_parameters(routing.hash, routing.polynomial)
+    fab.set_lb_mode(routing.mode, routing.hash, default_seed if routing.seed is None else routing.seed,
+                    routing.flowlet_gap // 1000)
+
+
+def _add_or_replace(api: Any, e: Any) -> None:
+    """A scenario entry: added, or replacing the action of an entry with the same key (e.g. an auto route)."""
+    from emulator.errors import RuntimeApiError
+
+    try:
+        handle = api.table_find(e.table, dict(e.match), e.priority)
+    except RuntimeApiError:
+        handle = None
+    if handle is None:
+        api.table_add(e.table, dict(e.match), e.action, dict(e.params), e.priority)
+    else:
+        api.table_modify(e.table, handle, e.action, dict(e.params))
 
 
 def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
@@ -192,8 +286,6 @@ def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
     """The checked P4 program at `program` (relative to the scenario's folder, else the project), compiled once
     per path per cache."""
-    from emulator.control.fabric import FabricControl
-
     path = Path(program)
     if not path.is_absolute():
         candidates = [Path(base_dir) / path] if base_dir else []
@@ -210,49 +302,85 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
     return cache[str(path)]
 
 
+def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
+    """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
+    ranks = place_ranks(spec.hosts, spec.placement, seed)
+    root = ranks.index(spec.root) if spec.root is not None else 0
+    cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
+                           priority=spec.priority, name=spec.op.replace("_", ""))
+    coll = Collective(cfg, built.nics)
+    built.net.call_at(spec.start, coll.start)
+    return coll
+
+
 def workload_flows(wl: Any, seed: int = 0) -> list[FlowSpec]:
     """The scenario's workload as flow specs, ordered by start time (then name): explicit flows, then the
     patterns (traffic.workloads), whose jitter and permutation draw from `seed`."""
-    flows = [FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority, f.name or f"flow{i}-{f.src}-{f.dst}")
-             for i, f in enumerate(wl.flows)]
+    return [f for _, f in workload_flows_placed(wl, seed)]
+
+
+def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
+    """workload_flows with the scenario field each flow comes from (`workload.flows[2]`, `workload.incast`)."""
+    placed = [(f"workload.flows[{i}]", FlowSpec(f.src, f.dst, f.bytes, f.start, f.priority,
+                                                 f.name or f"flow{i}-{f.src}-{f.dst}"))
+              for i, f in enumerate(wl.flows)]
     if wl.incast is not None:
         i = wl.incast
-        flows += incast(i.senders, i.receiver, i.bytes, i.start, i.jitter, i.priority, seed)
+        placed += [("workload.incast", f) for f in incast(i.senders, i.receiver, i.bytes, i.start, i.jitter,
+                                                            i.priority, seed)]
     if wl.many_to_many is not None:
         m = wl.many_to_many
-        flows += many_to_many(m.hosts, m.bytes, m.start, m.jitter, m.priority, seed, receivers=m.receivers)
+        placed += [("workload.many_to_many", f) for f in many_to_many(m.hosts, m.bytes, m.start, m.jitter,
+                                                                        m.priority, seed, receivers=m.receivers)]
     if wl.permutation is not None:
         p = wl.permutation
-        flows += permutation(p.hosts, p.bytes, p.start, p.jitter, p.priority, seed)
-    return sorted(flows, key=lambda f: (f.start_ns, f.name))
+        placed += [("workload.permutation", f) for f in permutation(p.hosts, p.bytes, p.start, p.jitter,
+                                                                      p.priority, seed,
+                                                                      receivers=p.receivers)]
+    return sorted(placed, key=lambda wf: (wf[1].start_ns, wf[1].name))
 
 
-def _install_routes(name: str, node: SwitchNode, fab: Any, graph: Any, ports: dict, host_index: dict,
-                    net: Network) -> None:
+def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
+    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
+    returns how many load-balancing groups it needed."""
     import networkx as nx
 
-    dist_from = {h: nx.single_source_shortest_path_length(graph, h) for h in host_index}
+    graph, host_index = wiring.graph, wiring.host_index
+    dist_to_me = nx.single_source_shortest_path_length(graph, name)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        dist = dist_from[h]
-        if name not in dist:
-            continue  # unreachable host
+        if h not in dist_to_me:
+            continue  # unreachable host (the other plane)
+        dist = _distances(graph, h)
         hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
                       and (nb == h or nb in net.switches))
-        out_ports = tuple(ports[(name, nb)] for nb in hops)
+        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
+        out_ports = tuple(mine for _, mine, _ in links)
         if not out_ports:
             continue
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
-            nhs = [{"port": ports[(name, nb)], "smac": _mac_str(node.mac_of(ports[(name, nb)])),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else
-                    _mac_str(net.switches[nb].mac_of(ports[(nb, name)]))} for nb in hops]
+            nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
+                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in links]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
-                fab.add_ecmp_group(nh_id, nhs)
+                fab.add_lb_group(nh_id, nhs)
         fab.add_route(host_ip(i), 32, nh_id)
+    return sum(1 for g in groups if len(g) > 1)
+
+
+def _distances(graph: Any, host: str) -> dict[str, int]:
+    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
+    import networkx as nx
+
+    cache = graph.graph.setdefault("distances", {})
+    d = cache.get(host)
+    if d is None:
+        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
+    return d
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:

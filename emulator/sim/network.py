@@ -28,6 +28,7 @@ from emulator.sim.switch_node import PauseListener, SwitchNode
 from emulator.tm.config import NUM_PRIOS, TmConfig
 
 QueueSampler = Callable[[int, str, int, int, int, int], None]  # (time_ns, node, port, prio, pkts, bytes)
+PortSampler = Callable[[int, str, int, Tx], None]  # (time_ns, node, port, transmitter)
 
 
 def make_v1switch(program: Any, rng: random.Random, trace: Any = None) -> Any:
@@ -69,6 +70,8 @@ class Network:
         self._started = False
         self._pcaps: list[PcapWriter] = []
         self._periodic = 0  # pending sampler events (they alone do not keep a run going)
+        self._sent: list[Tx] = []  # transmitters that sent since the last port sample (see sample_ports)
+        self._port_sampler = False
 
     @property
     def now(self) -> int:
@@ -102,8 +105,11 @@ class Network:
         self.nodes[name] = node
         return node
 
-    def add_link(self, a: str, port_a: int, b: str, port_b: int, rate_bps: float, delay_ns: int) -> Link:
-        """A full-duplex link between port_a of node a and port_b of node b."""
+    def add_link(self, a: str, port_a: int, b: str, port_b: int, rate_bps: float, delay_ns: int,
+                 loss: tuple[float, float] = (0.0, 0.0)) -> Link:
+        """A full-duplex link between port_a of node a and port_b of node b; `loss` is the probability that a
+        frame a -> b (first) or b -> a (second) is lost, each direction drawing from its own generator seeded
+        from the network's seed and the link's ends."""
         where = f"links[{len(self.links)}]"
         for n in (a, b):
             if n not in self.nodes:
@@ -119,6 +125,14 @@ class Network:
             raise ConfigError(f"delay must be a non-negative whole number of ns, got {delay_ns!r}", f"{where}.delay")
         rate, delay = int(rate_bps), int(delay_ns)
         ta, tb = Tx(port_a, rate, delay), Tx(port_b, rate, delay)
+        ta.node, tb.node = a, b
+        ta.sent_log = tb.sent_log = self._sent
+        for tx, p, (src, sp, dst, dp) in zip((ta, tb), loss, ((a, port_a, b, port_b), (b, port_b, a, port_a))):
+            if not 0 <= p < 1:
+                raise ConfigError(f"loss rate must be in [0, 1), got {p!r}", f"{where}.loss")
+            if p:
+                tx.loss = float(p)
+                tx.loss_rng = random.Random(f"loss:{self.seed}:{src}:{sp}->{dst}:{dp}")
         na, nb = self.nodes[a], self.nodes[b]
         ta.peer, ta.peer_port = nb, port_b
         tb.peer, tb.peer_port = na, port_a
@@ -185,25 +199,80 @@ class Network:
 
     def sample_queues(self, interval_ns: int, callback: QueueSampler) -> None:
         """Every interval_ns, callback(time, switch, port, prio, pkts, bytes) for each queue that is non-empty
-        or was at the previous sample (so series return to zero). Samples stop when nothing else is pending."""
+        or was at the previous sample (so series return to zero). Samples stop when nothing else is pending.
+        Only ports that held a packet since the previous sample are looked at (the TM's `busy_ports`), so the
+        cost follows the busy queues and not switches x ports x time."""
         last: set[tuple[str, int, int]] = set()
+        order = {}  # (switch, port) -> position among all ports: rows come out in the order of the topology
+
+        def position(key: tuple[str, int]) -> int:
+            pos = order.get(key)
+            if pos is None:
+                order.clear()
+                order.update({(s, p): i for i, (s, p) in enumerate(
+                    (s, p) for s, sw in self.switches.items() for p in sw.tm.ports)})
+                pos = order[key]
+            return pos
 
         def sample(now: int) -> None:
             nonlocal last
             seen: set[tuple[str, int, int]] = set()
+            busy = []
             for sname, sw in self.switches.items():
-                for pid, port in sw.tm.ports.items():
-                    for prio in range(NUM_PRIOS):
-                        q = port.queues[prio]
-                        key = (sname, pid, prio)
-                        if q:
-                            seen.add(key)
-                            callback(now, sname, pid, prio, len(q), port.qbytes[prio])
-                        elif key in last:
-                            callback(now, sname, pid, prio, 0, 0)
+                tm = sw.tm
+                if tm.busy_ports:
+                    busy.extend((sname, pid) for pid in tm.busy_ports)
+            busy.extend({(s, p) for s, p, _ in last}.difference(busy))
+            busy.sort(key=position)
+            for sname, pid in busy:
+                tm = self.switches[sname].tm
+                port = tm.ports[pid]
+                if not port.backlog:
+                    tm.busy_ports.discard(pid)  # empty now; enqueue puts it back
+                for prio in range(NUM_PRIOS):
+                    q = port.queues[prio]
+                    key = (sname, pid, prio)
+                    if q:
+                        seen.add(key)
+                        callback(now, sname, pid, prio, len(q), port.qbytes[prio])
+                    elif key in last:
+                        callback(now, sname, pid, prio, 0, 0)
             last = seen
 
         self.every(interval_ns, sample)
+
+    def sample_ports(self, interval_ns: int, callback: PortSampler, start_ns: int | None = None) -> None:
+        """Every interval_ns from start_ns (default now + interval), callback(time, node, port, tx) for each
+        transmitter that sent a frame since the previous sample, in the order of the topology; the transmitters
+        report which they are as they send, so a sample costs the ports that were busy. One per network."""
+        if self._port_sampler:
+            raise ValueError("a network has one port sampler (it empties the list of transmitters that sent)")
+        self._port_sampler = True
+        sent = self._sent
+        for n in self.nodes.values():
+            for tx in n.tx.values():
+                tx.sent = False
+        sent.clear()
+        order: dict[int, int] = {}  # id(tx) -> position among all transmitters
+
+        def position(tx: Tx) -> int:
+            pos = order.get(id(tx))
+            if pos is None:
+                order.clear()
+                order.update({id(t): i for i, t in enumerate(t for n in self.nodes.values() for t in n.tx.values())})
+                pos = order[id(tx)]
+            return pos
+
+        def sample(now: int) -> None:
+            if not sent:
+                return
+            busy = sorted(sent, key=position)
+            sent.clear()
+            for tx in busy:
+                tx.sent = False
+                callback(now, tx.node, tx.port, tx)
+
+        self.every(interval_ns, sample, start_ns=self.now + interval_ns if start_ns is None else start_ns)
 
     def call_at(self, t_ns: int, fn: Callable[[int], Any]) -> None:
         """Run fn(now) at virtual time t_ns (workload starts, failures...). Hosts poll afterwards."""

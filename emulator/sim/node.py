@@ -1,11 +1,10 @@
 """What switches and hosts share: named ports with a transmitter each, and putting a frame on the wire."""
 from __future__ import annotations
 
-from heapq import heappush
 from typing import Any
 
 from emulator.sim.engine import Engine
-from emulator.sim.link import WIRE_OVERHEAD_BYTES, Tx
+from emulator.sim.link import Tx
 
 
 class Node:
@@ -32,28 +31,35 @@ class Node:
         arrival and, when `need_done` (more may be waiting), a tx-done event at the end of serialization.
         Without it the port just stays free from busy_until on (one event less per frame on idle ports)."""
         n = len(frame)
-        ser = tx.ser_ns.get(n)
-        if ser is None:
-            ser = tx.ser_ns[n] = -(-(n + WIRE_OVERHEAD_BYTES) * 8_000_000_000 // tx.rate)  # serialization_ns
+        done = tx.send(n, now)
         tx.frames += 1
         tx.bytes += n
-        tx.busy_ns += ser
+        if not tx.sent:
+            tx.sent = True
+            tx.sent_log.append(tx)
         if tx.taps:
             for tap in tx.taps:
                 tap(now, frame, "tx")
-        done = now + ser
         tx.busy_until = done
-        engine = self.engine
-        heap = engine.heap
-        seq = engine.seq + 1
+        at = self.engine.at
         if need_done:
             tx.done_at = done
-            heappush(heap, (done, seq, tx.done_cb, tx))
-            seq += 1
+            at(done, tx.done_cb, tx)
         else:
             tx.done_at = -1
-        engine.seq = seq
-        heappush(heap, (done + tx.delay, seq, tx.peer_arrive, (tx.peer_tx, frame)))
+        if tx.loss and tx.loss_rng.random() < tx.loss:
+            tx.lost += 1  # lost on the wire: it took its serialization time but never arrives
+            return
+        at(done + tx.delay, tx.peer_arrive, (tx.peer_tx, frame))
+
+    @staticmethod
+    def count_rx(tx: Tx, frame: bytes, now: int) -> None:
+        """A frame arrived on the port of `tx`: count it and show it to the port's receive taps."""
+        tx.rx_frames += 1
+        tx.rx_bytes += len(frame)
+        if tx.rx_taps:
+            for tap in tx.rx_taps:
+                tap(now, frame, "rx")
 
     # subclasses
     def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract

@@ -40,24 +40,18 @@ class Recorder:
             net.on_pause_change(lambda t, sw, port, prio, paused, d: self.pause_rows.append(
                 (t, sw, port, prio, int(paused), d)))
         if throughput:
-            self._last = {(n, p): tx.bytes for n, node in net.nodes.items() for p, tx in node.tx.items()}
-            self._last_t = net.now
-            net.every(interval_ns, self._throughput, start_ns=net.now + interval_ns)
+            # id(tx) -> its byte count at its last row
+            self._last = {id(tx): tx.bytes for node in net.nodes.values() for tx in node.tx.values()}
+            net.sample_ports(interval_ns, self._throughput, start_ns=net.now + interval_ns)
 
-    def _throughput(self, now: int) -> None:
-        dt = now - self._last_t
-        if dt <= 0:
-            return
-        last = self._last
-        for name, node in self.net.nodes.items():
-            for port, tx in node.tx.items():
-                key = (name, port)
-                delta = tx.bytes - last.get(key, 0)
-                if delta:
-                    # bytes handed to the wire in the interval, as Gb/s (frame bytes, no preamble/IFG/FCS)
-                    self.throughput_rows.append((now, name, port, round(delta * 8 / dt, 3)))
-                    last[key] = tx.bytes
-        self._last_t = now
+    def _throughput(self, now: int, node: str, port: int, tx: Any) -> None:
+        """A port that sent in the interval ending now: its bytes handed to the wire, as Gb/s (frame bytes, no
+        preamble/IFG/FCS)."""
+        key = id(tx)
+        delta = tx.bytes - self._last.get(key, 0)
+        if delta:
+            self.throughput_rows.append((now, node, port, round(delta * 8 / self.interval_ns, 3)))
+            self._last[key] = tx.bytes
 
     def track_flows(self, flows: Iterable[Any], interval_ns: int) -> None:
         """Sample each flow's delivered bytes (`delivered_bytes`, `spec.name`) every interval_ns into flow_rows
@@ -66,14 +60,21 @@ class Recorder:
         self.flow_interval_ns = interval_ns
         last = {id(f): (None, 0) for f in flows}
 
+        live = list(flows)  # flows that may still give a row (a finished one drops out after its last)
+
         def sample(now: int) -> None:
-            for f in flows:
+            finished = False
+            for f in live:
                 t0, b0 = last[id(f)]
                 b = f.delivered_bytes
                 if t0 is not None and now > t0 and (b != b0 or not f.done):
                     self.flow_rows.append((now, f.spec.name, round((b - b0) * 8 / (now - t0), 3), b - b0))
                 if f.started and not (f.done and b == b0):
                     last[id(f)] = (now, b)
+                elif f.done:
+                    finished = True
+            if finished:
+                live[:] = [f for f in live if not (f.done and f.delivered_bytes == last[id(f)][1])]
         self._flow_sample = sample
         self.net.every(interval_ns, sample, start_ns=self.net.now)
 

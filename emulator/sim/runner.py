@@ -5,7 +5,10 @@
 
 A run stops when every flow completed (no `duration`), at `duration`, at `max_duration` (a safety stop in virtual
 time; the run is then marked incomplete if flows were left), or on Ctrl-C (incomplete). Whatever stopped it, the
-outputs are written: summary.json, CSV series, plots and pcaps, each atomically (report.output.OutputDir).
+outputs are written: summary.json, CSV series, plots and pcaps, each atomically (report.output.OutputDir), into a
+folder locked for this run and cleared of the previous run's files. A run is complete when it stopped on its own
+(every flow completed) or at `duration`; flows that failed (the sender gave up after its retries) make it
+incomplete (stop_reason flows_failed), as does max_duration with work left.
 """
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emulator.report.output import OutputDir
+from emulator.report.collective import plot_collective, write_collective_csv
+from emulator.report.output import OutputDir, write_error
 from emulator.report.summary import build_summary, queue_stats
 from emulator.sim.build import BuiltScenario, build_scenario, pcap_targets
 from emulator.sim.record import Recorder
@@ -39,8 +43,8 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
     net = built.net
     rec = Recorder(net, interval_ns=sc.outputs.sample_interval)
     rec.track_flows(built.flows, sc.outputs.rate_interval)
-    out = OutputDir(out_dir) if out_dir is not None else None
-    try:  # whatever happens, nothing staged stays behind half-written
+    out = OutputDir(out_dir).begin() if out_dir is not None else None
+    try:  # whatever happens, nothing staged stays behind half-written, and outputs are complete or absent
         pcaps = [(fname, net.pcap(node, port, str(out.stage(fname))))
                  for fname, node, port in pcap_targets(built, sc.outputs.pcap)] if out is not None else []
         summary = _run(sc, built, rec, progress)
@@ -49,15 +53,31 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
             outcome.files += [out.commit(fname) for fname, _ in pcaps]
             outcome.files += rec.write_csv(out)
             outcome.files += [out.write_text(f"trace-{name}.txt", log.text()) for name, log in built.traces.items()]
+            if built.collective is not None:
+                outcome.files.append(write_collective_csv(out, built.collective.rows()))
             if sc.outputs.plots if plots is None else plots:
                 from emulator.report.plots import write_plots
 
                 outcome.files += write_plots(out, rec, summary)
+                if "collective" in summary:
+                    outcome.files.append(plot_collective(out, summary["collective"], summary["scenario"]))
             outcome.files.append(out.write_json("summary.json", summary))
-    finally:
+    except BaseException as exc:
+        try:
+            net.close()
+        except OSError:
+            pass  # the pcap that failed fails again on close; the first error is the one to report
+        if out is not None:
+            out.abandon()
+            if isinstance(exc, OSError):  # a pcap written during the run: the disk filled up, or the like
+                raise write_error(out.path, exc) from None
+        raise
+    else:
         net.close()
+    finally:
         if out is not None:
             out.discard()
+            out.end()
     return outcome
 
 
@@ -71,18 +91,36 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
     res = built.net.run(until_ns=until, stop_when=stop_when, progress=progress)
     built.net.close()  # flush and close the pcaps before they are renamed into place
     rec.finish(res.end_ns)
-    left = sc.duration is None and not all(f.done for f in built.flows)
-    return build_summary(engine=ENGINE, scenario=sc, stop_reason=stop_reason(res.reason, sc.duration is not None, left),
-                         complete=res.complete and not left, sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
-                         packets_transmitted=res.frames_tx, flows=flow_report(built.flows, res.end_ns),
-                         switches=res.switches, hosts=res.hosts,
-                         queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns))
+    coll = built.collective
+    left = sc.duration is None and not (all(f.done for f in built.flows) and (coll is None or coll.done))
+    flows = flow_report(built.flows, res.end_ns)
+    failed = any(f["failed"] for f in flows)
+    reason = stop_reason(res.reason, sc.duration is not None, left, failed)
+    summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason,
+                            complete=reason in ("completed", "duration"),
+                            sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
+                            packets_transmitted=res.frames_tx, flows=flows,
+                            switches=res.switches, hosts=res.hosts,
+                            queues=queue_stats(rec.queue_rows, rec.interval_ns, res.end_ns),
+                            links=built.paths.links(res.end_ns), uplink_flows=built.paths.flows_per_link())
+    if coll is not None:
+        summary["collective"] = collective_summary(built)
+    return summary
 
 
-def stop_reason(engine_reason: str, has_duration: bool, work_left: bool) -> str:
-    """Why the run ended, in the scenario's terms: completed | duration | max_duration | interrupted."""
+def collective_summary(built: BuiltScenario) -> dict[str, Any]:
+    """The collective's report, with its bandwidth bound from the ranks' slowest link and largest MTU."""
+    nics = [built.nics[h] for h in built.collective.cfg.ranks]
+    return built.collective.report(min(n.link_rate_bps for n in nics), max(n.config.mtu for n in nics))
+
+
+def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
+    """Why the run ended, in the scenario's terms: completed | duration | max_duration | flows_failed |
+    interrupted. Only completed and duration are complete runs."""
     if engine_reason == "interrupted":
         return "interrupted"
+    if failed:
+        return "flows_failed"
     if has_duration:
         return "duration"
     return "max_duration" if work_left else "completed"

@@ -44,11 +44,7 @@ class SwitchNode(Node):
     # -- receive ------------------------------------------------------------------------------------------------
     def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:
         tx, frame = arg
-        tx.rx_frames += 1
-        tx.rx_bytes += len(frame)
-        if tx.rx_taps:
-            for tap in tx.rx_taps:
-                tap(now, frame, "rx")
+        self.count_rx(tx, frame, now)
         self.dp.receive(tx.port, frame, now)
 
     # -- transmit -----------------------------------------------------------------------------------------------

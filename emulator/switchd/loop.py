@@ -1,10 +1,10 @@
 """The real-time engine of `rocelab-switch`: the clock-free Datapath (emulator/tm/datapath.py) driven by the
 wall clock, with frames from AF_PACKET interfaces and PTF's nanomsg port.
 
-Time is `time.monotonic_ns()` since start. A port with a rate serializes each frame for
-`serialization_ns(len, rate)` and the frame leaves when its last bit would (store and forward); the next one is
-taken when the transmitter is free, so the traffic manager's queues, priorities and PFC thresholds act as on a real
-port of that rate. A port without a rate sends as fast as the loop runs (BMv2's behaviour). Timers (PFC pause
+Time is `time.monotonic_ns()` since start. A port with a rate serializes each frame for its exact wire time
+(emulator/tm/wire.WireClock: back-to-back frames add up to the rate, no per-frame rounding) and the frame leaves
+when its last bit would (store and forward); the next one is taken when the transmitter is free, so the traffic
+manager's queues, priorities and PFC thresholds act as on a real port of that rate. A port without a rate sends as fast as the loop runs (BMv2's behaviour). Timers (PFC pause
 expiry and refresh, frame departures, tx-done) sit in one heap; the loop sleeps in `select` until the next one or
 until a frame arrives. Packets and control-plane writes exclude each other through `device.lock`.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from emulator.report.pcap import PcapWriter
 from emulator.tm.datapath import Datapath
-from emulator.tm.wire import serialization_ns
+from emulator.tm.wire import WireClock, serialization_ns
 
 UNSHAPED_RATE = 100_000_000_000  # what the TM sizes PFC headroom with on a port without a rate
 
@@ -51,6 +51,7 @@ class RealTimeSwitch:
         self.ready: list[int] = []
         self.busy_until: dict[int, int] = {}
         self.backlogged: dict[int, bool] = {}  # port -> it had more to send when its last frame started
+        self.clocks: dict[int, WireClock] = {}  # port -> its exact wire time line (ports with a rate)
         self.outputs: dict[int, Callable[[int, bytes], None]] = {}  # port -> send(port, frame)
         self.sources: list[Any] = []
         self.pcap_dir = pcap_dir
@@ -62,7 +63,10 @@ class RealTimeSwitch:
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
-        self.selector = selectors.DefaultSelector()
+        # select(2), not epoll: epoll_wait's timeout is whole milliseconds (rounded up), which made every timer
+        # of a 10 Mb/s port (885 us frames) about half a millisecond late; select's is microseconds. A switch has
+        # a few dozen descriptors, far below select's limit.
+        self.selector = selectors.SelectSelector()
         self.selector.register(self._wake_r, selectors.EVENT_READ, None)
         self.running = True
         self.lateness_ns: list[int] = []
@@ -155,7 +159,10 @@ class RealTimeSwitch:
                     # served it late (see catch_up_frames); a port that went idle starts now
                     late = now - busy
                     start = busy if self.backlogged.get(port) and late < self.catch_up_frames * ser else now
-                    self.busy_until[port] = done = start + ser
+                    clock = self.clocks.get(port)
+                    if clock is None or clock.rate != rate:
+                        clock = self.clocks[port] = WireClock(rate)
+                    self.busy_until[port] = done = clock.send(len(frame), start)
                     self._defer(done, self._emit, (port, frame))
                     self.backlogged[port] = more = dp.more(port)
                     if more:

@@ -92,7 +92,7 @@ def write_stats(sw, path: str) -> None:
 
 
 def _load_program(path: str):
-    from emulator.p4.p4info import load_device_config
+    from emulator.p4.device_config import load_device_config
 
     try:
         data = Path(path).read_bytes()

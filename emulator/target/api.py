@@ -24,6 +24,7 @@ from typing import Any
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ProgramInfo
+from emulator.target import hashing
 from emulator.target.externs import Counter, DirectCounter, DirectMeter, Meter, Register, make_extern
 from emulator.target.pre import Pre
 from emulator.target.tables import ActionProfile, Table, build_tables
@@ -39,6 +40,7 @@ class RuntimeState:
     externs: dict[str, Any] = field(default_factory=dict)  # registers, counters, meters, direct_* by name
     pre: Pre = field(default_factory=Pre)
     digest_queue: list[tuple[str, tuple]] = field(default_factory=list)  # (digest name, field values)
+    hashes: hashing.Hashes = field(default_factory=hashing.Hashes)  # this switch's custom CRC parameters
 
     @classmethod
     def from_info(cls, info: ProgramInfo) -> RuntimeState:
@@ -49,8 +51,9 @@ class RuntimeState:
                 if obj is not None:
                     externs[ext.name] = obj
         directs = {n: o for n, o in externs.items() if isinstance(o, DirectCounter | DirectMeter)}
-        tables, profiles = build_tables(info.tables, info.actions, info.action_profiles, directs)
-        return cls(info, tables, profiles, externs)
+        hashes = hashing.Hashes()
+        tables, profiles = build_tables(info.tables, info.actions, info.action_profiles, directs, hashes)
+        return cls(info, tables, profiles, externs, hashes=hashes)
 
 
 def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
@@ -421,6 +424,21 @@ class RuntimeApi:
         self.state.pre.clone_session_set(session, replicas, truncate)
 
     # ------------------------------------------------------------------ registers
+    def set_crc_parameters(self, algorithm: str, polynomial: Any, init: Any = 0, xorout: Any = 0,
+                           reflect_data: bool = True, reflect_remainder: bool = True) -> None:
+        """BMv2's set_crc16_parameters / set_crc32_parameters for this switch: what `crc16_custom` or
+        `crc32_custom` computes from now on (hash() calls and action selectors alike)."""
+        width = {"crc16_custom": 16, "crc32_custom": 32}.get(algorithm)
+        if width is None:
+            raise RuntimeApiError(f"'{algorithm}' has no parameters to set (crc16_custom or crc32_custom)")
+        values = [parse_value(v, name) for v, name in ((polynomial, "polynomial"), (init, "initial remainder"),
+                                                         (xorout, "final xor value"))]
+        for v, name in zip(values, ("polynomial", "initial remainder", "final xor value")):
+            if not 0 <= v < 1 << width:
+                raise RuntimeApiError(f"{algorithm}: {name} {v:#x} does not fit {width} bits")
+        self.state.hashes.set_custom_parameters(
+            algorithm, hashing.CrcParams(width, *values, bool(reflect_data), bool(reflect_remainder)))
+
     def _register(self, name: str) -> Register:
         return self._extern(name, (Register,), "register")
 

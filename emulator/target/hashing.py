@@ -8,7 +8,10 @@ Algorithms (names are v1model `HashAlgorithm` members):
 - crc32: reflected CRC-32 (poly 0x04C11DB7, init/xorout 0xFFFFFFFF), i.e. zlib.crc32. Check "123456789" -> 0xCBF43926.
 - crc16: CRC-16/ARC (poly 0x8005, reflected, init 0, xorout 0). Check "123456789" -> 0xBB3D.
 - crc32_custom / crc16_custom: the same CRCs with parameters a control plane may change (BMv2's
-  set_crc32_parameters / set_crc16_parameters); defaults equal crc32 / crc16.
+  set_crc32_parameters / set_crc16_parameters); defaults equal crc32 / crc16. The parameters are per switch, as
+  in BMv2 where each simple_switch is its own process: a `Hashes` holds one switch's (V1Switch.hashes), so two
+  tiers of a fabric can hash with different polynomials. The module-level `get`/`set_custom_parameters` act on
+  a default set used by code that has no switch (STF helpers, tests).
 - csum16: Internet ones'-complement checksum (RFC 1071) of the bytes, odd length padded with a zero byte.
 - xor16: XOR of the big-endian 16-bit words, an odd last byte taken as its high half.
 - identity: the first (up to) 8 bytes of the packed data read as a big-endian number, as BMv2 does.
@@ -221,19 +224,56 @@ ALGORITHMS: dict[str, HashFunc] = {
 }
 
 
+CUSTOM = {"crc32_custom": CRC32, "crc16_custom": CRC16_ARC}  # what each custom CRC computes until changed
+
+
+class Hashes:
+    """The hash algorithms of one switch: the fixed ones shared, the custom CRCs its own."""
+
+    def __init__(self) -> None:
+        self.custom: dict[str, HashFunc] = {}  # algorithm -> function, once a control plane changed it
+        self.params: dict[str, CrcParams] = dict(CUSTOM)
+
+    def get(self, algorithm: str) -> HashFunc:
+        """The byte-level function of a v1model algorithm name (raises RuntimeApiError for unknown names)."""
+        fn = self.custom.get(algorithm)
+        if fn is not None:
+            return fn
+        try:
+            return ALGORITHMS[algorithm]
+        except KeyError:
+            raise RuntimeApiError(f"unknown hash algorithm '{algorithm}' "
+                                  f"(known: {', '.join(ALGORITHMS)})") from None
+
+    def set_custom_parameters(self, algorithm: str, params: CrcParams) -> None:
+        """Change the parameters of crc32_custom / crc16_custom on this switch (every later use, like BMv2's
+        set_crc32_parameters)."""
+        if algorithm not in CUSTOM:
+            raise RuntimeApiError(f"algorithm '{algorithm}' has no custom parameters (only {', '.join(CUSTOM)})")
+        if params.width != CUSTOM[algorithm].width:
+            raise RuntimeApiError(f"{algorithm} takes {CUSTOM[algorithm].width}-bit parameters, not {params.width}")
+        self.custom[algorithm] = make_crc(params)
+        self.params[algorithm] = params
+
+    def late_bound(self, algorithm: str) -> HashFunc:
+        """A function that hashes with whatever `algorithm` is at call time (custom CRCs may change later)."""
+        self.get(algorithm)  # unknown names fail now
+        if algorithm not in CUSTOM:
+            return ALGORITHMS[algorithm]
+        return lambda data: self.get(algorithm)(data)
+
+
+DEFAULT = Hashes()
+
+
 def set_custom_parameters(algorithm: str, params: CrcParams) -> None:
-    """Change the parameters of crc32_custom / crc16_custom (affects every later use, like BMv2's CLI)."""
-    if algorithm not in ("crc32_custom", "crc16_custom"):
-        raise RuntimeApiError(f"algorithm '{algorithm}' has no custom parameters")
-    ALGORITHMS[algorithm] = make_crc(params)
+    """Change the parameters of crc32_custom / crc16_custom of the default set (switches have their own)."""
+    DEFAULT.set_custom_parameters(algorithm, params)
 
 
 def get(algorithm: str) -> HashFunc:
-    """The byte-level function of a v1model algorithm name (raises RuntimeApiError for unknown names)."""
-    try:
-        return ALGORITHMS[algorithm]
-    except KeyError:
-        raise RuntimeApiError(f"unknown hash algorithm '{algorithm}' (known: {', '.join(ALGORITHMS)})") from None
+    """The byte-level function of a v1model algorithm name in the default set (raises RuntimeApiError)."""
+    return DEFAULT.get(algorithm)
 
 
 def compute(algorithm: str, fields: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:

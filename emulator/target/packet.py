@@ -99,13 +99,15 @@ def make_class(layout: TypeLayout, namespace: dict | None = None) -> type:
     return cls
 
 
-# P4 names that cannot be Python attribute names as they are (Python keywords, our own `_` attributes)
-_RESERVED_ATTRS = frozenset(keyword.kwlist) | {"_valid", "_kind", "_names", "_layout", "_source"}
-
-
 def pyattr(name: str) -> str:
-    """The Python attribute holding P4 field `name` (a field may be called `pass`, `class` or `from`)."""
-    return f"{name}__p4" if name in _RESERVED_ATTRS or keyword.iskeyword(name) else name
+    """The Python attribute holding P4 field `name`. A field may be called `pass`, `class` or `from`, or like
+    one of our own attributes and methods (`_valid`, `_emit`, `__init__`: all start with `_`), or like the
+    attribute of another field (`x__w`, a varbit's width). Those become `P4__<name>__P4`: names kept as they are
+    contain no `__`, renamed ones end in `__P4` and width attributes in `__w`, so no two fields share an
+    attribute, and none starts with `__` (which Python would mangle inside the class)."""
+    if keyword.iskeyword(name) or name.startswith("_") or "__" in name:
+        return f"P4__{name}__P4"
+    return name
 
 
 def _pyname(name: str) -> str:

@@ -148,6 +148,8 @@ class V1Switch:
         self.tracer = as_tracer(trace)
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer)
         self.use_rng(rng if rng is not None else random.Random(0))
+        self.hashes = self.state.hashes
+        self.compiled.namespace["_hash_get"] = self.hashes.get  # custom CRCs: this switch's parameters
         cp = self.compiled
         for name, obj in getattr(cp, "created", {}).items():
             self.externs.setdefault(name, obj)

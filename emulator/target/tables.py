@@ -92,7 +92,8 @@ def _resolve_name(name: str, names: Iterable[str]) -> str | None:
 class ActionProfile:
     """action_profile / action_selector instance: members (action + args) and, for selectors, groups."""
 
-    def __init__(self, info: ActionProfileInfo, actions: dict[str, ActionInfo] | None = None):
+    def __init__(self, info: ActionProfileInfo, actions: dict[str, ActionInfo] | None = None,
+                 hashes: hashing.Hashes | None = None):
         self.info = info
         self.name = info.name
         self.with_selector = info.with_selector
@@ -101,7 +102,9 @@ class ActionProfile:
         self.groups: dict[int, dict[int, int]] = {}  # group id -> {member id: weight}
         self._expanded: dict[int, tuple] = {}  # group id -> member results, id order, repeated by weight
         self._refs: dict[tuple[str, int], int] = {}  # ("member"|"group", id) -> number of table entries using it
-        self._hash = hashing.get(info.algorithm or "crc16") if info.with_selector else None
+        # the switch's own algorithms: a selector on crc32_custom follows that switch's parameters
+        hashes = hashes or hashing.DEFAULT
+        self._hash = hashes.late_bound(info.algorithm or "crc16") if info.with_selector else None
         self._next_member = 0
         self._next_group = 0
         self.valid_actions: set[str] | None = None  # union of the actions of the tables using this profile
@@ -784,13 +787,15 @@ class Table:
 
 
 def build_tables(tables: Iterable[TableInfo], actions: Iterable[ActionInfo], profiles: Iterable[ActionProfileInfo],
-                 directs: dict[str, Any] | None = None) -> tuple[dict[str, Table], dict[str, ActionProfile]]:
+                 directs: dict[str, Any] | None = None, hashes: hashing.Hashes | None = None,
+                 ) -> tuple[dict[str, Table], dict[str, ActionProfile]]:
     """Instantiate every table and action profile of a program.
 
-    `directs` maps direct_counter / direct_meter instance names to their extern objects."""
+    `directs` maps direct_counter / direct_meter instance names to their extern objects; `hashes` is the
+    switch's set of hash algorithms (action selectors hash with it)."""
     directs = directs or {}
     action_map = {a.name: a for a in actions}
-    prof_objs = {p.name: ActionProfile(p, action_map) for p in profiles}
+    prof_objs = {p.name: ActionProfile(p, action_map, hashes) for p in profiles}
     out: dict[str, Table] = {}
     for t in tables:
         prof = prof_objs.get(t.implementation) if t.implementation else None

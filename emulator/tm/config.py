@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from emulator.errors import ConfigError
+from emulator.tm.ecn import EcnConfig
 
 NUM_PRIOS = 8
 PAUSE_QUANTA_MAX = 0xFFFF
@@ -114,6 +115,7 @@ class TmConfig:
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     port_schedulers: dict[int, SchedulerConfig] = field(default_factory=dict)
     pfc: PfcConfig = field(default_factory=PfcConfig)
+    ecn: EcnConfig | None = None  # marking by the TM (programs that do not mark in P4; fabric.p4 does)
 
     def validate(self, path: str = "tm") -> None:
         if self.buffer_bytes <= 0:
@@ -128,6 +130,8 @@ class TmConfig:
         for port, sched in self.port_schedulers.items():
             sched.validate(f"{path}.port_schedulers[{port}]")
         self.pfc.validate(f"{path}.pfc")
+        if self.ecn is not None:
+            self.ecn.validate(f"{path}.ecn")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, path: str = "tm") -> TmConfig:

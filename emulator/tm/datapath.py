@@ -2,10 +2,10 @@
 
     dp = Datapath(v1switch, tm_config, wake=..., defer=..., mac_of=..., on_pause=...)
     dp.add_port(port, rate_bps, delay_ns)
-    dp.receive(port, frame, now_ns)           # PFC consumed by the MAC; else ingress + TM admission; each
+    dp.receive(port, frame, now_ns)           # PFC consumed by the MAC (TM.pause); else ingress + TM admission; each
                                               # admitted frame calls wake(egress_port, now) at once.
     frame = dp.next_frame(port, now_ns)       # the next frame for the wire when the port's transmitter is
-                                              # free: MAC control (PFC) first, then the scheduler's pick run
+                                              # free: the TM's PFC requests as frames first, then the scheduler's pick run
                                               # through v1model egress. None: nothing sendable now.
     dp.more(port)                             # may the port have something after this frame?
 
@@ -22,8 +22,36 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from emulator.tm.config import TmConfig
+from emulator.tm.config import NUM_PRIOS, TmConfig
+from emulator.tm.ecn import EcnMarker
 from emulator.tm.manager import TrafficManager
+from traffic.pfc import build_pfc, parse_pfc, quanta_to_ns
+
+
+def pfc_frame(request: tuple[int, int], src_mac: bytes) -> bytes:
+    """The 802.1Qbb frame of a TM request (priority, quanta): that one class enabled, pause time `quanta`."""
+    prio, quanta = request
+    times: list[int | None] = [None] * NUM_PRIOS
+    times[prio] = quanta
+    return build_pfc(times, src_mac)
+
+
+def receive_pfc(tm: TrafficManager, port: int, frame: bytes, now: int) -> bool:
+    """A MAC control frame received on `port`: a PFC frame pauses the port's egress classes for their quanta
+    (x 512 bit times at the port's rate; 0 resumes). False if it is not PFC."""
+    classes = parse_pfc(frame)
+    if classes is None:
+        return False
+    eport = tm.ports.get(port)
+    if eport is not None:
+        for prio, quanta in classes.items():
+            tm.pause(port, (prio,), now + quanta_to_ns(quanta, eport.rate_bps) if quanta else now, now)
+    return True
+
+
+def default_mac(port: int) -> bytes:
+    """Locally administered MAC of a switch port (the PFC source address when the engine names none)."""
+    return bytes((0x02, 0, 0, 0, port >> 8 & 0xFF, port & 0xFF))
 
 
 class Datapath:
@@ -36,7 +64,8 @@ class Datapath:
         self.defer = defer
         # a TM kick (PFC frame queued, pause ended) is deferred like any other wake-up from inside a step
         self.tm = TrafficManager(tm_config, schedule=defer, kick=lambda port: defer(now(), self._wake_event, port),
-                                 on_pause=on_pause, mac_of=mac_of, path=path)
+                                 on_pause=on_pause, path=path)
+        self.mac_of = mac_of if mac_of is not None else default_mac
         self.pending: dict[int, deque[bytes]] = {}  # frames egress produced for another port (rare)
         self.digests: list[Any] = []
         self.mac_ctrl_ignored = 0  # MAC control frames that are not PFC (e.g. 802.3x PAUSE)
@@ -45,6 +74,8 @@ class Datapath:
         # (None: all 8 queues of the TM are in use, the simulator's model)
         self.priority_queues: int | None = None
         self.priority_drops = 0
+        ecn = self.tm.config.ecn
+        self.ecn = EcnMarker(ecn) if ecn is not None and ecn.mode != "off" else None
 
     def add_port(self, port: int, rate_bps: int, delay_ns: int = 0) -> None:
         self.tm.add_port(port, rate_bps, delay_ns)
@@ -52,8 +83,7 @@ class Datapath:
     # -- receive ------------------------------------------------------------------------------------------------
     def receive(self, port: int, frame: bytes, now: int) -> None:
         if len(frame) > 13 and frame[12] == 0x88 and frame[13] == 0x08:  # MAC control: consumed by the MAC
-            if not self.tm.receive_pfc(port, frame, now):
-                self.mac_ctrl_ignored += 1
+            self._receive_pfc(port, frame, now)
             return
         res = self.sw.ingress(port, frame, now)
         if res.digests:
@@ -76,7 +106,7 @@ class Datapath:
     def next_frame(self, port: int, now: int) -> bytes | None:
         eport = self.tm.ports[port]
         if eport.ctrl:
-            return eport.ctrl.popleft()
+            return pfc_frame(eport.ctrl.popleft(), self.mac_of(port))
         if self.pending:
             pend = self.pending.get(port)
             if pend:
@@ -97,10 +127,16 @@ class Datapath:
             if not frames:
                 continue  # dropped in egress: no wire time used, take the next one
             if len(frames) == 1 and frames[0][0] == port:
+                if self.ecn is not None:
+                    return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes)
                 return frames[0][1]
             frame = self._spread(frames, port, now)
             if frame is not None:
                 return frame
+
+    def _receive_pfc(self, port: int, frame: bytes, now: int) -> None:
+        if not receive_pfc(self.tm, port, frame, now):
+            self.mac_ctrl_ignored += 1  # not PFC (e.g. 802.3x PAUSE): ignored
 
     def more(self, port: int) -> bool:
         """Whether the port may have another frame after the current one (paused queues count: a resume wakes
@@ -151,4 +187,6 @@ class Datapath:
                "mac_ctrl_ignored": self.mac_ctrl_ignored}
         if self.priority_queues is not None:
             out["priority_drops"] = self.priority_drops
+        if self.ecn is not None:
+            out["tm_ecn_marked"] = self.ecn.marked
         return out

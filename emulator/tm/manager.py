@@ -3,12 +3,15 @@
 Every call takes `now_ns`. The TM never chooses ports: jobs arrive with the egress port and priority the P4
 program chose. Future work (pause refresh, pause expiry) is requested through `schedule(at_ns, fn, arg)`
 (the engine calls `fn(arg, at_ns)`); `kick(port)` tells the engine a port may have something to send now (a PFC
-frame was queued or a pause ended). Without an engine, timers queue locally and `advance(now)` fires them.
+request was queued or a pause ended). Without an engine, timers queue locally and `advance(now)` fires them.
+
+PFC without frames: `pop_ctrl(port)` gives the next `(priority, quanta)` the port must send (XOFF, refresh, XON)
+and `pause(port, classes, until, now)` applies a received pause; the MAC (datapath.py) turns both into frames.
 """
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from emulator.tm.buffer import SharedBuffer
@@ -20,15 +23,9 @@ from emulator.tm.scheduler import HIGH_FIRST, make_scheduler
 PauseHook = Callable[[int, int, int, bool, str], None]  # (now, port, prio, paused, "tx"|"rx")
 
 
-def default_mac(port: int) -> bytes:
-    """Locally administered MAC of a switch port (used as the PFC source address)."""
-    return bytes((0x02, 0, 0, 0, port >> 8 & 0xFF, port & 0xFF))
-
-
 class TrafficManager:
     def __init__(self, config: TmConfig | None = None, *, schedule: Callable[[int, Callable, Any], None] | None = None,
-                 kick: Callable[[int], None] | None = None, on_pause: PauseHook | None = None,
-                 mac_of: Callable[[int], bytes] | None = None, path: str = "tm"):
+                 kick: Callable[[int], None] | None = None, on_pause: PauseHook | None = None, path: str = "tm"):
         self.config = config = config if config is not None else TmConfig()
         config.validate(path)
         self.path = path
@@ -44,8 +41,10 @@ class TrafficManager:
         self.schedule = schedule if schedule is not None else self._local_schedule
         self.kick = kick if kick is not None else (lambda port: None)
         self.on_pause = on_pause
-        self.mac_of = mac_of if mac_of is not None else default_mac
         self.unrouted_drops = 0  # jobs for a port with no link
+        # ports that have held a packet since an observer last emptied this set (observers sample these only,
+        # so their cost follows the busy queues, not the number of ports; see Network.sample_queues)
+        self.busy_ports: set[int] = set()
 
     # -- setup --------------------------------------------------------------------------------------------------
     def add_port(self, port_id: int, rate_bps: int, delay_ns: int = 0) -> EgressPort:
@@ -122,6 +121,8 @@ class TrafficManager:
         q.append((job, length, now, pool, in_port, len(q), qbytes))
         qbytes += length
         port.qbytes[prio] = qbytes
+        if not port.backlog:
+            self.busy_ports.add(port.id)
         port.backlog += 1
         stats.enq_pkts[prio] += 1
         stats.enq_bytes[prio] += length
@@ -181,8 +182,8 @@ class TrafficManager:
         info = self.QueueInfo(enq_us, enq_pkts, now // 1000 - enq_us, len(q), enq_bytes, qbytes)
         return job, info, in_port
 
-    def pop_ctrl(self, port_id: int) -> bytes | None:
-        """The next MAC control (PFC) frame waiting on the port; these go ahead of all data."""
+    def pop_ctrl(self, port_id: int) -> tuple[int, int] | None:
+        """The next PFC frame the port must send, as (priority, quanta); these go ahead of all data."""
         ctrl = self.ports[port_id].ctrl
         return ctrl.popleft() if ctrl else None
 
@@ -194,9 +195,10 @@ class TrafficManager:
             return False
         return any(port.queues[p] and port.paused_until[p] <= now for p in range(NUM_PRIOS))
 
-    def receive_pfc(self, port_id: int, frame: bytes, now: int) -> bool:
-        """Consume a received PFC frame (pauses the port's egress classes). False if not PFC."""
-        return self.pfc.receive(port_id, frame, now)
+    def pause(self, port_id: int, classes: Iterable[int], until: int, now: int) -> None:
+        """A pause received on the port: its egress queues of `classes` send nothing before `until` (a time at or
+        before `now` resumes them)."""
+        self.pfc.pause(port_id, classes, until, now)
 
     # -- observation --------------------------------------------------------------------------------------------
     def queue_depth(self, port_id: int, prio: int) -> tuple[int, int]:

@@ -6,24 +6,22 @@ Generation, per (ingress port, lossless priority): bytes buffered from that ingr
 half its duration; dropping to XON sends pause time 0. Reception: a PFC frame pauses the egress queue of each
 enabled class for quanta x 512 bit times at the port's rate (0 resumes at once).
 
-Frames come from traffic.pfc (the host stack's builder/parser), so switch and NIC agree on the layout.
+The traffic manager deals in pauses, not frames: it queues `(priority, quanta)` requests on the port's MAC
+control queue, and `TrafficManager.pause(port, classes, until, now)` applies a pause that was received. The MAC
+(emulator/tm/datapath.py) builds and parses the 802.1Qbb frames with traffic.pfc, the layout the NICs use too.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from emulator.tm.config import NUM_PRIOS
-from traffic.pfc import build_pfc, parse_pfc, quanta_to_ns
+from traffic.pfc import quanta_to_ns
 
 if TYPE_CHECKING:
     from emulator.tm.manager import TrafficManager
 
-__all__ = ["IngressState", "PfcController", "parse_pfc", "build_pfc", "is_pfc_frame"]
-
-
-def is_pfc_frame(frame: bytes) -> bool:
-    """Cheap test for MAC control (0x8808) frames with the PFC opcode 0x0101."""
-    return len(frame) >= 34 and frame[12] == 0x88 and frame[13] == 0x08 and frame[14] == 0x01 and frame[15] == 0x01
+__all__ = ["IngressState", "PfcController"]
 
 
 class IngressState:
@@ -111,11 +109,10 @@ class PfcController:
         self._arm_refresh(ing, prio, now)
 
     def _send(self, port_id: int, prio: int, quanta: int, now: int) -> None:
+        """Ask the MAC to send a PFC frame for `prio` out of the port (ahead of all data)."""
         tm = self.tm
         port = tm.ports[port_id]
-        times: list[int | None] = [None] * NUM_PRIOS
-        times[prio] = quanta
-        port.ctrl.append(build_pfc(times, tm.mac_of(port_id)))
+        port.ctrl.append((prio, quanta))
         if quanta:
             port.stats.pause_sent[prio] += 1
         else:
@@ -123,36 +120,31 @@ class PfcController:
         tm.kick(port_id)
 
     # -- reception --------------------------------------------------------------------------------------------
-    def receive(self, port_id: int, frame: bytes, now: int) -> bool:
-        """Apply a received PFC frame to the port's egress queues. False if it is not a PFC frame."""
-        classes = parse_pfc(frame)
-        if classes is None:
-            return False
+    def pause(self, port_id: int, classes: Iterable[int], until: int, now: int) -> None:
+        """Hold the port's egress queues of `classes` until `until` (at or before now: resume them)."""
         tm = self.tm
         port = tm.ports.get(port_id)
         if port is None:
-            return True
+            return
         until_l, start_l, total_l = port.paused_until, port.pause_start, port.paused_total
-        for prio, q in classes.items():
+        for prio in classes:
             port.stats.pause_recv[prio] += 1
             was_paused = until_l[prio] > now
             if not was_paused:
                 # close the previous pause interval and open a new one
                 total_l[prio] += max(until_l[prio] - start_l[prio], 0)
                 start_l[prio] = now
-            if q == 0:
+            if until <= now:
                 until_l[prio] = now
                 if was_paused:
                     if tm.on_pause is not None:
                         tm.on_pause(now, port_id, prio, False, "rx")
                     tm.kick(port_id)
                 continue
-            until = now + quanta_to_ns(q, port.rate_bps)
             until_l[prio] = until
             if not was_paused and tm.on_pause is not None:
                 tm.on_pause(now, port_id, prio, True, "rx")
             tm.schedule(until, self._on_expire, (port_id, prio, until))
-        return True
 
     def _on_expire(self, arg: tuple[int, int, int], now: int) -> None:
         port_id, prio, until = arg

@@ -1,0 +1,236 @@
+"""Type resolution (type references -> types.py types) and constant and variable declarations."""
+from __future__ import annotations
+
+from emulator.p4 import ast
+from emulator.p4 import types as T
+from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok, _width_ok
+
+
+class TypeResolver:
+    """Types of declarations and type references; constants (a mixin of Checker)."""
+
+    # ------------------------------------------------------------------------------------------------ types
+
+    def type_params_scope(self, tps, scope: Scope) -> Scope:
+        if not tps:
+            return scope
+        s = Scope(scope)
+        for tp in tps:
+            self.declare(s, tp.name, tp)
+            self.decl_types[tp] = T.TypeVar(tp.name)
+        return s
+
+    def type_of_decl(self, d, scope: Scope) -> T.P4Type:
+        t = self.decl_types.get(d)
+        if t is not None:
+            return t
+        if isinstance(d, (ast.HeaderDecl, ast.StructDecl, ast.HeaderUnionDecl)):
+            # a generic one (`struct S<T>`) is resolved with its type parameters as type variables: a template
+            # that `specialize_type` instantiates where `S<bit<8>>` is written
+            scope = self.type_params_scope(d.type_params, scope)
+            seen = set()
+            fs = []
+            for f in d.fields:
+                if f.name in seen:
+                    raise _err(f"duplicate field '{f.name}' in {d.name}", f)
+                seen.add(f.name)
+                ft = self.resolve_type(f.field_type, scope)
+                for a in f.annotations or ():
+                    if a.name == "field_list" and a.args:  # ids may be named constants (p4c folds them)
+                        for x in a.args:
+                            self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
+                if isinstance(d, ast.HeaderDecl) and not T.contains_typevar(ft) and not _header_field_type_ok(ft):
+                    raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
+                               "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
+                fs.append(T.FieldT(f.name, ft))
+            cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
+            t = cls(d.name, tuple(fs), d)
+        elif isinstance(d, ast.EnumDecl):
+            if d.underlying is None:
+                names = []
+                for m in d.members:
+                    if m.name in names:
+                        raise _err(f"duplicate enum member '{m.name}'", m)
+                    names.append(m.name)
+                t = T.Enum(d.name, tuple(names), d)
+            else:
+                ut = self.resolve_type(d.underlying, scope)
+                if not isinstance(ut, T.Bits):
+                    raise _err(f"enum underlying type must be bit<W> or int<W>, not {ut}", d.underlying)
+                ms = []
+                for m in d.members:
+                    if m.value is None:
+                        raise _err(f"member '{m.name}' of serializable enum {d.name} needs a value", m)
+                    self.check_expr(m.value, scope, _Ctx("top"))
+                    self.coerce(m.value, ut)
+                    if m.value.const_value is None:
+                        raise _err("enum member value must be a compile-time constant", m.value)
+                    ms.append((m.name, m.value.const_value))
+                t = T.SerEnum(d.name, ut, tuple(ms), d)
+            for m in d.members:
+                self.decl_types[m] = t
+        elif isinstance(d, ast.TypedefDecl):
+            t = self.resolve_type(d.aliased, scope)
+        elif isinstance(d, ast.NewTypeDecl):
+            t = T.NewType(d.name, self.resolve_type(d.aliased, scope))
+        elif isinstance(d, ast.ExternDecl):
+            tps = tuple(tp.name for tp in d.type_params)
+            t = T.Extern(d.name, tps, (), d)
+            self.decl_types[d] = t
+            s = self.type_params_scope(d.type_params, scope)
+            d._scope = s
+            for m in d.methods:
+                if m.return_type is None:
+                    raise _err(f"method '{m.name}' of extern {d.name} needs a return type", m)
+                self.method_of(m, s)
+            for c in d.constructors:
+                self.method_of(c, s)
+            return t
+        elif isinstance(d, (ast.ParserTypeDecl, ast.ControlTypeDecl, ast.PackageTypeDecl,
+                            ast.ParserDecl, ast.ControlDecl)):
+            s = self.type_params_scope(d.type_params, scope)
+            params = tuple(self.param_of(p, s) for p in d.params)
+            cls = T.ParserT if isinstance(d, (ast.ParserTypeDecl, ast.ParserDecl)) else \
+                T.ControlT if isinstance(d, (ast.ControlTypeDecl, ast.ControlDecl)) else T.PackageT
+            t = cls(d.name, params, tuple(tp.name for tp in d.type_params), d)
+        elif isinstance(d, ast.TypeParameter):
+            t = T.TypeVar(d.name)
+        else:
+            raise _err(f"'{getattr(d, 'name', d)}' is not a type", d)
+        self.decl_types[d] = t
+        return t
+
+    def specialize_type(self, template, d, args: tuple, node) -> T.P4Type:
+        """`S<args>` for a generic header, union or struct `S` (P4-16 7.2.12): its fields with the type
+        parameters replaced; a header's fields must then be of the types a header allows."""
+        kind = type(d).__name__[:-4].lower().replace("headerunion", "header_union")
+        if not args:
+            raise _err(f"generic {kind} {d.name} needs type arguments: {d.name}<...>", node)
+        if len(args) != len(d.type_params):
+            raise _err(f"{kind} {d.name} takes {len(d.type_params)} type arguments, {len(args)} given", node)
+        env = {tp.name: a for tp, a in zip(d.type_params, args)}
+        fields = tuple(T.FieldT(f.name, T.substitute(f.type, env)) for f in template.fields)
+        if isinstance(template, T.Header):
+            for f in fields:
+                if not T.contains_typevar(f.type) and not _header_field_type_ok(f.type):
+                    raise _err(f"header field '{f.name}' of {d.name}<...> would have type {f.type}; header "
+                               "fields must be bit<W>, int<W>, varbit<W>, bool, a serializable enum or a struct "
+                               "of fixed-width fields", node)
+        return T.specialized(d, type(template), args, fields)
+
+    def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
+        t = self.resolve_type(p.param_type, scope)
+        self.decl_types[p] = t
+        opt = ast.find_annotation(p.annotations, "optional") is not None
+        return T.Param(p.name, t, _dirn(p), p.default is not None, opt)
+
+    def method_of(self, m, scope: Scope) -> T.Method:
+        t = self.decl_types.get(m)
+        if t is not None:
+            return t
+        s = self.type_params_scope(m.type_params, scope)
+        m._scope = s
+        params = tuple(self.param_of(p, s) for p in m.params)
+        ret = self.resolve_type(m.return_type, s) if m.return_type is not None else T.VOID
+        t = T.Method(m.name, tuple(tp.name for tp in m.type_params), params, ret, m,
+                     getattr(m, "abstract", False))
+        self.decl_types[m] = t
+        return t
+
+    def resolve_type(self, t: ast.Type, scope: Scope) -> T.P4Type:
+        r = self._resolve_type(t, scope)
+        t.resolved = r
+        return r
+
+    def _resolve_type(self, t: ast.Type, scope: Scope) -> T.P4Type:
+        if isinstance(t, ast.BitType):
+            w = self.const_int(t.width, scope, _Ctx("top"), "width")
+            if w < 0 or (t.signed and w == 0):
+                raise _err(f"invalid width {w}", t)
+            return T.Bits(_width_ok(w, t), t.signed)
+        if isinstance(t, ast.BoolType):
+            return T.BOOL
+        if isinstance(t, ast.TypeName):
+            d = self.top.lookup(t.path) if t.absolute else scope.lookup(t.path)
+            if d is None:
+                raise _err(f"undeclared type '{t.path}'", t)
+            if isinstance(d, Overloads):
+                raise _err(f"'{t.path}' is not a type", t)
+            t.decl = d
+            if isinstance(d, ast.TypeParameter):
+                return self.decl_types.get(d) or T.TypeVar(d.name)
+            base = self.type_of_decl(d, scope)
+            args = tuple(self.resolve_type(a, scope) for a in t.type_args)
+            if isinstance(base, T.Extern):
+                if args:
+                    if len(args) != len(base.type_params):
+                        raise _err(f"extern {base.name} takes {len(base.type_params)} type arguments, "
+                                   f"{len(args)} given", t)
+                    return T.Extern(base.name, base.type_params, args, base.decl)
+                return base
+            if isinstance(base, (T.ParserT, T.ControlT, T.PackageT)) and args:
+                if len(args) != len(base.type_params):
+                    raise _err(f"{base.name} takes {len(base.type_params)} type arguments, {len(args)} given", t)
+                env = {k: v for k, v in zip(base.type_params, args) if not isinstance(v, T.DontCare)}
+                return T.substitute(base, env)
+            if isinstance(base, (T.Header, T.HeaderUnion, T.Struct)) and getattr(d, "type_params", None):
+                return self.specialize_type(base, d, args, t)
+            if args:
+                raise _err(f"type {t.path} is not generic", t)
+            return base
+        if isinstance(t, ast.ErrorTypeRef):
+            return self.error_type
+        if isinstance(t, ast.MatchKindType):
+            return self.matchkind_type
+        if isinstance(t, ast.StringType):
+            return T.STRING
+        if isinstance(t, ast.VoidType):
+            return T.VOID
+        if isinstance(t, ast.InfIntType):
+            return T.INFINT
+        if isinstance(t, ast.VarbitType):
+            return T.VarBits(_width_ok(self.const_int(t.width, scope, _Ctx("top"), "width"), t))
+        if isinstance(t, ast.TupleType):
+            return T.Tuple(tuple(self.resolve_type(e, scope) for e in t.elements))
+        if isinstance(t, ast.ListType):
+            return T.List((self.resolve_type(t.element, scope),))
+        if isinstance(t, ast.HeaderStackType):
+            et = self.resolve_type(t.element, scope)
+            if not isinstance(et, (T.Header, T.HeaderUnion)):
+                raise _err(f"header stack element must be a header or header union, not {et}", t)
+            n = self.const_int(t.size, scope, _Ctx("top"), "header stack size")
+            if n <= 0:
+                raise _err(f"header stack size must be positive, not {n}", t.size)
+            return T.HeaderStack(et, n)
+        if isinstance(t, ast.DontCareType):
+            return T.DONTCARE
+        raise _err(f"unsupported type {type(t).__name__}", t)
+
+    # ------------------------------------------------------------------------------------------ constants
+
+    def const_int(self, e: ast.Expression, scope: Scope, ctx: _Ctx, what: str) -> int:
+        if e.type is None:
+            self.check_expr(e, scope, ctx)
+        v = e.const_value
+        if v is None or isinstance(v, (bool, str, tuple)):
+            raise _err(f"{what} must be a compile-time integer constant", e)
+        return v
+
+    def check_const(self, d: ast.ConstDecl, scope: Scope, ctx: _Ctx) -> None:
+        t = self.resolve_type(d.decl_type, scope)
+        self.check_expr(d.value, scope, ctx)
+        self.coerce(d.value, t)
+        if d.value.const_value is None:
+            raise _err(f"value of constant '{d.name}' is not a compile-time constant", d.value)
+        self.decl_types[d] = t
+        self.declare(scope, d.name, d)
+
+    def check_var(self, d: ast.VarDecl, scope: Scope, ctx: _Ctx) -> None:
+        t = self.resolve_type(d.decl_type, scope)
+        if isinstance(t, (T.Extern, T.TableT)):
+            raise _err(f"variable '{d.name}' cannot have type {t}", d)
+        if d.init is not None:
+            self.check_expr(d.init, scope, ctx)
+            self.coerce(d.init, t)
+        self.decl_types[d] = t
+        self.declare(scope, d.name, d)

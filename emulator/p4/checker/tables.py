@@ -1,0 +1,140 @@
+"""Checking tables: keys, actions, entries, default actions and properties."""
+from __future__ import annotations
+
+from emulator.p4 import ast
+from emulator.p4 import types as T
+from emulator.p4.checker.scope import Callee, Scope, _Ctx, _err
+
+
+class TableChecker:
+    """Tables (a mixin of Checker)."""
+
+    # ------------------------------------------------------------------------------------------ tables
+
+    def check_table(self, d: ast.TableDecl, scope: Scope, ctx: _Ctx) -> None:
+        self.decl_types[d] = T.TableT(d.name, d)
+        key_types: list[T.P4Type] = []
+        keys = d.key
+        seen = set()
+        for p in d.properties:
+            if p.name in seen:
+                raise _err(f"duplicate table property '{p.name}'", p)
+            seen.add(p.name)
+        if keys is not None:
+            for k in keys.elements:
+                kt = self.check_expr(k.expr, scope, ctx)
+                if isinstance(kt, T.InfInt):
+                    raise _err("table key needs a fixed-width type", k.expr)
+                if not isinstance(T.strip_newtype(kt), (T.Bits, T.Bool, T.SerEnum, T.Enum, T.Error)):
+                    raise _err(f"table key has type {kt}; it must be bit<W>, int<W>, bool, an enum or error",
+                               k.expr)
+                mk = scope.lookup(k.match_kind)
+                if not isinstance(mk, ast.IdDecl) or mk not in self.match_kind_decls.values():
+                    raise _err(f"unknown match kind '{k.match_kind}'", k)
+                k.match_kind_decl = mk
+                if k.match_kind != "selector":
+                    key_types.append(kt)
+        acts = d.actions
+        if acts is None:
+            raise _err(f"table {d.name} has no actions property", d)
+        action_decls = []
+        for ref in acts.actions:
+            ad = self.lookup_path(ref.name, scope)
+            if not isinstance(ad, ast.ActionDecl):
+                raise _err(f"'{ref.name.name}' is not an action", ref.name)
+            ref.name.decl = ad
+            ref.name.type = self.decl_types[ad]
+            if ad in action_decls:
+                raise _err(f"action '{ad.name}' appears twice in table {d.name}", ref)
+            action_decls.append(ad)
+            ref.callee = self.action_ref_callee(ad, ref.args or [], scope, ctx, ref)
+        d._action_decls = action_decls
+        names = tuple(a.name for a in action_decls)
+        d._apply_type = T.ApplyResult(d.name, names, d)
+        for p in d.properties:
+            if isinstance(p, (ast.KeyProperty, ast.ActionsProperty)):
+                continue
+            if isinstance(p, ast.EntriesProperty):
+                if keys is None:
+                    raise _err(f"table {d.name} has entries but no key", p)
+                for ent in p.entries:
+                    self.check_keyset(ent.keyset, key_types, scope, ctx)
+                    self._require_const_keyset(ent.keyset)
+                    self.check_table_action_call(ent.action, d, scope, ctx, "entry", full=True)
+                    if ent.priority is not None:
+                        self.const_int(ent.priority, scope, ctx, "entry priority")
+                continue
+            if not isinstance(p, ast.ValueProperty):
+                continue
+            if p.name == "default_action":
+                self.check_table_action_call(p.value, d, scope, ctx, "default action", full=True)
+            elif p.name in ("size", "max_group_size", "priority_delta"):
+                self.const_int(p.value, scope, ctx, f"table property {p.name}")
+            elif p.name in ("implementation", "counters", "meters"):
+                v = p.value
+                if isinstance(v, ast.ConstructorCall):
+                    self.check_expr(v, scope, ctx)
+                else:
+                    t = self.check_expr(v, scope, ctx)
+                    if not isinstance(t, T.Extern):
+                        raise _err(f"table property {p.name} must name an extern instance", v)
+            else:
+                self.check_expr(p.value, scope, ctx)
+
+    def _require_const_keyset(self, ks) -> None:
+        if isinstance(ks, (ast.Default, ast.DontCare)):
+            return
+        if isinstance(ks, ast.ListExpression):
+            for c in ks.components:
+                self._require_const_keyset(c)
+            return
+        parts = [ks.value, ks.mask] if isinstance(ks, ast.Mask) else [ks.lo, ks.hi] if isinstance(ks, ast.Range) \
+            else [ks]
+        for e in parts:
+            if e.const_value is None:
+                raise _err("table entry keys must be compile-time constants", e)
+
+    def action_ref_callee(self, ad: ast.ActionDecl, args, scope, ctx, node) -> Callee:
+        at: T.ActionT = self.decl_types[ad]
+        dparams = tuple(p for p in at.params if p.direction)
+        m = T.Method(ad.name, (), dparams, T.VOID, ad)
+        _, callee = self.bind_call(m, args, [], scope, ctx, node, {})
+        callee.kind = "action"
+        callee.decl = ad
+        callee.params = at.params
+        callee.args = callee.args + [None] * (len(at.params) - len(dparams))
+        return callee
+
+    def check_table_action_call(self, e, table: ast.TableDecl, scope, ctx, what: str, full: bool) -> None:
+        if isinstance(e, ast.PathExpression):
+            call = ast.MethodCall(e, [], [], loc=e.loc)
+            target, args = e, []
+        elif isinstance(e, ast.MethodCall):
+            call, target, args = e, e.target, e.args
+        else:
+            raise _err(f"{what} must be an action call", e)
+        ad = self.lookup_path(target, scope) if isinstance(target, ast.PathExpression) else None
+        if not isinstance(ad, ast.ActionDecl):
+            raise _err(f"{what} must be an action call", e)
+        target.decl = ad
+        target.type = self.decl_types[ad]
+        if ad not in table._action_decls:
+            raise _err(f"{what} '{ad.name}' is not in the actions list of table {table.name}", e)
+        at: T.ActionT = self.decl_types[ad]
+        cparams = tuple(p for p in at.params if not p.direction)
+        use = at.params if len(args) == len(at.params) and len(at.params) != len(cparams) else cparams
+        m = T.Method(ad.name, (), use, T.VOID, ad)
+        _, callee = self.bind_call(m, args, [], scope, ctx, e, {})
+        for p, a in zip(use, callee.args):
+            if not p.direction and a is not None and a.const_value is None:
+                raise _err(f"argument '{p.name}' of {what} must be a compile-time constant", a)
+        callee.kind = "action"
+        callee.decl = ad
+        if use is cparams:
+            callee.params = at.params
+            nd = len(at.params) - len(cparams)
+            callee.args = [None] * nd + callee.args
+        call.callee = callee
+        call.type = T.VOID
+        if isinstance(e, ast.PathExpression):
+            e.callee = callee

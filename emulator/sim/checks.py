@@ -1,0 +1,65 @@
+"""Configurations that cannot work, refused before a run with the scenario field that makes them so.
+
+A run in which no packet can arrive (no path between a flow's hosts), no frame fits (a buffer that the reserve and
+PFC headroom leave with less than one frame) or every packet times out (a round trip longer than the sender's
+local ACK timeout) would only end, much later, with every flow failed. These checks run on the wired topology.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.errors import ConfigError
+from emulator.tm.config import NUM_PRIOS, tm_config_from_spec
+from traffic.frames import BTH_LEN, ICRC_LEN, RETH_LEN
+from traffic.qp import rto_ns_for
+
+ETH_IP_UDP_LEN = 14 + 20 + 8
+
+
+def largest_frame(mtu: int) -> int:
+    """Bytes of the largest RoCE data frame a NIC with this path MTU sends (a WRITE-first with its RETH)."""
+    return ETH_IP_UDP_LEN + BTH_LEN + RETH_LEN + mtu + ICRC_LEN
+
+
+def check_buffers(sc: Any, links: list[tuple]) -> None:
+    """Each switch's buffer, after 8 reserves per port and PFC headroom per lossless priority and port, must
+    still hold the largest frame a NIC sends."""
+    frame = largest_frame(max(sc.nic_of(h).mtu for h in sc.topology.hosts))
+    for name in sc.topology.switches:
+        spec, where = sc.switch_of(name)
+        cfg = tm_config_from_spec(spec, where)
+        mine = [(rate, delay) for a, _, b, _, rate, delay, *_ in links if name in (a, b)]
+        lossless = len(set(cfg.pfc.priorities)) if cfg.pfc.enabled else 0
+        headroom = sum(cfg.pfc.headroom_for(rate, delay) * lossless for rate, delay in mine)
+        reserve = len(mine) * NUM_PRIOS * cfg.reserved_bytes
+        shared = cfg.buffer_bytes - reserve - headroom
+        if shared < frame:
+            raise ConfigError(
+                f"switch {name}: a {cfg.buffer_bytes:,}-byte buffer leaves {shared:,} bytes shared after the reserve "
+                f"({len(mine)} ports x {NUM_PRIOS} priorities x {cfg.reserved_bytes:,} B = {reserve:,} B) and PFC "
+                f"headroom ({headroom:,} B); it must hold at least one {frame:,}-byte frame", f"{where}.buffer.size")
+
+
+def check_paths(sc: Any, graph: Any, flows: list[tuple[str, Any]]) -> None:
+    """Every flow's hosts are connected, and the sender's local ACK timeout is longer than the round trip's
+    propagation delay (else every packet would time out before its ACK could arrive). `flows` holds
+    (field path, FlowSpec) pairs; `graph` is the wired topology with each edge's `delay`."""
+    import networkx as nx
+
+    component = {n: i for i, comp in enumerate(nx.connected_components(graph)) for n in comp}
+    delays: dict[str, dict[str, int]] = {}
+    for where, f in flows:
+        if component.get(f.src) != component.get(f.dst):
+            raise ConfigError(f"flow {f.name}: no path from {f.src} to {f.dst} (the topology does not connect "
+                              f"them)", where)
+        if f.src not in delays:
+            delays[f.src] = nx.single_source_dijkstra_path_length(graph, f.src, weight="delay")
+        rtt = 2 * delays[f.src][f.dst]
+        nic = sc.nic_of(f.src)
+        rto = nic.rto if nic.rto is not None else rto_ns_for(nic.timeout)
+        if rto and rto <= rtt:
+            field = "rto" if nic.rto is not None else "timeout"
+            owner = f"host_nics.{f.src}" if f.src in sc.host_nics else "nic"
+            raise ConfigError(f"the local ACK timeout of {f.src} ({rto:,} ns) is not longer than the round trip's "
+                              f"propagation delay to {f.dst} ({rtt:,} ns): every packet would time out "
+                              f"(flow {f.name})", f"{owner}.{field}")

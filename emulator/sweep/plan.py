@@ -1,0 +1,127 @@
+"""What a sweep runs: a scenario, fixed `--set` overrides, `--grid` axes and seeds, expanded into run tasks.
+
+Every grid point is checked against the scenario schema before anything runs, so a grid over an unknown
+parameter (or a value the schema refuses) is an error naming the option, the file and the field path.
+
+A run's id is a hash of what decides its result: the scenario's text, the fixed overrides, the grid point and the
+seed. An interrupted sweep resumed in the same folder finds the finished runs by id; a changed scenario file or
+override gives new ids, so stale results are never reused.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emulator.errors import ConfigError, UsageError
+from emulator.scenario.load import parse_scenario
+
+
+@dataclass(frozen=True)
+class GridAxis:
+    path: str
+    values: tuple[str, ...]  # as written (YAML), so sweep.csv shows what the user typed
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """Everything a worker needs, with no file access: the scenario's text travels with the task."""
+
+    run_id: str
+    seed: int
+    point: tuple[tuple[str, str], ...]  # (grid path, value) per axis
+    overrides: tuple[str, ...]  # fixed sets, then the point, then the seed
+    scenario_text: str
+    scenario_path: str
+    base_dir: str
+
+
+@dataclass
+class SweepPlan:
+    scenario_path: str
+    scenario_name: str
+    sets: list[str]
+    axes: list[GridAxis]
+    seeds: list[int]
+    tasks: list[RunTask] = field(default_factory=list)
+
+    def describe(self) -> dict:
+        """sweep.json's description of the plan."""
+        return {"scenario": self.scenario_path, "name": self.scenario_name, "sets": self.sets,
+                "grid": {a.path: list(a.values) for a in self.axes}, "seeds": self.seeds, "runs": len(self.tasks)}
+
+
+def split_assignment(item: str, option: str) -> tuple[str, str]:
+    path, eq, value = item.partition("=")
+    if not eq or not path.strip():
+        raise UsageError(f"{option} expects PATH=VALUE, got {item!r}")
+    if path.strip() == "seed":
+        raise UsageError(f"{option} seed=...: seeds come from --seeds N (runs use seeds 1..N)")
+    return path.strip(), value
+
+
+def split_values(text: str) -> list[str]:
+    """v1,v2,... split at top-level commas (a value may be a YAML list or mapping: [1, 2], {a: 1})."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "[{"
+        depth -= ch in "]}"
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def parse_grid(item: str) -> GridAxis:
+    path, values = split_assignment(item, "--grid")
+    vals = split_values(values)
+    if not values.strip() or any(v == "" for v in vals):
+        raise UsageError(f"--grid {path}: give one or more values, comma-separated (--grid {path}=v1,v2)")
+    if len(set(vals)) != len(vals):
+        raise UsageError(f"--grid {path}: a value is listed twice")
+    return GridAxis(path, tuple(vals))
+
+
+def run_id(text: str, sets: list[str], point: tuple[tuple[str, str], ...], seed: int) -> str:
+    h = hashlib.sha256()
+    for part in (text, *sets, *(f"{p}={v}" for p, v in point), f"seed={seed}"):
+        h.update(part.encode())
+        h.update(b"\0")
+    return f"s{seed}-{h.hexdigest()[:12]}"
+
+
+def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: list[str] = ()) -> SweepPlan:
+    """Expand and check the sweep; raises before anything runs."""
+    path = Path(scenario)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"cannot read scenario: {exc.strerror}", file=str(path)) from None
+    if seeds < 1:
+        raise UsageError(f"--seeds must be 1 or more, got {seeds}")
+    sets = [f"{p}={v}" for p, v in (split_assignment(s, "--set") for s in sets)]
+    axes = [parse_grid(g) for g in grids]
+    paths = [a.path for a in axes] + [s.partition("=")[0] for s in sets]
+    dup = sorted({p for p in paths if paths.count(p) > 1})
+    if dup:
+        raise UsageError(f"{', '.join(dup)}: set more than once (by --set and --grid, or two --grid options)")
+    points = list(itertools.product(*[[(a.path, v) for v in a.values] for a in axes]))
+    name = ""
+    for point in points:  # a bad point is an error now, not in a worker hours later
+        overrides = sets + [f"{p}={v}" for p, v in point]
+        try:
+            name = parse_scenario(text, path, overrides).name
+        except ConfigError as exc:
+            opt = " ".join(f"--grid {p}={v}" for p, v in point) or "--set"
+            raise ConfigError(f"{exc.message} (with {opt})", exc.path, exc.file) from None
+    plan = SweepPlan(str(path), name, sets, axes, list(range(1, seeds + 1)))
+    for point in points:
+        for seed in plan.seeds:
+            overrides = (*sets, *(f"{p}={v}" for p, v in point), f"seed={seed}")
+            plan.tasks.append(RunTask(run_id(text, sets, point, seed), seed, point, overrides, text, str(path),
+                                      str(path.parent)))
+    return plan

@@ -1,0 +1,79 @@
+"""Suite-wide check that the tests leave nothing behind (issue 9): after the last test of each pytest process,
+no network namespace or interface named with that process's prefix (tests/netns_util.Lab), no child process,
+and no record of a real-time run whose owner has exited (`rocelab clean` would have something to remove).
+
+Only what this process made is looked at (names carry its pid; children are its own), so parallel workers and
+other runs on the same machine are never blamed. A leftover fails the session's last teardown, naming it.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+
+def _ip_names(*args: str) -> list[str]:
+    try:
+        out = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.split()[0].split("@")[0].rstrip(":") for line in out.splitlines() if line.strip()]
+
+
+def _leftover_names(prefix: str) -> list[str]:
+    ours = re.compile(re.escape(prefix) + r"(?![0-9])").match  # rl12 must not claim rl123's names
+    namespaces = [n for n in _ip_names("netns", "list") if ours(n)]
+    links = [n for n in _ip_names("-o", "-br", "link", "show") if ours(n)]
+    return [f"namespace {n}" for n in namespaces] + [f"interface {n}" for n in links]
+
+
+def _leftover_children(grace_s: float = 3.0) -> list[str]:
+    import psutil
+
+    me = psutil.Process()
+    end = time.monotonic() + grace_s
+    while True:  # a child that was just told to stop gets a moment to go
+        alive = [c for c in me.children(recursive=True) if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+        if not alive or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    out = []
+    for c in alive:
+        try:
+            out.append(f"process {c.pid} ({' '.join(c.cmdline())[:120]})")
+        except psutil.Error:
+            continue
+    return out
+
+
+def _leftover_runs(since: float) -> list[str]:
+    from emulator.mininet.state import RunState, state_root
+
+    root = state_root()
+    if not root.is_dir():
+        return []
+    out = []
+    for d in root.iterdir():
+        try:
+            if d.stat().st_mtime < since:
+                continue  # older than this session: not ours to judge
+            state = RunState(d)
+            if not state.owner_alive() and state.records():
+                out.append(f"run record {d} (its owner exited without cleaning up)")
+        except (OSError, ValueError, TypeError):
+            continue
+    return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_left_behind():
+    start = time.time()
+    yield
+    prefix = f"rl{os.getpid() % 100000}"
+    left = _leftover_children() + _leftover_runs(start)
+    if os.geteuid() == 0:
+        left += _leftover_names(prefix)
+    assert not left, "the tests left these behind:\n  " + "\n  ".join(left)

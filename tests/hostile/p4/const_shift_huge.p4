@@ -1,0 +1,20 @@
+// hostile: 1 << 2^40 at compile time would need 128 GiB
+// expect-exit: 2
+// expect-message: more than the 65536 allowed for compile-time integers
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct metadata { }
+
+parser P(packet_in pk, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata m) { apply { } }
+control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    apply { hdr.h.a = (bit<8>)(1 << 1099511627776); }
+}
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;

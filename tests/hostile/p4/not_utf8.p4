@@ -1,0 +1,20 @@
+// hostile: a Latin-1 byte in a comment: not UTF-8
+// expect-exit: 2
+// expect-message: the P4 program is not UTF-8 text: byte 0xe9
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct metadata { }
+
+parser P(packet_in pk, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata m) { apply { } }
+control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    apply { hdr.h.a = 1; // café }
+}
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;

@@ -1,0 +1,126 @@
+"""Collectives (traffic/collectives.py): the plans move what NCCL's ring algorithms move, steps wait for their
+inputs, and on a fabric the completion time never beats the bandwidth bound (busbw never exceeds the link)."""
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import pytest
+
+from emulator.errors import ConfigError
+from emulator.scenario.load import load_scenario
+from emulator.scenario.schema import Scenario
+from emulator.sim.runner import run_scenario
+from traffic.collectives import OPS, CollectiveConfig, bus_factor, place_ranks, plan
+
+RATE = 100e9
+
+
+def _cfg(op: str, n: int = 5, nbytes: int = 1_000_003, channels: int = 3, **kw) -> CollectiveConfig:
+    return CollectiveConfig(op, tuple(f"h{i}" for i in range(n)), nbytes, channels, **kw)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_each_rank_sends_its_bus_share_and_inputs_come_from_the_sender(op):
+    cfg = _cfg(op, chunk=64_000)
+    ts = plan(cfg)
+    n = len(cfg.ranks)
+    sent = Counter()
+    for t in ts:
+        sent[t.src] += t.nbytes
+        assert t.src != t.dst
+        for d in t.deps:  # a transfer waits only for data that arrived at its own sender: the previous ring step,
+            # or (broadcast) the same piece one hop up the chain
+            assert ts[d].dst == t.src and ts[d].channel == t.channel
+            assert ts[d].step == t.step - (0 if op == "broadcast" else 1)
+    if op == "broadcast":  # every rank but the last of the chain forwards the whole message
+        assert sorted(sent.values()) == [cfg.nbytes] * (n - 1)
+    else:  # each rank's link carries bus_factor x nbytes (to rounding of the chunks)
+        for r in range(n):
+            assert abs(sent[r] - bus_factor(op, n) * cfg.nbytes) <= 2 * n * cfg.channels, (r, sent[r])
+    assert {t.channel for t in ts} == set(range(cfg.channels))
+
+
+def test_ring_steps_and_qps():
+    ts = plan(_cfg("all_reduce", n=4, channels=2))
+    assert max(t.step for t in ts) + 1 == 2 * (4 - 1)
+    assert len(ts) == 2 * 3 * 4 * 2  # steps x ranks x channels
+    assert {(t.src, t.dst) for t in ts} == {(r, (r + 1) % 4) for r in range(4)}  # a ring: one peer each way
+    a2a = plan(_cfg("all_to_all", n=4, channels=2))
+    assert len(a2a) == 4 * 3 * 2 and {t.step for t in a2a} == {0} and not any(t.deps for t in a2a)
+
+
+def test_bus_factors_are_nccl_tests():
+    assert bus_factor("all_reduce", 8) == pytest.approx(2 * 7 / 8)
+    assert bus_factor("all_gather", 8) == bus_factor("reduce_scatter", 8) == bus_factor("all_to_all", 8) == 7 / 8
+    assert bus_factor("broadcast", 8) == 1.0
+
+
+def test_random_placement_is_a_seeded_permutation():
+    hosts = [f"h{i}" for i in range(1, 17)]
+    a, b, c = place_ranks(hosts, "random", 1), place_ranks(hosts, "random", 1), place_ranks(hosts, "random", 2)
+    assert a == b and sorted(a) == sorted(hosts) and a != c
+    assert place_ranks(hosts, "ordered", 5) == hosts
+
+
+def _star(op: str, **coll) -> Scenario:
+    return Scenario.model_validate({
+        "name": f"coll_{op}", "topology": {"star": {"switch": "s1", "hosts": 4}},
+        "switch": {"pfc": {"enabled": True, "xoff": "32KB"}},
+        "workload": {"collective": {"op": op, "hosts": ["h1", "h2", "h3", "h4"], "bytes": "256KiB",
+                                    "chunk": "32KiB", **coll}}})
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_collective_on_a_star_never_beats_the_bound(op, tmp_path):
+    out = run_scenario(_star(op, channels=2), out_dir=tmp_path, plots=False)
+    s, c = out.summary, out.summary["collective"]
+    assert s["complete"] and c["completed"] and not c["failed"]
+    assert c["time_ns"] >= c["bound_ns"]  # no collective moves its bytes faster than the ranks' links
+    assert c["busbw_gbps"] <= RATE / 1e9
+    assert c["algbw_gbps"] == pytest.approx(c["bytes"] * 8 / c["time_ns"], rel=1e-3)
+    assert c["busbw_gbps"] == pytest.approx(c["algbw_gbps"] * bus_factor(op, 4), rel=1e-3)
+    tails = [st["tail_ns"] for st in c["steps"]]
+    assert tails == sorted(tails) and tails[-1] == c["end_ns"] == s["sim_time_ns"]
+    for st in c["steps"]:  # the tail is the slowest rank's time
+        done = [row[st["step"]] for row in c["rank_step_done_ns"] if row[st["step"]] is not None]
+        assert st["tail_ns"] == max(done) and st["first_ns"] == min(done)
+    rows = list(csv.DictReader(open(tmp_path / "collective.csv")))
+    assert len(rows) == c["transfers"]
+    for r in rows:  # each transfer was posted, arrived, then acknowledged; no step began before its inputs
+        assert int(r["post_ns"]) <= int(r["arrive_ns"]) <= int(r["ack_ns"]) <= c["end_ns"]
+    assert s["totals"]["drops"] == 0
+
+
+def test_later_steps_start_only_when_inputs_arrived(tmp_path):
+    out = run_scenario(_star("all_reduce"), out_dir=tmp_path, plots=True)
+    coll = out.built.collective
+    for t, tm in zip(coll.transfers, coll.timing):
+        for d in t.deps:
+            assert tm.post_ns == coll.timing[d].arrive_ns  # posted the moment its input arrived
+    assert (tmp_path / "collective.png").stat().st_size > 0
+
+
+def test_more_channels_open_more_qps_and_still_respect_the_bound():
+    one = run_scenario(_star("all_gather", channels=1)).summary["collective"]
+    four = run_scenario(_star("all_gather", channels=4)).summary["collective"]
+    assert four["transfers"] == 4 * one["transfers"]
+    assert min(one["time_ns"], four["time_ns"]) >= one["bound_ns"]
+
+
+@pytest.mark.parametrize("coll, message", [
+    ({"hosts": ["h1"]}, "two or more distinct hosts"),
+    ({"hosts": ["h1", "zz"]}, "workload.collective.hosts[1]: unknown host 'zz'"),
+    ({"root": "h9", "op": "broadcast"}, "root: 'h9' is not one of"),
+    ({"op": "allreduce"}, "workload.collective.op"),
+    ({"channels": 0}, "workload.collective.channels"),
+])
+def test_bad_collectives_are_refused_with_the_field(tmp_path, coll, message):
+    base = {"op": "all_reduce", "hosts": ["h1", "h2"], "bytes": "1MiB"}
+    path = tmp_path / "c.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump({"topology": {"star": {"hosts": 3}}, "workload": {"collective": base | coll}}))
+    with pytest.raises(ConfigError) as exc:
+        load_scenario(path)
+    assert message in str(exc.value)

@@ -1,0 +1,125 @@
+"""`rocelab sweep`: grid x seeds expanded and checked before anything runs, sweep.csv a row per run, resuming
+without re-running finished runs, and the same sweep.csv from local processes and from a (local) Dask cluster."""
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from emulator.cli import main as cli
+from emulator.errors import ConfigError, UsageError
+from emulator.sweep.execute import connect_dask, run_sweep
+from emulator.sweep.plan import make_plan, split_values
+
+SCENARIO = """\
+name: tiny_incast
+topology:
+  star: {switch: s1, hosts: 3}
+switch:
+  pfc: {enabled: true, xoff: 32KB}
+workload:
+  incast: {senders: [h1, h2], receiver: h3, bytes: 64KiB, jitter: 3us}
+outputs:
+  plots: false
+"""
+GRID = ["workload.incast.bytes=32KiB,64KiB"]
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def _rows(path: Path) -> list[dict]:
+    return list(csv.DictReader(open(path)))
+
+
+def test_plan_is_the_product_of_the_grid_and_the_seeds(scenario):
+    plan = make_plan(scenario, 3, ["switch.pfc.xoff=40KB"], GRID + ["nic.mtu=1024,2048"])
+    assert len(plan.tasks) == 2 * 2 * 3
+    assert len({t.run_id for t in plan.tasks}) == len(plan.tasks)
+    again = make_plan(scenario, 3, ["switch.pfc.xoff=40KB"], GRID + ["nic.mtu=1024,2048"])
+    assert [t.run_id for t in again.tasks] == [t.run_id for t in plan.tasks]  # what resuming relies on
+    other = make_plan(scenario, 3, ["switch.pfc.xoff=48KB"], GRID + ["nic.mtu=1024,2048"])
+    assert not {t.run_id for t in other.tasks} & {t.run_id for t in plan.tasks}  # a changed setting reruns
+    assert all("seed=" in t.overrides[-1] for t in plan.tasks)
+    assert split_values("[1, 2],{a: 1, b: 2}, 3") == ["[1, 2]", "{a: 1, b: 2}", "3"]
+
+
+@pytest.mark.parametrize("grid, sets, error, message", [
+    (["workload.incast.bites=1KiB,2KiB"], [], ConfigError, "workload.incast.bites: unknown field"),
+    (["nic.mtu=1024,1000"], [], ConfigError, "nic.mtu"),
+    (["seed=1,2"], [], UsageError, "--seeds"),
+    (["nic.mtu=1024,2048"], ["nic.mtu=1024"], UsageError, "set more than once"),
+    (["nic.mtu="], [], UsageError, "one or more values"),
+])
+def test_bad_grids_are_refused_before_anything_runs(scenario, tmp_path, capsys, grid, sets, error, message):
+    with pytest.raises(error) as exc:
+        make_plan(scenario, 2, sets, grid)
+    assert message in str(exc.value)
+    out = tmp_path / "sweep"
+    args = ["sweep", str(scenario), "--seeds", "2", "--out", str(out), "--quiet"]
+    args += [x for g in grid for x in ("--grid", g)] + [x for s in sets for x in ("--set", s)]
+    assert cli(args) == 2
+    assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_a_dask_address_that_does_not_answer_is_refused_before_anything_runs(scenario, tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "sweep"
+    assert cli(["sweep", str(scenario), "--out", str(out), "--dask", "tcp://127.0.0.1:9", "--dask-timeout", "1",
+                "--quiet"]) == 2
+    assert "--dask tcp://127.0.0.1:9: no Dask scheduler answered" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_sweep_writes_a_row_per_run_and_resumes_without_rerunning(scenario, tmp_path):
+    out = tmp_path / "sweep"
+    plan = make_plan(scenario, 2, [], GRID)
+    first = run_sweep(plan, out)
+    assert (first.ran, first.reused, first.complete) == (4, 0, True)
+    rows = _rows(out / "sweep.csv")
+    assert [(r["workload.incast.bytes"], r["seed"]) for r in rows] == [
+        ("32KiB", "1"), ("32KiB", "2"), ("64KiB", "1"), ("64KiB", "2")]
+    for r in rows:  # a row is the run's own summary
+        s = json.loads((out / "runs" / r["run"] / "summary.json").read_text())
+        assert s["seed"] == int(r["seed"]) and int(r["sim_time_ns"]) == s["sim_time_ns"]
+        assert r["complete"] == "True" and float(r["goodput_gbps"]) <= 100
+    small = [float(r["fairness.last_fct_ns"]) for r in rows[:2]]
+    big = [float(r["fairness.last_fct_ns"]) for r in rows[2:]]
+    assert max(small) < min(big)  # twice the bytes take longer
+    stats = _rows(out / "sweep_summary.csv")
+    fct = [s for s in stats if s["metric"] == "fairness.last_fct_ns"]
+    assert len(fct) == 2 and all(s["runs"] == "2" for s in fct)
+    assert float(fct[0]["min"]) <= float(fct[0]["mean"]) <= float(fct[0]["max"])
+    assert list(out.glob("sweep-*.png"))
+
+    # an interrupted sweep: one run's summary never got written; resume with a third seed
+    victim = out / "runs" / rows[1]["run"] / "summary.json"
+    victim.unlink()
+    kept = {p: p.stat().st_mtime_ns for p in (out / "runs").glob("*/summary.json")}
+    again = run_sweep(make_plan(scenario, 3, [], GRID), out)
+    assert (again.ran, again.reused) == (1 + 2, 3)
+    assert {p: p.stat().st_mtime_ns for p in kept} == kept  # finished runs were not run (or written) again
+    assert victim.exists() and len(_rows(out / "sweep.csv")) == 6
+
+
+def test_dask_gives_the_same_sweep_csv_as_local_processes(scenario, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    local = tmp_path / "local"
+    assert cli(["sweep", str(scenario), "--seeds", "2", "--grid", GRID[0], "--out", str(local), "--jobs", "2",
+                "--quiet"]) == 0
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        client = connect_dask(cluster.scheduler_address, 10)
+        try:
+            outcome = run_sweep(make_plan(scenario, 2, [], GRID), tmp_path / "dask", client=client)
+        finally:
+            client.close()
+    assert outcome.ran == 4
+    assert (tmp_path / "dask" / "sweep.csv").read_text() == (local / "sweep.csv").read_text()
+    assert json.loads((tmp_path / "dask" / "sweep.json").read_text())["executor"] == "dask"

@@ -1,0 +1,308 @@
+"""Collective operations over RC queue pairs: ring all-reduce, all-gather, reduce-scatter, all-to-all and a
+pipelined ring broadcast, as NCCL runs them over RDMA (clock-free: the engine drives the NICs).
+
+    coll = Collective(CollectiveConfig("all_reduce", ranks=["h1", "h2", "h3"], nbytes=1 << 20, channels=2), nics)
+    engine.at(start, coll.start)        # posts every transfer that needs no input
+    ...                                 # each later transfer is posted when its inputs arrived
+    coll.report()                       # completion time, step tails, algbw/busbw, per rank and step
+
+The plan is a list of transfers (one RDMA WRITE each): step, sender rank, receiver rank, channel, bytes, and the
+transfers whose arrival at the sender it waits for. A channel is a ring of its own with one QP per peer (NCCL's
+channels: parallel QPs, so ECMP may put them on different paths); the message is split evenly across channels.
+
+- ring all-reduce (reduce-scatter then all-gather): 2(n-1) steps; at step s rank r sends chunk (r-s) mod n of
+  its channel's data (1/n of it) to rank r+1, after the chunk of step s-1 from rank r-1 arrived.
+- all-gather, reduce-scatter: the n-1 steps of one ring pass. `nbytes` is the whole buffer (all-gather's output,
+  reduce-scatter's input), as nccl-tests counts it; each step moves nbytes/n per rank.
+- all-to-all: every rank writes nbytes/n to each other rank at once (one step, NCCL posts them together).
+- broadcast: the root's data cut into pieces of `chunk` bytes, each forwarded along the ring root -> r1 -> ...;
+  a rank forwards piece p once it arrived (step p is piece p).
+
+Timing: a transfer's arrival is when its last packet was accepted in order at the receiver (the NIC's
+`on_receive`); its completion is when the sender saw it acknowledged (`on_complete`). A rank is done with a step
+when every transfer of that step it receives arrived and every one it sends was acknowledged; the step's tail is
+its slowest rank, and the collective ends when the last rank is done. algbw = nbytes / time; busbw = algbw x
+2(n-1)/n (all-reduce), (n-1)/n (all-gather, reduce-scatter, all-to-all), 1 (broadcast), as nccl-tests defines
+them (its doc/PERFORMANCE.md), so busbw can be compared with the link rate.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast")
+# per data packet beyond its payload: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4, and on the wire FCS 4,
+# preamble 8 and inter-frame gap 12 (the first packet's RETH is left out: the bound stays a lower bound)
+PACKET_OVERHEAD = 82
+
+
+def bus_factor(op: str, n: int) -> float:
+    """busbw / algbw (nccl-tests): the share of the data each rank's link must carry per byte of `nbytes`."""
+    if op == "all_reduce":
+        return 2 * (n - 1) / n
+    if op in ("all_gather", "reduce_scatter", "all_to_all"):
+        return (n - 1) / n
+    if op == "broadcast":
+        return 1.0
+    raise ValueError(f"unknown collective {op!r} (one of {', '.join(OPS)})")
+
+
+def split(nbytes: int, parts: int) -> list[int]:
+    """nbytes in `parts` near-equal whole pieces (the first ones one byte larger)."""
+    q, r = divmod(nbytes, parts)
+    return [q + (1 if i < r else 0) for i in range(parts)]
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One RDMA WRITE of the plan; `deps` are indices of transfers that must have arrived at `src` first."""
+
+    index: int
+    step: int
+    src: int
+    dst: int
+    channel: int
+    nbytes: int
+    deps: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class CollectiveConfig:
+    op: str
+    ranks: tuple[str, ...]  # host of each rank, in rank (ring) order
+    nbytes: int
+    channels: int = 1
+    root: int = 0  # broadcast: the root's rank
+    chunk: int = 512 * 1024  # broadcast: pipeline piece (NCCL's default 4 MiB buffer over its 8 steps)
+    priority: int | None = None
+    name: str = "collective"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranks", tuple(self.ranks))
+        if self.op not in OPS:
+            raise ValueError(f"unknown collective {self.op!r} (one of {', '.join(OPS)})")
+        if len(self.ranks) < 2 or len(set(self.ranks)) != len(self.ranks):
+            raise ValueError("a collective needs two or more distinct ranks")
+        if self.nbytes <= 0 or self.channels < 1 or self.chunk <= 0:
+            raise ValueError("a collective needs bytes > 0, channels >= 1 and chunk > 0")
+        if not 0 <= self.root < len(self.ranks):
+            raise ValueError(f"root rank {self.root} is not one of the {len(self.ranks)} ranks")
+
+
+def place_ranks(hosts: Sequence[str], placement: str = "ordered", seed: int = 0) -> list[str]:
+    """Rank order over `hosts`: as listed (`ordered`), or shuffled from the seed (`random`)."""
+    hosts = list(hosts)
+    if placement == "ordered":
+        return hosts
+    if placement == "random":
+        random.Random(seed).shuffle(hosts)
+        return hosts
+    raise ValueError(f"unknown placement {placement!r} (ordered or random)")
+
+
+def plan(cfg: CollectiveConfig) -> list[Transfer]:
+    """Every transfer of the collective, with its step and dependencies (see the module docstring)."""
+    n, out = len(cfg.ranks), []
+
+    def add(step: int, src: int, dst: int, ch: int, nbytes: int, deps: tuple[int, ...] = ()) -> int:
+        out.append(Transfer(len(out), step, src, dst, ch, nbytes, deps))
+        return len(out) - 1
+
+    for ch, data in enumerate(split(cfg.nbytes, cfg.channels)):
+        if cfg.op == "all_to_all":
+            for src in range(n):
+                for k, nbytes in enumerate(split(data, n)):
+                    if k != src:
+                        add(0, src, k, ch, nbytes)
+        elif cfg.op == "broadcast":
+            order = [(cfg.root + i) % n for i in range(n)]
+            prev: list[int | None] = [None] * n  # the transfer of the current piece into each hop
+            for p, nbytes in enumerate(split(data, max(1, -(-data // cfg.chunk)))):
+                for h in range(n - 1):
+                    dep = prev[h]
+                    prev[h + 1] = add(p, order[h], order[h + 1], ch, nbytes, () if dep is None else (dep,))
+        else:
+            steps = 2 * (n - 1) if cfg.op == "all_reduce" else n - 1
+            chunks = split(data, n)
+            into: list[int | None] = [None] * n  # the transfer of the previous step into each rank
+            for s in range(steps):
+                now = [None] * n
+                for r in range(n):
+                    dep = into[r]
+                    now[(r + 1) % n] = add(s, r, (r + 1) % n, ch, chunks[(r - s) % n], () if dep is None else (dep,))
+                into = now
+    return out
+
+
+@dataclass
+class _Timing:
+    post_ns: int | None = None
+    arrive_ns: int | None = None
+    ack_ns: int | None = None
+    failed: bool = False
+
+
+@dataclass
+class Collective:
+    """A collective bound to the ranks' NICs: one QP per (sender, receiver, channel), transfers posted as their
+    inputs arrive. `nics` maps host -> traffic.nic.Nic."""
+
+    cfg: CollectiveConfig
+    nics: Mapping[str, Any]
+    on_done: Callable[[int], None] | None = None
+    transfers: list[Transfer] = field(init=False)
+    timing: list[_Timing] = field(init=False)
+    start_ns: int | None = None
+
+    def __post_init__(self) -> None:
+        for h in self.cfg.ranks:
+            if h not in self.nics:
+                raise ValueError(f"collective rank on unknown host {h!r}")
+        self.transfers = plan(self.cfg)
+        self.timing = [_Timing() for _ in self.transfers]
+        self._waiting = [len(t.deps) for t in self.transfers]
+        self._dependents: list[list[int]] = [[] for _ in self.transfers]
+        for t in self.transfers:
+            for d in t.deps:
+                self._dependents[d].append(t.index)
+        self._qps: dict[tuple[int, int, int], Any] = {}  # (src, dst, channel) -> sender QP
+        self._in_flight: dict[tuple[str, int], deque[int]] = {}  # (nic, local qpn) -> posted transfer indices
+        self._recv_fifo: dict[tuple[str, int], deque[int]] = {}  # (receiver nic, its qpn) -> transfers to arrive
+        for t in self.transfers:
+            key = (t.src, t.dst, t.channel)
+            if key not in self._qps:
+                src, dst = self.nics[self.cfg.ranks[t.src]], self.nics[self.cfg.ranks[t.dst]]
+                qp = self._qps[key] = src.connect(dst, priority=self.cfg.priority)
+                self._in_flight[(src.name, qp.qpn)] = deque()
+                self._recv_fifo[(dst.name, qp.remote_qpn)] = deque()
+        self._left = len(self.transfers)
+        for nic in {id(n): n for n in (self.nics[h] for h in self.cfg.ranks)}.values():
+            self._hook(nic)
+
+    # -- driving ------------------------------------------------------------------------------------------------
+    def start(self, now_ns: int) -> None:
+        """Post every transfer that waits for nothing."""
+        if self.start_ns is not None:
+            raise ValueError(f"collective {self.cfg.name!r} already started")
+        self.start_ns = now_ns
+        for t in self.transfers:
+            if not t.deps:
+                self._post(t, now_ns)
+
+    def _post(self, t: Transfer, now_ns: int) -> None:
+        src = self.nics[self.cfg.ranks[t.src]]
+        qp = self._qps[(t.src, t.dst, t.channel)]
+        self.timing[t.index].post_ns = now_ns
+        self._in_flight[(src.name, qp.qpn)].append(t.index)
+        self._recv_fifo[(self.nics[self.cfg.ranks[t.dst]].name, qp.remote_qpn)].append(t.index)
+        src.post_write(qp, t.nbytes, now_ns, name=f"{self.cfg.name}-s{t.step}-r{t.src}-c{t.channel}")
+
+    def _hook(self, nic: Any) -> None:
+        """Chain this collective's completion and arrival handlers in front of whatever the NIC had."""
+        prev_complete, prev_receive = nic.on_complete, nic.on_receive
+
+        def on_complete(msg: Any) -> None:
+            fifo = self._in_flight.get((nic.name, msg.qpn))
+            if fifo:
+                i = fifo.popleft()
+                tm = self.timing[i]
+                tm.failed = msg.failed
+                tm.ack_ns = msg.end_ns
+                self._left -= 1
+                if not self._left and self.on_done is not None:
+                    self.on_done(msg.end_ns)
+            if prev_complete is not None:
+                prev_complete(msg)
+
+        def on_receive(qp: Any, now_ns: int) -> None:
+            fifo = self._recv_fifo.get((nic.name, qp.qpn))
+            if fifo:
+                i = fifo.popleft()
+                self.timing[i].arrive_ns = now_ns
+                for j in self._dependents[i]:
+                    self._waiting[j] -= 1
+                    if not self._waiting[j]:
+                        self._post(self.transfers[j], now_ns)
+            if prev_receive is not None:
+                prev_receive(qp, now_ns)
+
+        nic.on_complete, nic.on_receive = on_complete, on_receive
+
+    # -- results ------------------------------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        """Every transfer acknowledged (or failed)."""
+        return self._left == 0 or any(t.failed for t in self.timing)
+
+    @property
+    def failed(self) -> bool:
+        return any(t.failed for t in self.timing)
+
+    @property
+    def steps(self) -> int:
+        return 1 + max(t.step for t in self.transfers)
+
+    def rank_steps(self) -> list[list[int | None]]:
+        """[rank][step] -> when the rank was done with the step (None: not done, or nothing to do in it): every
+        transfer of the step it receives arrived and every one it sends was acknowledged."""
+        n = len(self.cfg.ranks)
+        out: list[list[int | None]] = [[None] * self.steps for _ in range(n)]
+        missing = [[False] * self.steps for _ in range(n)]
+        for t, tm in zip(self.transfers, self.timing):
+            for r, when in ((t.dst, tm.arrive_ns), (t.src, tm.ack_ns)):
+                if when is None:
+                    missing[r][t.step] = True
+                elif out[r][t.step] is None or when > out[r][t.step]:
+                    out[r][t.step] = when
+        return [[None if missing[r][s] else out[r][s] for s in range(self.steps)] for r in range(n)]
+
+    def bound_ns(self, link_rate_bps: float, mtu: int) -> float:
+        """The bandwidth lower bound on the time: factor x nbytes of payload through each rank's link at the
+        payload share of the line rate."""
+        payload_bps = link_rate_bps * mtu / (mtu + PACKET_OVERHEAD)
+        return bus_factor(self.cfg.op, len(self.cfg.ranks)) * self.cfg.nbytes * 8e9 / payload_bps
+
+    def report(self, link_rate_bps: float | None = None, mtu: int | None = None) -> dict[str, Any]:
+        """The collective's part of summary.json (times in ns, bandwidths in Gb/s, NCCL's definitions)."""
+        cfg, n = self.cfg, len(self.cfg.ranks)
+        per_rank = self.rank_steps()
+        end = None
+        if self._left == 0 and not self.failed:
+            end = max(tm.ack_ns for tm in self.timing)
+        time_ns = end - self.start_ns if end is not None and self.start_ns is not None else None
+        factor = bus_factor(cfg.op, n)
+        work = {(r, t.step) for t in self.transfers for r in (t.src, t.dst)}
+        steps, prev = [], self.start_ns
+        for s in range(self.steps):
+            col = [per_rank[r][s] for r in range(n)]
+            done = [(t, r) for r, t in enumerate(col) if t is not None]
+            complete = len(done) == sum(1 for r in range(n) if (r, s) in work)
+            tail, slowest = max(done) if done else (None, None)
+            steps.append({"step": s, "tail_ns": tail if complete else None,
+                          "duration_ns": tail - prev if complete and tail is not None and prev is not None else None,
+                          "slowest_rank": slowest if complete else None,
+                          "first_ns": min(done)[0] if done else None})
+            prev = tail if complete else None
+        algbw = cfg.nbytes * 8 / time_ns if time_ns else None
+        out = {"op": cfg.op, "ranks": list(cfg.ranks), "n": n, "bytes": cfg.nbytes, "channels": cfg.channels,
+               "root": cfg.ranks[cfg.root] if cfg.op == "broadcast" else None,
+               "transfers": len(self.transfers), "completed": time_ns is not None, "failed": self.failed,
+               "start_ns": self.start_ns, "end_ns": end, "time_ns": time_ns,
+               "algbw_gbps": round(algbw, 4) if algbw else None, "bus_factor": round(factor, 6),
+               "busbw_gbps": round(algbw * factor, 4) if algbw else None, "steps": steps,
+               "rank_step_done_ns": per_rank}
+        if link_rate_bps and mtu:
+            bound = self.bound_ns(link_rate_bps, mtu)
+            out["bound_ns"] = round(bound, 1)
+            out["time_over_bound"] = round(time_ns / bound, 4) if time_ns else None
+            out["link_rate_gbps"] = link_rate_bps / 1e9
+        return out
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per transfer (collective.csv): step, ranks, hosts, channel, bytes, post/arrive/ack times."""
+        return [{"step": t.step, "src_rank": t.src, "dst_rank": t.dst, "src": self.cfg.ranks[t.src],
+                 "dst": self.cfg.ranks[t.dst], "channel": t.channel, "bytes": t.nbytes, "post_ns": tm.post_ns,
+                 "arrive_ns": tm.arrive_ns, "ack_ns": tm.ack_ns} for t, tm in zip(self.transfers, self.timing)]

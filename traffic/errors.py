@@ -1,0 +1,29 @@
+"""The errors a user can cause, at their root: `RocelabError` (printed by the CLI without a traceback, exit status
+`exit_code`) and `ConfigError` (a bad setting named by its file and field path).
+
+They are defined here, in the host stack, because `traffic` is the lowest layer: it imports nothing of the
+emulator, and `emulator.errors` re-exports both (with the P4 and usage errors built on them).
+"""
+from __future__ import annotations
+
+
+class RocelabError(Exception):
+    """Base of every error rocelab reports to a user without a traceback."""
+
+    exit_code = 1
+
+
+class ConfigError(RocelabError):
+    """A bad scenario or configuration value, named by its file and field path (e.g. `switch.pfc.xon`)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, path: str = "", file: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.file = file
+
+    def __str__(self) -> str:
+        where = ":".join(p for p in (self.file, self.path) if p)
+        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
