@@ -294,7 +294,7 @@ def program_cache():
     return {}
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=200)
 @given(changes=st.lists(st.tuples(st.sampled_from(_FIELDS), _VALUES), min_size=1, max_size=2))
 def test_fuzzed_scenario_values_give_a_scenario_or_a_config_error(tmp_path, program_cache, changes):
     """Any value in any of these fields loads, or is a ConfigError naming the field; a scenario that loads builds

@@ -141,15 +141,16 @@ class OutputDir:
 
 
 def check_folder(path: str | Path, what: str = "output folder") -> None:
-    """Refuse, before any work, an output folder that is a file or cannot be made or written."""
+    """Refuse, before any work, an output folder that is a file or cannot be made (it is made now)."""
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise UsageError(f"{what} {path}: exists and is not a folder")
-    existing = next((p for p in (path, *path.absolute().parents) if p.exists()), None)
-    if existing is None or not existing.is_dir():
-        raise UsageError(f"{what} {path}: {existing} is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"{what} {path}: {existing} is not writable")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make {what} {path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {path}: not writable")
 
 
 def write_error(path: str | Path, exc: OSError) -> UsageError:
