@@ -123,6 +123,22 @@ def test_responder_duplicates_are_reacked_and_gaps_nak_once():
     assert r.stats.bytes_received == 2048
 
 
+def test_ooo_placement_keeps_packets_past_a_gap_without_a_nak():
+    r = QueuePair(2, QpConfig(ooo_placement=True))
+    assert r.on_data(Op.WRITE_FIRST, 0, 1024, 0)
+    assert r.take_response() == (0, AETH_ACK, 0)
+    for psn in (2, 3):  # PSN 1 is late (another path): placed, no NAK, nothing acknowledged past the gap
+        assert r.on_data(Op.WRITE_MIDDLE, psn, 1024, 0)
+    assert r.take_response() is None and r.stats.naks_sent == 0
+    assert r.stats.bytes_received == 1024  # delivered in order only
+    assert not r.on_data(Op.WRITE_MIDDLE, 3, 1024, 0)  # a second copy is a duplicate
+    # the late packet fills the gap: everything placed is delivered, the ACK covers it and the message's end
+    assert r.on_data(Op.WRITE_MIDDLE, 1, 1024, 0)
+    assert r.on_data(Op.WRITE_LAST, 4, 1024, 0)
+    assert r.take_response() == (4, AETH_ACK, 1)
+    assert r.stats.bytes_received == 5 * 1024 and r.stats.msgs_received == 1 and r.epsn == 5
+
+
 def test_pending_nak_not_hidden_by_stale_ack():
     r = QueuePair(2, QpConfig())
     r.on_data(Op.WRITE_FIRST, 0, 1024, 0)

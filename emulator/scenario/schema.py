@@ -257,6 +257,8 @@ class RoutingSpec(Strict):
 
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
+    # Python modules (names, or .py paths relative to the scenario) implementing the program's own externs
+    extern_plugins: list[str] = Field(default_factory=list)
     routes: Literal["auto", "none"] = "auto"
     routing: RoutingSpec = Field(default_factory=RoutingSpec)
     entries: list[EntrySpec] = Field(default_factory=list)
