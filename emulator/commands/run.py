@@ -69,7 +69,7 @@ def main(args: argparse.Namespace) -> int:
 def _main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from emulator.report.output import check_folder
+    from emulator.report.output import OutputDir, check_folder
     from emulator.scenario.load import load_scenario
 
     args.scenario = str(resolve_scenario(args.scenario))
@@ -90,7 +90,7 @@ def _main(args: argparse.Namespace) -> int:
 
     with _scenario_errors(args.scenario):
         with _progress(console, until) as progress:
-            outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
+            outcome = run_scenario(sc, out_dir=OutputDir(out_dir).begin(), base_dir=Path(args.scenario).parent,
                                    progress=progress, plots=False if args.no_plots else None)
     return _report(args, outcome.summary, out_dir)
 
