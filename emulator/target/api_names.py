@@ -3,6 +3,7 @@ P4Info's or BMv2's spelling, values as ints or strings (decimal, 0x hex, IPv4, I
 match kind and action parameters. Shared by RuntimeApi, the STF runner and the P4Runtime client."""
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -21,6 +22,7 @@ def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
     return [n for n in names if n.endswith("." + bare)]
 
 
+@functools.lru_cache(maxsize=4096)  # the same few key names, once per table entry written
 def canonical_key_name(name: str) -> str:
     """A table key name as P4Info spells it (p4c's): `h.isValid()` and BMv2's `h.$valid` are `h.$valid$`,
     BMv2's stack spelling `s$2` is `s[2]`."""
