@@ -47,6 +47,11 @@ def host_ip(i: int) -> str:
     return f"10.{(n >> 16) & 0xFF}.{(n >> 8) & 0xFF}.{n & 0xFF}"
 
 
+def host_ip_int(i: int) -> int:
+    """host_ip(i) as a number (route installation: no address parsing per route)."""
+    return (10 << 24) | ((i + 1) & 0xFFFFFF)
+
+
 def _mac_str(b: bytes) -> str:
     return b.hex(":")
 
@@ -342,22 +347,26 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
     """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
-    returns how many load-balancing groups it needed."""
-    import networkx as nx
-
-    graph, host_index = wiring.graph, wiring.host_index
-    dist_to_me = nx.single_source_shortest_path_length(graph, name)
+    returns how many load-balancing groups it needed. A host has one link, so the next hops toward it are those
+    toward its switch (one computation per switch pair, whatever the number of hosts)."""
+    host_index = wiring.host_index
+    dist = _switch_distances(wiring.graph, net.switches)
     groups: dict[tuple[int, ...], int] = {}
+    toward: dict[str, list[tuple[str, int, int]]] = {}  # attachment switch -> (neighbor, local port, far port)
     for h, i in host_index.items():
-        if h not in dist_to_me:
+        att = next(iter(wiring.graph.neighbors(h)))
+        if att == name:
+            links = [(h, mine, far) for mine, far in wiring.parallel[(name, h)]]
+        elif att not in dist[name]:
             continue  # unreachable host (the other plane)
-        dist = _distances(graph, h)
-        hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
-                      and (nb == h or nb in net.switches))
-        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
+        else:
+            links = toward.get(att)
+            if links is None:
+                d = dist[name][att]
+                links = toward[att] = [(nb, mine, far) for nb in sorted(wiring.graph.neighbors(name))
+                                       if nb in dist and dist[nb].get(att, -1) == d - 1
+                                       for mine, far in wiring.parallel[(name, nb)]]
         out_ports = tuple(mine for _, mine, _ in links)
-        if not out_ports:
-            continue
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
@@ -368,19 +377,18 @@ def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
                 fab.add_lb_group(nh_id, nhs)
-        fab.add_route(host_ip(i), 32, nh_id)
+        fab.add_route(host_ip_int(i), 32, nh_id)
     return sum(1 for g in groups if len(g) > 1)
 
 
-def _distances(graph: Any, host: str) -> dict[str, int]:
-    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
+def _switch_distances(graph: Any, switches: Any) -> dict[str, dict[str, int]]:
+    """Hop counts between switches (hosts never carry transit traffic), computed once per graph."""
     import networkx as nx
 
-    cache = graph.graph.setdefault("distances", {})
-    d = cache.get(host)
-    if d is None:
-        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
-    return d
+    cached = graph.graph.get("switch_distances")
+    if cached is None:
+        cached = graph.graph["switch_distances"] = dict(nx.all_pairs_shortest_path_length(graph.subgraph(switches)))
+    return cached
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:

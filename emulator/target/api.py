@@ -14,6 +14,7 @@ required. Every mistake raises RuntimeApiError naming the table, action, field o
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import re
@@ -76,8 +77,10 @@ def canonical_key_name(name: str) -> str:
     return name
 
 
-def _resolve_key(key: str, names: list[str], table: str) -> str:
-    """A match field by name: as written, else in P4Info's spelling (`h.isValid()` -> `h.$valid$`), else as p4c's
+@functools.lru_cache(maxsize=4096)
+def _resolve_key(key: str, names: tuple[str, ...], table: str) -> str:
+    """(Cached: a control plane installing routes resolves the same few names hundreds of thousands of times.)
+    A match field by name: as written, else in P4Info's spelling (`h.isValid()` -> `h.$valid$`), else as p4c's
     STF runner reads BMv2 names (`h.valid` or a bare header `h` for its validity key)."""
     where = f" of table '{table}'"
     for cand in (key, canonical_key_name(key)):
@@ -140,7 +143,7 @@ def parse_match(table: str, fields: list, match: dict[str, Any] | list | tuple |
         if len(match) != len(fields):
             raise RuntimeApiError(f"table '{table}' has {len(fields)} match fields, got {len(match)}")
         match = {f.name: v for f, v in zip(fields, match)}
-    names = [f.name for f in fields]
+    names = tuple(f.name for f in fields)
     given: dict[str, Any] = {}
     for key, spec in match.items():
         fname = _resolve_key(key, names, table)
