@@ -10,6 +10,9 @@ for f in scenarios/*.yaml; do
   for plot in queues throughput pauses fct; do
     cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
   done
+# the remedy beside the problem: ecmp_collisions with flowlet switching
+.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
+cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
   .venv/bin/python - "runs/$name/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -23,3 +26,6 @@ for f in s["flows"]:
     print(f"  {f['name']}: {f['goodput_gbps']} Gb/s, paused {f['paused_ns'] / span:.3f}, retx {f['retransmitted_packets']}")
 PY
 done
+# the remedy beside the problem: ecmp_collisions with flowlet switching
+.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
+cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
