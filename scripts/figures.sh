@@ -10,9 +10,7 @@ for f in scenarios/*.yaml; do
   for plot in queues throughput pauses fct; do
     cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
   done
-# the remedy beside the problem: ecmp_collisions with flowlet switching
-.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
-cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
+  if [ -f "runs/$name/collective.png" ]; then cp "runs/$name/collective.png" "docs/img/$name-collective.png"; fi
   .venv/bin/python - "runs/$name/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -26,6 +24,12 @@ for f in s["flows"]:
     print(f"  {f['name']}: {f['goodput_gbps']} Gb/s, paused {f['paused_ns'] / span:.3f}, retx {f['retransmitted_packets']}")
 PY
 done
+
+# the README's sweeps (several minutes each on 2 cores; resumed if interrupted)
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid workload.collective.placement=ordered,random \
+  --grid workload.collective.channels=1,4 --out runs/sweep-allreduce_leafspine --quiet
+cp runs/sweep-allreduce_leafspine/sweep-collective_time_ns.png docs/img/allreduce_leafspine-sweep.png
+
 # the remedy beside the problem: ecmp_collisions with flowlet switching
 .venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
 cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png

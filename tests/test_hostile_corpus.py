@@ -96,6 +96,8 @@ def test_hostile_case(kind, path, tmp_path):
               "program": (meta.get("program") or ["p4src/fabric.p4"])[0]}
     template = (meta.get("command") if kind == "cli" else meta.get("args")) or [DEFAULT_ARGS[kind]]
     args = [a.format(**values) for a in shlex.split(template[0])]
+    if kind == "p4":
+        out.mkdir()  # compile writes into an existing folder, as p4c does
     corpus_before, top_before = _tree(HOSTILE), set(os.listdir(ROOT))
 
     res = rocelab(args, cwd=work)
@@ -114,6 +116,14 @@ def test_hostile_case(kind, path, tmp_path):
     assert _tree(HOSTILE) == corpus_before and set(os.listdir(ROOT)) == top_before
     for absent in meta.get("expect-absent", []):
         assert not Path(absent).exists(), f"{absent} was written"
+    if kind == "p4":  # a program is refused at file:line:col with nothing written, or compiled in full
+        written = sorted(p.name for p in out.iterdir())
+        if res.returncode == 0:
+            assert written, "a program that compiles writes its outputs"
+        else:
+            first = res.stderr.splitlines()[0]
+            assert re.match(r"\S+\.p4:\d+:\d+: error: ", first), first
+            assert written == [], written
 
 
 # -------------------------------------------------------------------------------------------- signals, locks, disk

@@ -11,6 +11,7 @@ from emulator.p4.p4info import ACTION, TABLE, build_p4info, jenkins_one_at_a_tim
 from emulator.p4.p4info_files import TEXT_HEADER, serialize, to_text
 
 SKELETON = r"""
+PRELUDE
 #include <core.p4>
 #include <v1model.p4>
 DECLS
@@ -31,12 +32,16 @@ MAIN V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
 
 
-def p4info_of(tmp_path, ingress: str, decls: str = "", headers: str = "", main: str = ""):
+def program_text(ingress: str, decls: str = "", headers: str = "", main: str = "", prelude: str = "") -> str:
+    return (SKELETON.replace("PRELUDE", prelude).replace("DECLS", decls).replace("HEADERS", headers)
+            .replace("INGRESS", ingress).replace("MAIN", main))
+
+
+def p4info_of(tmp_path, ingress: str, **parts):
     from emulator.p4 import frontend
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", decls).replace("HEADERS", headers).replace("INGRESS", ingress)
-                   .replace("MAIN", main))
+    src.write_text(program_text(ingress, **parts))
     return build_p4info(frontend.load_program(str(src)).info)
 
 
@@ -166,8 +171,7 @@ def files(tmp_path):
     from emulator.commands.compile import main as compile_main
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", "").replace("HEADERS", "").replace("INGRESS", SIMPLE_INGRESS)
-                   .replace("MAIN", '@pkginfo(name = "prog.p4", contact = "é")'))
+    src.write_text(program_text(SIMPLE_INGRESS, main='@pkginfo(name = "prog.p4", contact = "é <x>")'))
     out = [tmp_path / f"p4info.{ext}" for ext in ("txtpb", "json", "bin")]
     args = build_parser().parse_args(["compile", str(src), "--p4runtime-files", ",".join(map(str, out))])
     assert compile_main(args) == 0
@@ -185,10 +189,10 @@ def test_file_forms_are_the_ones_p4c_writes(files):
     assert txt.decode() == TEXT_HEADER + to_text(message)
     assert text_format.Parse(txt.decode(), p4info_pb2.P4Info()) == message
     # JSON: protobuf's C++ writer with whitespace: one space of indent per level, lowerCamelCase names,
-    # 64-bit numbers as strings, UTF-8 kept, a final newline
+    # 64-bit numbers as strings, UTF-8 kept but `<` and `>` escaped (its JsonEscaping), a final newline
     text = js.decode()
     assert text.startswith('{\n "pkgInfo": {\n  "name": "prog.p4",\n') and text.endswith("}\n")
-    assert '"contact": "é"' in text and '"idleTimeoutBehavior"' not in text
+    assert '"contact": "é \\u003cx\\u003e"' in text and '"idleTimeoutBehavior"' not in text
     assert json.loads(text)["tables"][0]["preamble"]["name"] == "I.t"
     assert json_format.Parse(text, p4info_pb2.P4Info()) == message
     # binary: the serialized message, deterministic (map entries in key order)
@@ -238,3 +242,39 @@ def test_code_under_a_constant_false_condition_uses_nothing(tmp_path):
         apply { if (DEBUG) { dead(); debug_only.apply(); } else { live(); } t.apply(); }""")
     assert names(p.tables) == ["I.t"]
     assert names(p.actions) == ["NoAction", "I.live", "I.a"]
+
+
+def test_a_pragma_is_the_annotation_it_names(tmp_path):
+    p = p4info_of(tmp_path, """
+        @pragma my_pragma 1 2
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""")
+    (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
+    assert list(a.preamble.annotations) == ["@my_pragma(1 2)"]
+
+
+def test_an_index_of_a_user_defined_type_is_named(tmp_path):
+    # register<T, I>, counter<I>, meter<I> whose index is a `type`: index_type_name names it, type_info has it
+    p = p4info_of(tmp_path, """
+        register<bit<8>, idx_t>(16) r;
+        counter<idx_t>(16, CounterType.packets) c;
+        meter<bit<32>>(16, MeterType.bytes) m;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); r.write((idx_t)1, 2); c.count((idx_t)1); }""", decls="type bit<32> idx_t;",
+        prelude="#define V1MODEL_VERSION 20200408")  # v1model's generic-index externs
+    assert [x.index_type_name.name for x in (*p.registers, *p.counters, *p.meters)] == ["idx_t", "idx_t", ""]
+    assert p.type_info.new_types["idx_t"].original_type.bitstring.bit.bitwidth == 32
+
+
+def test_json_lists_type_info_map_entries_in_key_order(tmp_path):
+    p = p4info_of(tmp_path, """
+        register<zz_t>(4) r1;
+        register<aa_t>(4) r2;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""", decls="struct zz_t { bit<8> z; }\nstruct aa_t { bit<8> a; }")
+    text = serialize(p, "json").decode()
+    assert list(json.loads(text)["typeInfo"]["structs"]) == ["aa_t", "zz_t"]  # as the text form sorts them
+    assert list(json.loads(text)) == ["pkgInfo", "tables", "actions", "registers", "typeInfo"]  # field order

@@ -54,7 +54,7 @@ def test_rto_formula():
     assert rto_ns_for(14) == 67_108_864  # 4.096 us * 2^14 = 67.1 ms
     assert rto_ns_for(1) == 8192
     assert QpConfig().effective_rto_ns == 67_108_864
-    assert QpConfig(rto_ns=5000).effective_rto_ns == 5000
+    assert QpConfig(rto=5000).effective_rto_ns == 5000
     with pytest.raises(ConfigError):
         rto_ns_for(32)
 
@@ -234,7 +234,7 @@ def test_nak_once_per_gap_with_two_gaps():
 
 def test_rto_retransmits_lost_tail():
     rto = 50_000
-    a, b, qp, rqp = _pair(rto_ns=rto)
+    a, b, qp, rqp = _pair(rto=rto)
     # drop the last packet: nothing follows it, so no NAK can be generated; only the timer recovers
     fault, state = _drop_once(lambda nic, i: nic is a and i.psn == 4 and i.opcode != Op.ACK)
     msg = a.post_write(qp, 5 * 1024, 0)
@@ -251,7 +251,7 @@ def test_rto_retransmits_lost_tail():
 
 
 def test_rto_after_lost_ack():
-    a, b, qp, rqp = _pair(rto_ns=20_000)
+    a, b, qp, rqp = _pair(rto=20_000)
     fault, state = _drop_once(lambda nic, i: nic is b and i.opcode == Op.ACK and i.psn == 2)
     msg = a.post_write(qp, 3 * 1024, 0)
     lb = Loopback(a, b, fault=fault)
@@ -262,7 +262,7 @@ def test_rto_after_lost_ack():
 
 
 def test_retry_count_exceeded_fails_message():
-    a, b, qp, rqp = _pair(rto_ns=10_000, retry_cnt=2)
+    a, b, qp, rqp = _pair(rto=10_000, retry_count=2)
     msg = a.post_write(qp, 2048, 0)
     lb = Loopback(a, b, fault=lambda nic, frame, now: None if nic is a else frame)
     lb.run()
@@ -317,7 +317,7 @@ from hypothesis import strategies as st  # noqa: E402
 def test_random_loss_always_recovers_in_order(drops, ack_every, sizes, start):
     """Whatever frames (data or ACK, by global frame index) are lost, every message completes, in order,
     and the responder delivers exactly the posted bytes."""
-    a, b, qp, rqp = _pair(rto_ns=30_000, ack_every=ack_every, start_psn=start)
+    a, b, qp, rqp = _pair(rto=30_000, ack_every=ack_every, start_psn=start)
     counter = {"n": 0}
 
     def fault(nic, frame, now):

@@ -448,8 +448,38 @@ def join_emitted(parts: list, payload: bytes = b"") -> bytes:
 # --------------------------------------------------------------------------------------------- stacks
 
 
+class StackElems:
+    """The elements of a header stack, each made on first touch: a stack of a million headers costs what its used
+    elements cost (an untouched element is an invalid header, which nothing emits). Index and iterate like a list;
+    `made` holds the touched ones by index."""
+
+    __slots__ = ("cls", "size", "made")
+
+    def __init__(self, cls: type, size: int):
+        self.cls = cls
+        self.size = size
+        self.made: dict[int, Any] = {}
+
+    def __getitem__(self, i: int):
+        e = self.made.get(i)
+        if e is None:
+            if not 0 <= i < self.size:
+                raise IndexError(i)
+            e = self.made[i] = self.cls()
+        return e
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        return (self[i] for i in range(self.size))  # every element (P4 for-in loops, traces)
+
+    def touched(self) -> list[tuple[int, Any]]:
+        return sorted(self.made.items())
+
+
 class HeaderStack:
-    """A header stack `H[size]`: `elems` plus the parser's `nextIndex`."""
+    """A header stack `H[size]`: `elems` (made lazily, see StackElems) plus the parser's `nextIndex`."""
 
     __slots__ = ("elems", "nextIndex", "size", "_cls")
     _kind = "stack"
@@ -457,38 +487,43 @@ class HeaderStack:
     def __init__(self, cls: type, size: int):
         self._cls = cls
         self.size = size
-        self.elems = [cls() for _ in range(size)]
+        self.elems = StackElems(cls, size)
         self.nextIndex = 0
 
     def _copy(self) -> HeaderStack:
         n = HeaderStack.__new__(HeaderStack)
         n._cls = self._cls
         n.size = self.size
-        n.elems = [e._copy() for e in self.elems]
+        n.elems = StackElems(self._cls, self.size)
+        n.elems.made = {i: e._copy() for i, e in self.elems.made.items()}
         n.nextIndex = self.nextIndex
         return n
 
     def _set(self, o: HeaderStack) -> None:
-        for a, b in zip(self.elems, o.elems):
-            a._set(b)
+        mine, theirs = self.elems, o.elems
+        for i in set(mine.made) | set(theirs.made):
+            mine[i]._set(theirs[i])
         self.nextIndex = o.nextIndex
 
     def _eq(self, o: HeaderStack) -> bool:
-        return all(a._eq(b) for a, b in zip(self.elems, o.elems))
+        mine, theirs = self.elems, o.elems
+        return all(mine[i]._eq(theirs[i]) for i in set(mine.made) | set(theirs.made))
 
     def _values(self) -> tuple:
-        out: tuple = ()
-        for e in self.elems:
-            out += e._values()
-        return out
+        blank = self._cls()._values()
+        made = self.elems.made
+        out: list = []
+        for i in range(self.size):
+            out.extend(made[i]._values() if i in made else blank)
+        return tuple(out)
 
     def _reset_headers(self) -> None:
-        for e in self.elems:
+        for e in self.elems.made.values():
             e._reset_headers()
         self.nextIndex = 0
 
     def _emit(self, out: list) -> None:
-        for e in self.elems:
+        for _, e in self.elems.touched():
             e._emit(out)
 
     # element access -------------------------------------------------------------------------------------
@@ -555,31 +590,31 @@ class HeaderStack:
         return cur
 
     def push_front(self, n: int) -> None:
+        """Shift every element up by n (those pushed past the end are lost); the first n become invalid."""
         if n <= 0:
             return
-        size = self.size
-        els = self.elems
-        for i in range(size - 1, -1, -1):
-            if i >= n:
-                els[i]._set(els[i - n])
-            else:
-                els[i]._reset_headers()
-        self.nextIndex = min(self.nextIndex + n, size)
+        self._shift(n)
+        self.nextIndex = min(self.nextIndex + n, self.size)
 
     def pop_front(self, n: int) -> None:
+        """Shift every element down by n (the first n are lost); the last n become invalid."""
         if n <= 0:
             return
-        size = self.size
-        els = self.elems
-        for i in range(size):
-            if i + n < size:
-                els[i]._set(els[i + n])
-            else:
-                els[i]._reset_headers()
+        self._shift(-n)
         self.nextIndex = max(self.nextIndex - n, 0)
 
+    def _shift(self, n: int) -> None:
+        """Element i's contents move to i + n, in place (the objects stay where they are: code may hold them)."""
+        els, size = self.elems, self.size
+        moved = {i + n: e._copy() for i, e in els.made.items() if 0 <= i + n < size}
+        for i, e in els.made.items():
+            if i not in moved:
+                e._reset_headers()
+        for i, e in moved.items():
+            els[i]._set(e)
+
     def isValid(self) -> bool:  # not P4, but handy for `emit` of stacks of unions
-        return any(e.isValid() for e in self.elems)
+        return any(e.isValid() for e in self.elems.made.values())
 
 
 def noop(*_args: Any, **_kw: Any) -> None:

@@ -80,6 +80,9 @@ class ExpressionGen:
         v = self.env.get(id(d))
         if v is None:
             if isinstance(d, A.ConstDecl):
+                t = d.decl_type.resolved
+                if _composite(t):  # a header or struct constant: built from its initializer where it is used
+                    return self.expr(d.value, t)
                 return repr(self.const(d.value))
             if isinstance(d, A.Instantiation):  # a top-level extern instance
                 self._declare_instantiation(None, d)
