@@ -29,3 +29,7 @@ done
 .venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid workload.collective.placement=ordered,random \
   --grid workload.collective.channels=1,4 --out runs/sweep-allreduce_leafspine --quiet
 cp runs/sweep-allreduce_leafspine/sweep-collective_time_ns.png docs/img/allreduce_leafspine-sweep.png
+
+# the remedy beside the problem: ecmp_collisions with flowlet switching
+.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
+cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
