@@ -115,6 +115,7 @@ def _build(sc: Any, base_dir: str | Path | None, program_cache: dict | None) -> 
     traces = _trace_logs(sc, net)
     for index, name in enumerate(sc.topology.switches):
         spec, where = sc.switch_of(name)
+        _load_plugins(spec.extern_plugins, base_dir, f"{where}.extern_plugins")
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
         tracer = traces[name].tracer if name in traces else None
         sw = make_v1switch(program, net.rng, tracer)
@@ -262,8 +263,12 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
             if groups:
                 _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
         for dscp, prio in sorted(spec.dscp_priority.items()):
-            fab.set_dscp_priority(dscp, prio)
+            fab.set_dscp_priority(dscp, prio)  # both ranges checked by the schema
         _install_ecn(fab, node, spec.ecn, data_prios)
+    unlinked = sorted(set(spec.port_scheduling) - set(node.tx))
+    if unlinked:
+        raise ConfigError(f"switch {name} has no linked port {unlinked[0]} (ports: {sorted(node.tx)})",
+                          f"{where}.port_scheduling.{unlinked[0]}")
     for k, e in enumerate(spec.entries):
         try:
             _add_or_replace(fab.api, e)
@@ -303,6 +308,20 @@ def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
         return {}
     names = spec.switches or sc.topology.switches
     return {n: SwitchTraceLog(n, spec.packets, lambda: net.engine.now) for n in names}
+
+
+def _load_plugins(specs: list[str], base_dir: str | Path | None, where: str) -> None:
+    """Load a switch's extern plugins (a `.py` path is relative to the scenario's folder)."""
+    from emulator.errors import UsageError
+    from emulator.target.plugins import REGISTRY
+
+    for i, spec in enumerate(specs):
+        if spec.endswith(".py") and base_dir and not Path(spec).is_absolute():
+            spec = str(Path(base_dir) / spec)
+        try:
+            REGISTRY.load(spec)
+        except UsageError as exc:
+            raise ConfigError(str(exc), f"{where}[{i}]") from None
 
 
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:

@@ -16,45 +16,48 @@ GREEN, YELLOW, RED = 0, 1, 2
 COLOR_NAMES = ("GREEN", "YELLOW", "RED")
 
 
-def _check_index(what: str, name: str, index: int, size: int) -> None:
-    if not 0 <= index < size:
-        raise RuntimeApiError(f"index {index} out of range for {what} '{name}' of size {size}")
+class Cells:
+    """`size` cells holding `default` until written, stored sparsely: `register<bit<32>>(1 << 24)` costs what its
+    written cells cost, not 16 M list slots. Index, assign and iterate like a list."""
 
+    __slots__ = ("size", "default", "set")
 
-class Cells(dict):
-    """An array of `size` cells that all start at `default`, stored sparsely: only cells ever written take memory
-    (a register<bit<32>>(1 << 20) on each of 800 switches costs nothing until packets touch it). Indexing, `len`,
-    iteration and comparison with a list behave as the list [default] * size would; writing a cell is a dict
-    store, reading one never written returns `default` without storing it. Callers check index ranges."""
-
-    __slots__ = ("size", "default")
-
-    def __init__(self, size: int, default=0):
-        super().__init__()
+    def __init__(self, size: int, default: object = 0):
         self.size = size
         self.default = default
+        self.set: dict[int, object] = {}
 
-    def __missing__(self, index: int):
-        return self.default
+    def __getitem__(self, i: int):
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        return self.set.get(i, self.default)
+
+    def __setitem__(self, i: int, value: object) -> None:
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        self.set[i] = value
 
     def __len__(self) -> int:
         return self.size
 
     def __iter__(self):
-        get, default = self.get, self.default
-        return (get(i, default) for i in range(self.size))
+        return (self.set.get(i, self.default) for i in range(self.size))
 
-    def __eq__(self, other) -> bool:
-        return list(self) == list(other) if isinstance(other, list | Cells) else NotImplemented
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            other = list(other)
+        return isinstance(other, list) and len(other) == self.size and list(self) == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # mutable, like a list
 
-    def __repr__(self) -> str:
-        return f"Cells(size={self.size}, default={self.default!r}, set={dict(self.items())!r})"
+
+def _check_index(what: str, name: str, index: int, size: int) -> None:
+    if not 0 <= index < size:
+        raise RuntimeApiError(f"index {index} out of range for {what} '{name}' of size {size}")
 
 
 class Register:
-    """`register<bit<W>>(size)`: an array of W-bit cells, all 0 at start (sparse: Cells)."""
+    """`register<bit<W>>(size)`: an array of W-bit cells, all 0 at start."""
 
     __slots__ = ("name", "size", "width", "mask", "values", "out_of_range")
 
@@ -68,13 +71,13 @@ class Register:
 
     def read(self, index: int) -> int:
         if 0 <= index < self.size:
-            return self.values[index]
+            return self.values.set.get(index, 0)
         self.out_of_range += 1
         return 0
 
     def write(self, index: int, value: int) -> None:
         if 0 <= index < self.size:
-            self.values[index] = value & self.mask
+            self.values.set[index] = value & self.mask
         else:
             self.out_of_range += 1
 
@@ -108,8 +111,9 @@ class Counter:
 
     def count(self, index: int, nbytes: int) -> None:
         if 0 <= index < self.size:
-            self.packets[index] += 1
-            self.bytes[index] += nbytes
+            p, b = self.packets.set, self.bytes.set
+            p[index] = p.get(index, 0) + 1
+            b[index] = b.get(index, 0) + nbytes
         else:
             self.out_of_range += 1
 
@@ -209,12 +213,12 @@ class Meter:
         self.size = size
         self.kind = kind
         self._per_byte = kind == "bytes"
-        self.cells: Cells = Cells(size, None)
+        self.cells = Cells(size, None)  # MeterState per configured index
         self.out_of_range = 0
 
     def execute(self, index: int, nbytes: int, now_us: float) -> int:
         if 0 <= index < self.size:
-            cell = self.cells[index]
+            cell = self.cells.set.get(index)
             if cell is None:
                 return GREEN
             return cell.execute(nbytes if self._per_byte else 1, now_us)

@@ -9,6 +9,7 @@ from typing import Any
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing, packet
+from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
     _TRACE_STAGES,
@@ -30,6 +31,7 @@ from emulator.target.codegen.control import ControlGen
 from emulator.target.codegen.expressions import ExpressionGen
 from emulator.target.codegen.extern_calls import ExternGen
 from emulator.target.codegen.parsers import ParserGen
+from emulator.target.codegen.plugin_calls import PluginGen
 from emulator.target.codegen.runtime import (
     UnmodelledExtern,
     ValueSetRuntime,
@@ -50,17 +52,17 @@ from emulator.target.packet import (
     ParserError,
     ParserReject,
     TypeLayout,
-    make_class,
-    pyattr,
 )
 
 
-class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, ExpressionGen):
+class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen, ExpressionGen):
     """Generates the Python module of a checked program bound to given tables/externs objects."""
 
     def __init__(self, program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
-                 tracer: Any = None):
+                 tracer: Any = None, plugins: Any = None):
         self.program = program
+        if plugins is not None:
+            self.plugins = plugins  # else the process's registry (PluginGen.plugins)
         # trace mode (trace.py): trace calls are generated only when a tracer is given
         self.tracer = tracer
         self.tr = tracer is not None
@@ -335,7 +337,9 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
                 if isinstance(tdecl, (A.ParserDecl, A.ControlDecl)):
                     self.env[id(p)] = ("instance", self.instantiate(tdecl, qn, self._ctor_bindings(tdecl, e)))
                 else:
-                    obj = self._object(qn) or UnmodelledExtern(qn, getattr(e.ctor_type, "path", "?"))
+                    tname = getattr(e.ctor_type, "path", "?")
+                    obj = (self._object(qn) or self.plugin_object(tname, qn, _ctor_args(e))
+                           or UnmodelledExtern(qn, tname))
                     self.env[id(p)] = self.bind("X_" + qn, obj)
             else:
                 self.env[id(p)] = ("alias", e)
@@ -376,8 +380,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
         from emulator.target import externs as X
 
         tname = getattr(d.inst_type, "path", "?")
-        callee = getattr(d, "callee", None)
-        args = list(callee.args) if callee is not None and callee.args else [a.expr for a in d.args]
+        args = _ctor_args(d)
         vals = [getattr(a, "const_value", None) for a in args]
         kinds = [getattr(a, "name", None) for a in args]  # CounterType.packets -> "packets"
         obj: Any = None
@@ -391,6 +394,8 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
                 obj = X.Meter(int(vals[0]), kinds[1] or "bytes", qn)
         except (TypeError, ValueError, IndexError):
             obj = None
+        if obj is None:
+            obj = self.plugin_object(tname, qn, args)
         if obj is None:
             return UnmodelledExtern(qn, tname)
         self.objects[qn] = obj
@@ -456,11 +461,17 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
             o("    raise ParserReject(0)")
 
 
+def _ctor_args(node) -> list:
+    """The constructor argument expressions of an Instantiation or ConstructorCall, in parameter order."""
+    callee = getattr(node, "callee", None)
+    return list(callee.args) if callee is not None and callee.args else [a.expr for a in node.args]
+
+
 _TEMPLATE = "_codegen_template"  # the attribute of a program holding its shared.Template (None: not shareable)
 
 
 def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
-                    tracer: Any = None) -> CompiledProgram:
+                    tracer: Any = None, plugins: Any = None) -> CompiledProgram:
     """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets. With a
     `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all, and the
     code generated for the first switch running `program` is run again for the next (shared.Template)."""
@@ -468,15 +479,19 @@ def compile_program(program, objects: dict[str, Any] | None = None, runtime: Run
 
     objects = objects if objects is not None else {}
     runtime = runtime or Runtime()
-    template = getattr(program, _TEMPLATE, None) if tracer is None else None
+    # shared only without a tracer and extern plugins (plugin objects are made per switch by their factories)
+    from emulator.target import plugins as process_plugins
+
+    shareable = tracer is None and plugins is None and not process_plugins.REGISTRY.origin
+    template = getattr(program, _TEMPLATE, None) if shareable else None
     if template is not None:
         cp = template.instantiate(objects, runtime)
         if cp is not None:
             return cp
     given = dict(objects)  # before the generator adds what it builds itself
-    gen = CodeGen(program, objects, runtime, tracer)
+    gen = CodeGen(program, objects, runtime, tracer, plugins)
     cp = run_deep(gen.generate, ast_root=getattr(program, "ast", None))
-    if tracer is None and not hasattr(program, _TEMPLATE):
+    if shareable and not hasattr(program, _TEMPLATE):
         try:
             setattr(program, _TEMPLATE, Template.of(gen.code, gen.pre_exec, given, runtime, gen.dispatch, cp))
         except AttributeError:  # a program object without attributes of its own: nothing shared
