@@ -1,6 +1,8 @@
 """`rocelab bench sim --fabrics 16,256`: does a frame cost the same on a large fabric as on a small one?
 
-Each size N runs a random permutation (every host writes `--fabric-bytes` to another; from the seed) on a leaf-spine of
+Each size N runs a random permutation from the first half of the hosts to the second (each sender writes
+`--fabric-bytes` to its own receiver, matched from the seed; every flow crosses the spines, so a frame's path, a
+host link, three switches and their links, is the same at every size) on a leaf-spine of
 N/8 leaves of 8 hosts and 8 spines (1:1 at 100 Gb/s, fabric.p4 with ECMP, PFC on the RoCE class), built as a
 scenario is and run to completion. Frames per wall second (every frame on every wire) is printed per size, side
 by side, per wall second and per CPU second of the process (the fair measure on a shared machine): work per frame should not grow with the number of switches, ports or hosts (nothing in the engine may
@@ -38,7 +40,9 @@ def scenario(hosts: int, nbytes: int, seed: int) -> Any:
         "name": f"bench-fabric-{hosts}", "seed": seed,
         "topology": {"two_level": {"spines": SPINES, "leaves": leaves, "hosts_per_leaf": HOSTS_PER_LEAF}},
         "switch": {"pfc": {"enabled": True, "priorities": [3], "xoff": "32KB"}},
-        "workload": {"permutation": {"hosts": [f"h{i}" for i in range(1, hosts + 1)], "bytes": nbytes}},
+        "workload": {"permutation": {"hosts": [f"h{i}" for i in range(1, hosts // 2 + 1)],
+                                     "receivers": [f"h{i}" for i in range(hosts // 2 + 1, hosts + 1)],
+                                     "bytes": nbytes}},
         "outputs": {"plots": False}})
 
 
