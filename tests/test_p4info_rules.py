@@ -278,3 +278,21 @@ def test_json_lists_type_info_map_entries_in_key_order(tmp_path):
     text = serialize(p, "json").decode()
     assert list(json.loads(text)["typeInfo"]["structs"]) == ["aa_t", "zz_t"]  # as the text form sorts them
     assert list(json.loads(text)) == ["pkgInfo", "tables", "actions", "registers", "typeInfo"]  # field order
+
+
+def test_specialized_generic_structs_are_named_as_p4c_names_them(tmp_path):
+    # p4c's front end replaces `S<args>` by a struct named S, then "_" and each argument as P4 text without `<`, `>`
+    # or spaces; a generic struct with @name keeps that name (p4c's p4rt_digest_complex golden file)
+    decls = """
+        struct s2_t<T> { bit<16> f16; T f; }
+        @name("s3_t") struct s3_t<T> { T f; }
+        struct pair_t<A, B> { A a; B b; }
+        struct dig_t { s2_t<bit<32>> s2; s3_t<bit<64>> s3; pair_t<bit<8>, s2_t<int<4>>> p; }"""
+    p = p4info_of(tmp_path, """
+        action learn() { dig_t d; d.s2.f16 = 1; digest(1, d); digest(2, d.s2); }
+        table t { key = { hdr.h.a: exact; } actions = { learn; } }
+        apply { t.apply(); }""", decls=decls)
+    assert sorted(p.type_info.structs) == ["dig_t", "pair_t_bit8_s2_tint4", "s2_t_bit32", "s2_t_int4", "s3_t"]
+    members = {m.name: m.type_spec.struct.name for m in p.type_info.structs["dig_t"].members}
+    assert members == {"s2": "s2_t_bit32", "s3": "s3_t", "p": "pair_t_bit8_s2_tint4"}
+    assert names(p.digests) == ["dig_t", "s2_t_bit32"]

@@ -33,7 +33,7 @@ from emulator.target.api_names import (
 from emulator.target.externs import Counter, DirectCounter, DirectMeter, Meter, Register, make_extern
 from emulator.target.pre import Pre
 from emulator.target.runtime_json import RuntimeJsonLoader
-from emulator.target.tables import ActionProfile, Table, build_tables
+from emulator.target.tables import ActionProfile, Table, build_tables, format_match
 
 # the names and values every caller of the API shares (api_names.py), importable from here as well
 __all__ = ["Api", "ControlApi", "RuntimeApi", "RuntimeState", "SwitchApi", "canonical_key_name", "parse_match",
@@ -135,16 +135,7 @@ class RuntimeApi:
         t = self.table(table)
         lines = [f"table {t.name} ({len(t)} of {t.info.size} entries)"]
         for e in sorted(t.entries(), key=lambda e: e.handle):
-            keys = []
-            for f, m in zip(t.fields, e.match):
-                if f.match_kind == "lpm":
-                    keys.append(f"{f.name}={m[0]:#x}/{m[1]}")
-                elif f.match_kind == "ternary":
-                    keys.append(f"{f.name}={m[0]:#x}&&&{m[1]:#x}")
-                elif f.match_kind == "range":
-                    keys.append(f"{f.name}={m[0]:#x}..{m[1]:#x}")
-                else:
-                    keys.append(f"{f.name}={'*' if m is None else hex(m)}")
+            keys = format_match(t.fields, e.match)
             if e.group is not None:
                 target = f"group {e.group}"
             elif e.member is not None:

@@ -61,7 +61,9 @@ class Entry:
         return f"Entry(handle={self.handle}, match={self.match}, priority={self.priority}, {target}{self.args})"
 
 
-def _fmt_key(fields, match) -> str:
+def format_match(fields, match) -> list[str]:
+    """Each key of a normalized match spec as `name=value` (lpm `v/len`, ternary `v&&&m`, range `lo..hi`, `*` for
+    an optional wildcard): what error messages and table_dump print."""
     parts = []
     for f, m in zip(fields, match):
         if f.match_kind == "lpm":
@@ -69,10 +71,14 @@ def _fmt_key(fields, match) -> str:
         elif f.match_kind == "ternary":
             parts.append(f"{f.name}={m[0]:#x}&&&{m[1]:#x}")
         elif f.match_kind == "range":
-            parts.append(f"{f.name}={m[0]}..{m[1]}")
+            parts.append(f"{f.name}={m[0]:#x}..{m[1]:#x}")
         else:
             parts.append(f"{f.name}={'*' if m is None else hex(m)}")
-    return "{" + ", ".join(parts) + "}"
+    return parts
+
+
+def _fmt_key(fields, match) -> str:
+    return "{" + ", ".join(format_match(fields, match)) + "}"
 
 
 class Table(TableLookup):

@@ -9,6 +9,7 @@ from typing import Any
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing, packet
+from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
     _TRACE_STAGES,
@@ -50,8 +51,6 @@ from emulator.target.packet import (
     ParserError,
     ParserReject,
     TypeLayout,
-    make_class,
-    pyattr,
 )
 
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.p4.constfold import wrap as _cf_wrap
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Emitter, Unsupported, _bits, _composite, _mask, strip
-from emulator.target.packet import (
-    pyattr,
-)
 
 # an expression whose source has more parentheses than this is computed into a temporary
 HOIST_PARENS = 40

@@ -4,11 +4,9 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Unsupported, _bits, _mask, strip
 from emulator.target.codegen.runtime import _anno_ints
-from emulator.target.packet import (
-    pyattr,
-)
 
 # extern object types v1model.p4 and core.p4 declare (built in: a plugin cannot replace them)
 _V1MODEL_OBJECTS = frozenset({"packet_in", "packet_out", "register", "counter", "direct_counter", "meter",
