@@ -8,7 +8,8 @@ the tutorials' solution step does (solution/*.p4 over the skeleton, solution/*-r
 and then:
 - exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies (acl_with_counters:
   and `h3 ping h1` must get none, its ACL dropping h3; mri: an MRI-optioned packet reaches h2 with both switches'
-  swtraces; basic_tunnel: a tunnel header for h2 carries a packet addressed to h3 to h2);
+  swtraces; basic_tunnel: a tunnel header for h2 carries a packet addressed to h3 to h2; qos: UDP and TCP leave
+  marked DSCP 46 and 44);
 - the three whose solution does not forward plain IPv4 are checked as their READMEs do, with frames sent from h1
   by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
@@ -62,6 +63,9 @@ ALSO_SENDS = {
     "mri": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')"
                          "/IP(dst='10.0.2.2', options=IPOption(bytes([0x9f, 4, 0, 0])))/UDP(dport=4321)"
                          "/b'rocelab-mri'"),
+    # one UDP and one TCP packet: the switches mark them Expedited Forwarding (46) and Voice Admit (44)
+    "qos": _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.2.2')/L4(dport=4321)"
+                         "/b'rocelab-qos' for L4 in (UDP, TCP)]"),
     # a tunnel header for dst_id 2 in front of a packet for h3: the tunnel, not the IP address, decides (to h2)
     "basic_tunnel": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='ff:ff:ff:ff:ff:ff', type=0x1212)"
                                   "/bytes([0x08, 0x00, 0x00, 0x02])/IP(dst='10.0.3.3')/UDP(dport=4321)"
@@ -330,5 +334,13 @@ def _check_tunnel(pcaps: Path) -> None:
     assert frames[0][14:18] == bytes([0x08, 0x00, 0x00, 0x02]) and frames[0].endswith(b"rocelab-tunnel")
 
 
+def _check_qos(pcaps: Path) -> None:
+    from scapy.all import IP, TCP, UDP
+
+    dscp = {p[IP].proto: p[IP].tos >> 2 for p in _egress(pcaps, "s2-eth2")
+            if IP in p and (UDP in p or TCP in p) and p.dport == 4321}
+    assert dscp == {17: 46, 6: 44}, dscp
+
+
 CHECKS = {"source_routing": _check_source_route, "calc": _check_calc, "load_balance": _check_load_balance,
-          "mri": _check_mri, "basic_tunnel": _check_tunnel}
+          "mri": _check_mri, "basic_tunnel": _check_tunnel, "qos": _check_qos}
