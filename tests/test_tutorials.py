@@ -9,7 +9,7 @@ and then:
 - exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies (acl_with_counters:
   and `h3 ping h1` must get none, its ACL dropping h3; mri: an MRI-optioned packet reaches h2 with both switches'
   swtraces; basic_tunnel: a tunnel header for h2 carries a packet addressed to h3 to h2; qos: UDP and TCP leave
-  marked DSCP 46 and 44);
+  marked DSCP 46 and 44; ecn: ECN-capable packets sent while iperf overloads the shaped link arrive marked);
 - the three whose solution does not forward plain IPv4 are checked as their READMEs do, with frames sent from h1
   by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
@@ -63,6 +63,11 @@ ALSO_SENDS = {
     "mri": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')"
                          "/IP(dst='10.0.2.2', options=IPOption(bytes([0x9f, 4, 0, 0])))/UDP(dport=4321)"
                          "/b'rocelab-mri'"),
+    # ECN-capable packets from h1 while h11 overloads the 0.5 Mbit/s s1-s2 link: they must arrive marked
+    "ecn": "h22 iperf -s -u > /dev/null 2>&1 &\nh11 iperf -c 10.0.2.22 -u -b 2M -t 8 > /dev/null 2>&1 &\n"
+           + _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.2.2', tos=1)"
+                           "/UDP(dport=4321)/b'rocelab-ecn' for i in range(10)], inter=0.5")
+           + "sh sleep 6\n",
     # one UDP and one TCP packet: the switches mark them Expedited Forwarding (46) and Voice Admit (44)
     "qos": _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.2.2')/L4(dport=4321)"
                          "/b'rocelab-qos' for L4 in (UDP, TCP)]"),
@@ -334,6 +339,13 @@ def _check_tunnel(pcaps: Path) -> None:
     assert frames[0][14:18] == bytes([0x08, 0x00, 0x00, 0x02]) and frames[0].endswith(b"rocelab-tunnel")
 
 
+def _check_ecn(pcaps: Path) -> None:
+    from scapy.all import IP, UDP
+
+    tos = [p[IP].tos for p in _egress(pcaps, "s2-eth2") if IP in p and UDP in p and p[UDP].dport == 4321]
+    assert 3 in tos, f"no ECN-capable packet reached h2 marked CE: {tos}"
+
+
 def _check_qos(pcaps: Path) -> None:
     from scapy.all import IP, TCP, UDP
 
@@ -343,4 +355,4 @@ def _check_qos(pcaps: Path) -> None:
 
 
 CHECKS = {"source_routing": _check_source_route, "calc": _check_calc, "load_balance": _check_load_balance,
-          "mri": _check_mri, "basic_tunnel": _check_tunnel, "qos": _check_qos}
+          "mri": _check_mri, "basic_tunnel": _check_tunnel, "qos": _check_qos, "ecn": _check_ecn}
