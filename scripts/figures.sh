@@ -10,6 +10,7 @@ for f in scenarios/*.yaml; do
   for plot in queues throughput pauses fct; do
     cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
   done
+  if [ -f "runs/$name/collective.png" ]; then cp "runs/$name/collective.png" "docs/img/$name-collective.png"; fi
   .venv/bin/python - "runs/$name/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -23,3 +24,15 @@ for f in s["flows"]:
     print(f"  {f['name']}: {f['goodput_gbps']} Gb/s, paused {f['paused_ns'] / span:.3f}, retx {f['retransmitted_packets']}")
 PY
 done
+
+# the README's sweeps (several minutes each on 2 cores; resumed if interrupted)
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid workload.collective.placement=ordered,random \
+  --grid workload.collective.channels=1,4 --out runs/sweep-allreduce_leafspine --quiet
+cp runs/sweep-allreduce_leafspine/sweep-collective_time_ns.png docs/img/allreduce_leafspine-sweep.png
+
+# the remedy beside the problem: ecmp_collisions with flowlet switching
+.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
+cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
+.venv/bin/rocelab sweep scenarios/incast_lossy.yaml --seeds 3 --grid topology.loss=0,0.0005,0.001,0.002,0.005,0.01,0.02 \
+  --metric goodput_gbps --out runs/sweep-incast_lossy --quiet
+cp runs/sweep-incast_lossy/sweep-goodput_gbps.png docs/img/incast_lossy-sweep-goodput.png

@@ -124,3 +124,13 @@ def test_bad_collectives_are_refused_with_the_field(tmp_path, coll, message):
     with pytest.raises(ConfigError) as exc:
         load_scenario(path)
     assert message in str(exc.value)
+
+
+def test_the_host_stack_names_bad_collectives_too():
+    with pytest.raises(ConfigError) as exc:
+        CollectiveConfig("allreduce", ("h1", "h2"), 1024)
+    assert exc.value.path == "workload.collective.op"
+    with pytest.raises(ConfigError):
+        CollectiveConfig("broadcast", ("h1", "h2"), 1024, root=2)
+    with pytest.raises(ConfigError):
+        place_ranks(["h1", "h2"], "striped")

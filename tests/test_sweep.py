@@ -77,6 +77,13 @@ def test_a_dask_address_that_does_not_answer_is_refused_before_anything_runs(sce
     assert not out.exists()
 
 
+def test_an_output_folder_that_is_a_file_is_refused(scenario, tmp_path, capsys):
+    out = tmp_path / "taken"
+    out.write_text("not a folder")
+    assert cli(["sweep", str(scenario), "--out", str(out), "--quiet"]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err and out.read_text() == "not a folder"
+
+
 def test_sweep_writes_a_row_per_run_and_resumes_without_rerunning(scenario, tmp_path):
     out = tmp_path / "sweep"
     plan = make_plan(scenario, 2, [], GRID)

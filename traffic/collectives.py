@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from traffic.errors import ConfigError
+
 OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast")
 # per data packet beyond its payload: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4, and on the wire FCS 4,
 # preamble 8 and inter-frame gap 12 (the first packet's RETH is left out: the bound stays a lower bound)
@@ -47,7 +49,7 @@ def bus_factor(op: str, n: int) -> float:
         return (n - 1) / n
     if op == "broadcast":
         return 1.0
-    raise ValueError(f"unknown collective {op!r} (one of {', '.join(OPS)})")
+    raise ConfigError(f"unknown collective {op!r} (one of {', '.join(OPS)})", "workload.collective.op")
 
 
 def split(nbytes: int, parts: int) -> list[int]:
@@ -82,14 +84,14 @@ class CollectiveConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
-        if self.op not in OPS:
-            raise ValueError(f"unknown collective {self.op!r} (one of {', '.join(OPS)})")
+        where = "workload.collective"
+        bus_factor(self.op, 2)  # an unknown operation is named
         if len(self.ranks) < 2 or len(set(self.ranks)) != len(self.ranks):
-            raise ValueError("a collective needs two or more distinct ranks")
+            raise ConfigError("a collective needs two or more distinct ranks", f"{where}.hosts")
         if self.nbytes <= 0 or self.channels < 1 or self.chunk <= 0:
-            raise ValueError("a collective needs bytes > 0, channels >= 1 and chunk > 0")
+            raise ConfigError("a collective needs bytes > 0, channels >= 1 and chunk > 0", where)
         if not 0 <= self.root < len(self.ranks):
-            raise ValueError(f"root rank {self.root} is not one of the {len(self.ranks)} ranks")
+            raise ConfigError(f"root rank {self.root} is not one of the {len(self.ranks)} ranks", f"{where}.root")
 
 
 def place_ranks(hosts: Sequence[str], placement: str = "ordered", seed: int = 0) -> list[str]:
@@ -100,7 +102,7 @@ def place_ranks(hosts: Sequence[str], placement: str = "ordered", seed: int = 0)
     if placement == "random":
         random.Random(seed).shuffle(hosts)
         return hosts
-    raise ValueError(f"unknown placement {placement!r} (ordered or random)")
+    raise ConfigError(f"unknown placement {placement!r} (ordered or random)", "workload.collective.placement")
 
 
 def plan(cfg: CollectiveConfig) -> list[Transfer]:
@@ -160,7 +162,7 @@ class Collective:
     def __post_init__(self) -> None:
         for h in self.cfg.ranks:
             if h not in self.nics:
-                raise ValueError(f"collective rank on unknown host {h!r}")
+                raise ConfigError(f"collective rank on unknown host {h!r}", "workload.collective.hosts")
         self.transfers = plan(self.cfg)
         self.timing = [_Timing() for _ in self.transfers]
         self._waiting = [len(t.deps) for t in self.transfers]
@@ -186,7 +188,7 @@ class Collective:
     def start(self, now_ns: int) -> None:
         """Post every transfer that waits for nothing."""
         if self.start_ns is not None:
-            raise ValueError(f"collective {self.cfg.name!r} already started")
+            raise ConfigError(f"collective {self.cfg.name!r} already started", "workload.collective")
         self.start_ns = now_ns
         for t in self.transfers:
             if not t.deps:

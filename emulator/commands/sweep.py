@@ -45,14 +45,16 @@ def main(args: argparse.Namespace) -> int:
 
     from emulator.commands.run import resolve_scenario
     from emulator.errors import UsageError
+    from emulator.report.output import check_folder
     from emulator.sweep.execute import connect_dask, run_sweep
     from emulator.sweep.plan import make_plan
 
     if args.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more, got {args.jobs}")
     plan = make_plan(resolve_scenario(args.scenario), args.seeds, args.overrides, args.grid)
-    client = connect_dask(args.dask, args.dask_timeout) if args.dask else None
     out_dir = Path(args.out) if args.out else Path("runs") / f"sweep-{plan.scenario_name}"
+    check_folder(out_dir)
+    client = connect_dask(args.dask, args.dask_timeout) if args.dask else None
     console = Console(stderr=True, quiet=args.quiet)
     try:
         with _bar(console) as progress:

@@ -98,7 +98,15 @@ def _dask(tasks: list[RunTask], client: Any) -> Iterator[tuple[RunTask, Any]]:
 def run_sweep(plan: SweepPlan, out_dir: str | Path, jobs: int = 1, client: Any = None,
               progress: Progress | None = None, metrics: list[str] | None = None) -> SweepOutcome:
     """Run what is not finished yet, then write sweep.csv, sweep_summary.csv, the plots and sweep.json."""
-    out = OutputDir(out_dir)
+    out = OutputDir(out_dir).begin()  # one sweep per folder at a time; the previous sweep's own files go
+    try:
+        return _run(plan, out, jobs, client, progress, metrics)
+    finally:
+        out.end()
+
+
+def _run(plan: SweepPlan, out: OutputDir, jobs: int, client: Any, progress: Progress | None,
+         metrics: list[str] | None) -> SweepOutcome:
     summaries: dict[str, dict[str, Any]] = {}
     for t in plan.tasks:
         s = stored_summary(out.path, t)
