@@ -126,6 +126,22 @@ def _bind_error(addr: str) -> str:
     return "refused by gRPC"
 
 
+def _port_rates(opts: SwitchOptions) -> dict[int, int]:
+    """--port-rate, and for the other ports (without --default-rate) the rate tc shapes their interface to."""
+    from emulator.switchd.linkrate import shaped_rate
+
+    rates = dict(opts.port_rates)
+    if opts.default_rate:
+        return rates
+    for port, iface in sorted(opts.interfaces.items()):
+        rate = None if port in rates else shaped_rate(iface)
+        if rate:
+            rates[port] = rate
+            print(f"rocelab-switch: port {port} ({iface}) paced at {rate} bit/s, the rate tc shapes it to",
+                  file=sys.stderr)
+    return rates
+
+
 def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
     from emulator.p4runtime.server import serve
@@ -148,7 +164,7 @@ def run(opts: SwitchOptions) -> int:
     sw = None
     try:
         initial = (device.switch_factory or V1Switch)(_load_program(opts.config)) if opts.config else None
-        sw = RealTimeSwitch(device, _tm_config(opts), rates=opts.port_rates, default_rate=opts.default_rate,
+        sw = RealTimeSwitch(device, _tm_config(opts), rates=_port_rates(opts), default_rate=opts.default_rate,
                             catch_up_frames=opts.catch_up_frames,
                             pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
         sw.dp.priority_queues = opts.priority_queues
