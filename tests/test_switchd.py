@@ -275,3 +275,21 @@ def test_tutorials_p4runtime_switch_command_line_is_accepted():
     assert o.interfaces == {1: "s1-eth1", 2: "s1-eth2"} and o.pcap_dir == "/tmp/pcaps" and o.log_console
     assert any("--thrift-port" in n for n in o.notes) and any("--nanolog" in n for n in o.notes)
     assert parse_args(["--no-p4"]).grpc_addr == "127.0.0.1:9559"  # simple_switch_grpc's default
+
+
+@needs_netns
+@pytest.mark.parametrize("extra, arrive", [([], range(64, 67)), (["--queue-depth", "0"], range(100, 101))],
+                         ids=["default-64", "bytes-only"])
+def test_egress_queues_hold_64_packets_by_default_as_bmv2(lab, tmp_path, extra, arrive):
+    """simple_switch's egress queues hold 64 packets: a burst of 100 onto a slow port loses what does not fit
+    (the first frame is already on the wire, so 65 or so arrive); --queue-depth 0 queues by bytes only."""
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", "2=5Mbps", *extra])
+    try:
+        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+        cap = capture(lab, ifaces[1][0], 8, count=100)
+        send(lab, ifaces[0][0], [frame(size=300) for _ in range(100)])
+        got = captured(cap)
+        assert len(got) in arrive, len(got)
+    finally:
+        ctl.close()
+        stop(proc)

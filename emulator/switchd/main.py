@@ -46,6 +46,9 @@ class _Log:
                 f.close()
 
 
+BMV2_QUEUE_DEPTH = 64  # simple_switch's default egress queue capacity, in packets
+
+
 def _tm_config(opts: SwitchOptions):
     from emulator.tm.config import PfcConfig, TmConfig
 
@@ -54,6 +57,10 @@ def _tm_config(opts: SwitchOptions):
         cfg.buffer_bytes = opts.buffer_bytes
     if opts.pfc_priorities:
         cfg.pfc = PfcConfig(enabled=True, priorities=opts.pfc_priorities, xoff_bytes=opts.pfc_xoff)
+    if opts.queue_depth is not None:
+        cfg.queue_max_pkts = opts.queue_depth or None
+    elif opts.tm_config is None and not opts.pfc_priorities:
+        cfg.queue_max_pkts = BMV2_QUEUE_DEPTH
     return cfg
 
 
