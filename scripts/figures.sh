@@ -26,9 +26,12 @@ PY
 done
 
 # the README's sweeps (several minutes each on 2 cores; resumed if interrupted)
-.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid workload.collective.placement=ordered,random \
-  --grid workload.collective.channels=1,4 --out runs/sweep-allreduce_leafspine --quiet
-cp runs/sweep-allreduce_leafspine/sweep-collective_time_ns.png docs/img/allreduce_leafspine-sweep.png
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid switch.routing.mode=ecmp,flowlet,adaptive,spray \
+  --grid workload.collective.channels=1,4 --metric collective.busbw_gbps --out runs/sweep-allreduce_modes --quiet
+cp runs/sweep-allreduce_modes/sweep-collective_busbw_gbps.png docs/img/allreduce_leafspine-modes.png
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --set nic.ooo_placement=true \
+  --grid switch.routing.mode=ecmp,flowlet,adaptive,spray --metric collective.busbw_gbps --out runs/sweep-allreduce_ooo --quiet
+cp runs/sweep-allreduce_ooo/sweep-collective_busbw_gbps.png docs/img/allreduce_leafspine-modes-ooo.png
 .venv/bin/rocelab sweep scenarios/incast_lossy.yaml --seeds 3 --grid topology.loss=0,0.0005,0.001,0.002,0.005,0.01,0.02 \
   --metric goodput_gbps --out runs/sweep-incast_lossy --quiet
 cp runs/sweep-incast_lossy/sweep-goodput_gbps.png docs/img/incast_lossy-sweep-goodput.png
