@@ -15,6 +15,8 @@ from typing import IO
 
 from emulator.errors import UsageError
 
+Located = Callable[[str, int, int], Exception]  # (message, line, column) -> the exception to raise
+
 MiB = 1 << 20
 SCENARIO_LIMIT = 4 * MiB
 P4_LIMIT = 16 * MiB  # per file (the main program and each #include)
@@ -25,18 +27,21 @@ def limit_text(limit: int) -> str:
     return f"{limit // MiB} MiB" if limit % MiB == 0 else f"{limit:,} bytes"
 
 
-def read_text(path: str | os.PathLike, what: str, limit: int, error: Callable[[str], Exception]) -> str:
+def read_text(path: str | os.PathLike, what: str, limit: int, error: Callable[[str], Exception],
+              located: Located | None = None) -> str:
     """The text of `path` (a `what`, e.g. "scenario"), at most `limit` bytes of UTF-8; `error(message)` makes the
-    exception raised for an unreadable, oversized or non-UTF-8 file."""
+    exception raised for an unreadable, oversized or non-UTF-8 file, `located(message, line, column)`, when given,
+    the one for a byte that is not UTF-8 (P4 errors carry file:line:col)."""
     try:
         with open(path, "rb") as f:
-            return decode_bounded(f, what, limit, error)
+            return decode_bounded(f, what, limit, error, located)
     except OSError as exc:
         raise error(f"cannot read {what}: {exc.strerror or exc}") from None
 
 
-def decode_bounded(f: IO[bytes], what: str, limit: int, error: Callable[[str], Exception]) -> str:
-    """Read at most `limit` bytes of UTF-8 text from the open binary file `f`."""
+def decode_bounded(f: IO[bytes], what: str, limit: int, error: Callable[[str], Exception],
+                   located: Located | None = None) -> str:
+    """Read at most `limit` bytes of UTF-8 text from the open binary file `f` (errors as in read_text)."""
     data = f.read(limit + 1)
     if len(data) > limit:
         raise error(f"the {what} is larger than {limit_text(limit)}; is it the right file?")
@@ -45,6 +50,9 @@ def decode_bounded(f: IO[bytes], what: str, limit: int, error: Callable[[str], E
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        if located is not None:
+            raise located(f"the {what} is not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded (save it "
+                          "as UTF-8)", line, col) from None
         raise error(f"the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}, "
                     f"line {line}, column {col}); save it as UTF-8") from None
     return text.removeprefix("\ufeff")

@@ -32,6 +32,10 @@ cp runs/sweep-allreduce_modes/sweep-collective_busbw_gbps.png docs/img/allreduce
 .venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --set nic.ooo_placement=true \
   --grid switch.routing.mode=ecmp,flowlet,adaptive,spray --metric collective.busbw_gbps --out runs/sweep-allreduce_ooo --quiet
 cp runs/sweep-allreduce_ooo/sweep-collective_busbw_gbps.png docs/img/allreduce_leafspine-modes-ooo.png
+
+# the remedy beside the problem: ecmp_collisions with flowlet switching
+.venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet
+cp runs/ecmp_collisions-flowlet/throughput.png docs/img/ecmp_collisions-flowlet-throughput.png
 .venv/bin/rocelab sweep scenarios/incast_lossy.yaml --seeds 3 --grid topology.loss=0,0.0005,0.001,0.002,0.005,0.01,0.02 \
   --metric goodput_gbps --out runs/sweep-incast_lossy --quiet
 cp runs/sweep-incast_lossy/sweep-goodput_gbps.png docs/img/incast_lossy-sweep-goodput.png

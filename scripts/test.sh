@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check --quiet . || { echo "ruff found problems (see above)"; exit 1; }
-NEWEST_TESTS=(tests/test_proto.py tests/test_p4info.py tests/test_p4info_rules.py tests/test_p4runtime_server.py tests/test_p4runtime_cli.py)
+NEWEST_TESTS=(tests/test_proto.py tests/test_p4info.py tests/test_p4info_conventions.py tests/test_p4info_rules.py tests/test_p4runtime_server.py tests/test_p4runtime_cli.py)
 echo "== P4Info / P4Runtime tests on the newest protobuf ($(.venv-newest/bin/python -c 'import google.protobuf as p; print(p.__version__)'))"
 .venv-newest/bin/python -m pytest -q -p no:cacheprovider "${NEWEST_TESTS[@]}"
 echo "== the whole suite on protobuf $(.venv/bin/python -c 'import google.protobuf as p; print(p.__version__)')"

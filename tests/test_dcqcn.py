@@ -54,7 +54,7 @@ def test_alpha_decays_every_55us_without_cnp():
 
 
 def test_fast_recovery_then_additive_then_hyper_trajectory():
-    cfg = DcqcnConfig(rai_bps=40e6, rhai_bps=200e6, byte_counter=10**12)  # byte counter out of the way
+    cfg = DcqcnConfig(rate_ai=40e6, rate_hai=200e6, byte_counter=10**12)  # byte counter out of the way
     rp = ReactionPoint(LINE, cfg)
     rp.on_cnp(0)
     rc0, rt = rp.rc, rp.rt
@@ -73,7 +73,7 @@ def test_fast_recovery_then_additive_then_hyper_trajectory():
 
 def test_hyper_increase_when_both_stages_exceed_f():
     line = 40e9
-    cfg = DcqcnConfig(rai_bps=40e6, rhai_bps=200e6, byte_counter=1000, rate_timer_ns=10**15)
+    cfg = DcqcnConfig(rate_ai=40e6, rate_hai=200e6, byte_counter=1000, rate_increase_timer=10**15)
     rp = ReactionPoint(line, cfg)
     for t in range(5):  # cut deep so the increases below stay under line rate
         rp.on_cnp(t)
@@ -94,7 +94,7 @@ def test_hyper_increase_when_both_stages_exceed_f():
 
 
 def test_byte_counter_triggers_increase():
-    cfg = DcqcnConfig(byte_counter=10_000, rate_timer_ns=10**12)
+    cfg = DcqcnConfig(byte_counter=10_000, rate_increase_timer=10**12)
     rp = ReactionPoint(LINE, cfg)
     rp.on_cnp(0)
     rc0 = rp.rc
@@ -105,7 +105,7 @@ def test_byte_counter_triggers_increase():
 
 
 def test_min_rate_clamp_and_release_at_line_rate():
-    cfg = DcqcnConfig(min_rate_bps=1e9)
+    cfg = DcqcnConfig(min_rate=1e9)
     rp = ReactionPoint(LINE, cfg)
     for t in range(20):
         rp.on_cnp(t)
@@ -136,6 +136,7 @@ def test_notification_point_paces_cnps_50us():
 
 
 def _pair(**dcqcn):
+    dcqcn = {"enabled": True, **dcqcn}
     cfg = NicConfig(dcqcn=DcqcnConfig(**dcqcn))
     a = Nic("a", "02:00:00:00:00:01", "10.0.0.1", LINE, cfg)
     b = Nic("b", "02:00:00:00:00:02", "10.0.0.2", LINE, NicConfig(dcqcn=DcqcnConfig(**dcqcn)))

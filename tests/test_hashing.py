@@ -143,3 +143,22 @@ def test_csum16_matches_word_by_word_folding():
     cases += [bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 70))) for _ in range(500)]
     for data in cases:
         assert hashing.csum16(data) == reference(data), data.hex()
+
+
+def test_custom_crc_parameters_belong_to_one_switch():
+    from pathlib import Path
+
+    from emulator.p4.frontend import load_program
+    from emulator.target.api import RuntimeApi
+    from emulator.target.switch import V1Switch
+
+    program = load_program(str(Path(__file__).resolve().parents[1] / "p4src" / "fabric.p4"))
+    a, b = V1Switch(program), V1Switch(program)
+    RuntimeApi(a).set_crc_parameters("crc32_custom", 0x1EDC6F41, 0xFFFFFFFF, 0xFFFFFFFF)  # CRC-32C on a only
+    assert a.hashes.get("crc32_custom")(CHECK) == 0xE3069283
+    assert b.hashes.get("crc32_custom")(CHECK) == 0xCBF43926  # b and the default set still compute CRC-32
+    assert hashing.get("crc32_custom")(CHECK) == 0xCBF43926
+    with pytest.raises(RuntimeApiError, match="does not fit 16 bits"):
+        RuntimeApi(a).set_crc_parameters("crc16_custom", 0x1EDC6F41)
+    with pytest.raises(RuntimeApiError, match="no parameters"):
+        RuntimeApi(a).set_crc_parameters("crc32", 0x1EDC6F41)

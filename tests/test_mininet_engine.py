@@ -108,6 +108,15 @@ def test_scale_check_names_what_would_fit():
     check_scale(small, _wire(small.topology))
 
 
+@pytest.mark.parametrize("override, path", [("topology.loss=0.01", "topology.links[0].loss"),
+                                             ("switch.routing.mode=adaptive", "switch.routing.mode")])
+def test_simulator_only_settings_are_refused_for_real_time(override, path):
+    sc = load_scenario(ROOT / "scenarios" / "incast_pfc_mininet.yaml", [override])
+    with pytest.raises(ConfigError) as e:
+        check_scale(sc, _wire(sc.topology))
+    assert e.value.path == path and "--engine sim" in str(e.value)
+
+
 def test_engine_refuses_without_root(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     with pytest.raises(EngineUnavailable, match="needs root"):

@@ -135,8 +135,8 @@ def test_bad_icrc_and_foreign_frames_are_dropped():
 
 
 def test_ecn_rewrite_in_network_keeps_icrc_valid_at_nic():
-    a = _nic(dcqcn=DcqcnConfig())
-    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2", dcqcn=DcqcnConfig())
+    a = _nic(dcqcn=DcqcnConfig(enabled=True))
+    b = _nic("b", "02:00:00:00:00:02", "10.0.0.2", dcqcn=DcqcnConfig(enabled=True))
     qp = a.connect(b)
     a.post_write(qp, 1024, 0)
     b.receive(set_ecn(a.poll(0), ECN_CE), 10)
@@ -227,17 +227,39 @@ def test_config_from_scenario_spec():
                        fast_recovery_steps=3, rate_ai=5e9, rate_hai=50e9, min_rate=1e8, cnp_interval=4_000))
     cfg = NicConfig.from_spec(spec, gateway_mac="02:00:00:00:00:ff")
     assert (cfg.mtu, cfg.ack_every, cfg.data_priority, cfg.data_dscp, cfg.cnp_dscp) == (4096, 2, 5, 30, 46)
-    assert cfg.rto_ns == 1_000_000 and cfg.retry_cnt == 3 and cfg.gateway_mac == "02:00:00:00:00:ff"
+    assert cfg.rto == 1_000_000 and cfg.retry_count == 3 and cfg.gateway_mac == "02:00:00:00:00:ff"
     d = cfg.dcqcn
-    assert (d.g, d.alpha_timer_ns, d.rate_timer_ns, d.byte_counter, d.fast_recovery_steps) == \
+    assert (d.g, d.alpha_timer, d.rate_increase_timer, d.byte_counter, d.fast_recovery_steps) == \
         (1 / 16, 10_000, 20_000, 1 << 20, 3)
-    assert (d.rai_bps, d.rhai_bps, d.min_rate_bps, d.cnp_interval_ns) == (5e9, 50e9, 1e8, 4_000)
+    assert (d.rate_ai, d.rate_hai, d.min_rate, d.cnp_interval) == (5e9, 50e9, 1e8, 4_000)
     with pytest.raises(ConfigError) as e:
         NicConfig.from_spec(NS(retry_count=9))
     assert e.value.path == "nic.retry_count"
     with pytest.raises(ConfigError) as e:
         NicConfig.from_spec(NS(dcqcn=NS(g=0.0)))
     assert e.value.path == "nic.dcqcn.g"
+    with pytest.raises(TypeError, match=r"has settings NicConfig does not: \['retry_cnt'\]"):
+        NicConfig.from_spec(NS(retry_cnt=3))  # a setting is never skipped because its names differ
+
+
+def test_each_nic_setting_has_one_name_and_one_default():
+    """The scenario's `nic` section and NicConfig name every setting alike, with the same default (the schema takes
+    them from NicConfig), and the QP's settings are NicConfig's own (inherited, not copied)."""
+    from dataclasses import fields
+
+    from emulator.scenario.schema import DcqcnSpec, NicSpec
+    from traffic.dcqcn import DcqcnConfig
+    from traffic.qp import QpConfig
+
+    cfg, spec = NicConfig(), NicSpec()
+    for name in NicSpec.model_fields:
+        if name != "dcqcn":
+            assert getattr(spec, name) == getattr(cfg, name), name
+    for name in DcqcnSpec.model_fields:
+        assert getattr(spec.dcqcn, name) == getattr(cfg.dcqcn, name), name
+    assert NicConfig.from_spec(spec) == cfg and isinstance(cfg, QpConfig)
+    assert {f.name for f in fields(QpConfig)} <= {f.name for f in fields(NicConfig)}
+    assert DcqcnConfig.__dataclass_fields__.keys() >= DcqcnSpec.model_fields.keys()
 
 
 # --- with the virtual-time engine and traffic manager (contract check) --------------------------------------

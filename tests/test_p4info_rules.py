@@ -11,6 +11,7 @@ from emulator.p4.p4info import ACTION, TABLE, build_p4info, jenkins_one_at_a_tim
 from emulator.p4.p4info_files import TEXT_HEADER, serialize, to_text
 
 SKELETON = r"""
+PRELUDE
 #include <core.p4>
 #include <v1model.p4>
 DECLS
@@ -31,12 +32,16 @@ MAIN V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 """
 
 
-def p4info_of(tmp_path, ingress: str, decls: str = "", headers: str = "", main: str = ""):
+def program_text(ingress: str, decls: str = "", headers: str = "", main: str = "", prelude: str = "") -> str:
+    return (SKELETON.replace("PRELUDE", prelude).replace("DECLS", decls).replace("HEADERS", headers)
+            .replace("INGRESS", ingress).replace("MAIN", main))
+
+
+def p4info_of(tmp_path, ingress: str, **parts):
     from emulator.p4 import frontend
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", decls).replace("HEADERS", headers).replace("INGRESS", ingress)
-                   .replace("MAIN", main))
+    src.write_text(program_text(ingress, **parts))
     return build_p4info(frontend.load_program(str(src)).info)
 
 
@@ -166,8 +171,7 @@ def files(tmp_path):
     from emulator.commands.compile import main as compile_main
 
     src = tmp_path / "prog.p4"
-    src.write_text(SKELETON.replace("DECLS", "").replace("HEADERS", "").replace("INGRESS", SIMPLE_INGRESS)
-                   .replace("MAIN", '@pkginfo(name = "prog.p4", contact = "é")'))
+    src.write_text(program_text(SIMPLE_INGRESS, main='@pkginfo(name = "prog.p4", contact = "é <x>")'))
     out = [tmp_path / f"p4info.{ext}" for ext in ("txtpb", "json", "bin")]
     args = build_parser().parse_args(["compile", str(src), "--p4runtime-files", ",".join(map(str, out))])
     assert compile_main(args) == 0
@@ -185,10 +189,10 @@ def test_file_forms_are_the_ones_p4c_writes(files):
     assert txt.decode() == TEXT_HEADER + to_text(message)
     assert text_format.Parse(txt.decode(), p4info_pb2.P4Info()) == message
     # JSON: protobuf's C++ writer with whitespace: one space of indent per level, lowerCamelCase names,
-    # 64-bit numbers as strings, UTF-8 kept, a final newline
+    # 64-bit numbers as strings, UTF-8 kept but `<` and `>` escaped (its JsonEscaping), a final newline
     text = js.decode()
     assert text.startswith('{\n "pkgInfo": {\n  "name": "prog.p4",\n') and text.endswith("}\n")
-    assert '"contact": "é"' in text and '"idleTimeoutBehavior"' not in text
+    assert '"contact": "é \\u003cx\\u003e"' in text and '"idleTimeoutBehavior"' not in text
     assert json.loads(text)["tables"][0]["preamble"]["name"] == "I.t"
     assert json_format.Parse(text, p4info_pb2.P4Info()) == message
     # binary: the serialized message, deterministic (map entries in key order)
@@ -238,3 +242,57 @@ def test_code_under_a_constant_false_condition_uses_nothing(tmp_path):
         apply { if (DEBUG) { dead(); debug_only.apply(); } else { live(); } t.apply(); }""")
     assert names(p.tables) == ["I.t"]
     assert names(p.actions) == ["NoAction", "I.live", "I.a"]
+
+
+def test_a_pragma_is_the_annotation_it_names(tmp_path):
+    p = p4info_of(tmp_path, """
+        @pragma my_pragma 1 2
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""")
+    (a,) = [x for x in p.actions if x.preamble.name == "I.set"]
+    assert list(a.preamble.annotations) == ["@my_pragma(1 2)"]
+
+
+def test_an_index_of_a_user_defined_type_is_named(tmp_path):
+    # register<T, I>, counter<I>, meter<I> whose index is a `type`: index_type_name names it, type_info has it
+    p = p4info_of(tmp_path, """
+        register<bit<8>, idx_t>(16) r;
+        counter<idx_t>(16, CounterType.packets) c;
+        meter<bit<32>>(16, MeterType.bytes) m;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); r.write((idx_t)1, 2); c.count((idx_t)1); }""", decls="type bit<32> idx_t;",
+        prelude="#define V1MODEL_VERSION 20200408")  # v1model's generic-index externs
+    assert [x.index_type_name.name for x in (*p.registers, *p.counters, *p.meters)] == ["idx_t", "idx_t", ""]
+    assert p.type_info.new_types["idx_t"].original_type.bitstring.bit.bitwidth == 32
+
+
+def test_json_lists_type_info_map_entries_in_key_order(tmp_path):
+    p = p4info_of(tmp_path, """
+        register<zz_t>(4) r1;
+        register<aa_t>(4) r2;
+        action set(bit<8> v) { hdr.h.a = v; }
+        table t { key = { hdr.h.a: exact; } actions = { set; } }
+        apply { t.apply(); }""", decls="struct zz_t { bit<8> z; }\nstruct aa_t { bit<8> a; }")
+    text = serialize(p, "json").decode()
+    assert list(json.loads(text)["typeInfo"]["structs"]) == ["aa_t", "zz_t"]  # as the text form sorts them
+    assert list(json.loads(text)) == ["pkgInfo", "tables", "actions", "registers", "typeInfo"]  # field order
+
+
+def test_specialized_generic_structs_are_named_as_p4c_names_them(tmp_path):
+    # p4c's front end replaces `S<args>` by a struct named S, then "_" and each argument as P4 text without `<`, `>`
+    # or spaces; a generic struct with @name keeps that name (p4c's p4rt_digest_complex golden file)
+    decls = """
+        struct s2_t<T> { bit<16> f16; T f; }
+        @name("s3_t") struct s3_t<T> { T f; }
+        struct pair_t<A, B> { A a; B b; }
+        struct dig_t { s2_t<bit<32>> s2; s3_t<bit<64>> s3; pair_t<bit<8>, s2_t<int<4>>> p; }"""
+    p = p4info_of(tmp_path, """
+        action learn() { dig_t d; d.s2.f16 = 1; digest(1, d); digest(2, d.s2); }
+        table t { key = { hdr.h.a: exact; } actions = { learn; } }
+        apply { t.apply(); }""", decls=decls)
+    assert sorted(p.type_info.structs) == ["dig_t", "pair_t_bit8_s2_tint4", "s2_t_bit32", "s2_t_int4", "s3_t"]
+    members = {m.name: m.type_spec.struct.name for m in p.type_info.structs["dig_t"].members}
+    assert members == {"s2": "s2_t_bit32", "s3": "s3_t", "p": "pair_t_bit8_s2_tint4"}
+    assert names(p.digests) == ["dig_t", "s2_t_bit32"]

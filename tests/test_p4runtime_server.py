@@ -435,6 +435,25 @@ def test_packet_out_and_packet_in_through_controller_headers(h, ctl):
     assert [(m.metadata_id, m.value) for m in pin.metadata] == [(1, b"\x06"), (2, b"\x00")]
 
 
+def test_packet_out_metadata_as_tutorials_p4runtime_lib_encodes_it(h, ctl):
+    """p4lang/tutorials' p4runtime_lib sends each PacketOut metadata as value.to_bytes(bitwidth): 9 bytes for the
+    9-bit egress_port. Leading zero bytes are taken; a value that does not fit comes back as a StreamError
+    naming the field, with the PacketOut in it."""
+    import time
+
+    frame = eth_ipv4()
+    ctl.packet_out(frame, m1=(4).to_bytes(9, "big"))
+    for _ in range(100):
+        if h.out:
+            break
+        time.sleep(0.02)
+    assert h.out == [(4, frame)]
+    ctl.packet_out(frame, m1=(512).to_bytes(9, "big"))
+    err = ctl.next("error")
+    assert err.canonical_code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "egress_port" in err.message and err.packet_out.packet_out.payload == frame
+
+
 def test_digests_after_digest_entry(h, ctl):
     did = h.p4info.digests[0].preamble.id
     d = p4runtime_pb2.Entity()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from emulator.target.classes import make_class
 from emulator.target.packet import (
     FieldLayout,
     HeaderStack,
@@ -11,7 +12,6 @@ from emulator.target.packet import (
     TypeLayout,
     extract_bits,
     join_emitted,
-    make_class,
 )
 
 

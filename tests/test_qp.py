@@ -54,7 +54,7 @@ def test_rto_formula():
     assert rto_ns_for(14) == 67_108_864  # 4.096 us * 2^14 = 67.1 ms
     assert rto_ns_for(1) == 8192
     assert QpConfig().effective_rto_ns == 67_108_864
-    assert QpConfig(rto_ns=5000).effective_rto_ns == 5000
+    assert QpConfig(rto=5000).effective_rto_ns == 5000
     with pytest.raises(ConfigError):
         rto_ns_for(32)
 
@@ -121,6 +121,22 @@ def test_responder_duplicates_are_reacked_and_gaps_nak_once():
     assert r.take_response() == (1, AETH_ACK, 0)
     assert r.stats.duplicates == 1
     assert r.stats.bytes_received == 2048
+
+
+def test_ooo_placement_keeps_packets_past_a_gap_without_a_nak():
+    r = QueuePair(2, QpConfig(ooo_placement=True))
+    assert r.on_data(Op.WRITE_FIRST, 0, 1024, 0)
+    assert r.take_response() == (0, AETH_ACK, 0)
+    for psn in (2, 3):  # PSN 1 is late (another path): placed, no NAK, nothing acknowledged past the gap
+        assert r.on_data(Op.WRITE_MIDDLE, psn, 1024, 0)
+    assert r.take_response() is None and r.stats.naks_sent == 0
+    assert r.stats.bytes_received == 1024  # delivered in order only
+    assert not r.on_data(Op.WRITE_MIDDLE, 3, 1024, 0)  # a second copy is a duplicate
+    # the late packet fills the gap: everything placed is delivered, the ACK covers it and the message's end
+    assert r.on_data(Op.WRITE_MIDDLE, 1, 1024, 0)
+    assert r.on_data(Op.WRITE_LAST, 4, 1024, 0)
+    assert r.take_response() == (4, AETH_ACK, 1)
+    assert r.stats.bytes_received == 5 * 1024 and r.stats.msgs_received == 1 and r.epsn == 5
 
 
 def test_pending_nak_not_hidden_by_stale_ack():
@@ -218,7 +234,7 @@ def test_nak_once_per_gap_with_two_gaps():
 
 def test_rto_retransmits_lost_tail():
     rto = 50_000
-    a, b, qp, rqp = _pair(rto_ns=rto)
+    a, b, qp, rqp = _pair(rto=rto)
     # drop the last packet: nothing follows it, so no NAK can be generated; only the timer recovers
     fault, state = _drop_once(lambda nic, i: nic is a and i.psn == 4 and i.opcode != Op.ACK)
     msg = a.post_write(qp, 5 * 1024, 0)
@@ -235,7 +251,7 @@ def test_rto_retransmits_lost_tail():
 
 
 def test_rto_after_lost_ack():
-    a, b, qp, rqp = _pair(rto_ns=20_000)
+    a, b, qp, rqp = _pair(rto=20_000)
     fault, state = _drop_once(lambda nic, i: nic is b and i.opcode == Op.ACK and i.psn == 2)
     msg = a.post_write(qp, 3 * 1024, 0)
     lb = Loopback(a, b, fault=fault)
@@ -246,7 +262,7 @@ def test_rto_after_lost_ack():
 
 
 def test_retry_count_exceeded_fails_message():
-    a, b, qp, rqp = _pair(rto_ns=10_000, retry_cnt=2)
+    a, b, qp, rqp = _pair(rto=10_000, retry_count=2)
     msg = a.post_write(qp, 2048, 0)
     lb = Loopback(a, b, fault=lambda nic, frame, now: None if nic is a else frame)
     lb.run()
@@ -301,7 +317,7 @@ from hypothesis import strategies as st  # noqa: E402
 def test_random_loss_always_recovers_in_order(drops, ack_every, sizes, start):
     """Whatever frames (data or ACK, by global frame index) are lost, every message completes, in order,
     and the responder delivers exactly the posted bytes."""
-    a, b, qp, rqp = _pair(rto_ns=30_000, ack_every=ack_every, start_psn=start)
+    a, b, qp, rqp = _pair(rto=30_000, ack_every=ack_every, start_psn=start)
     counter = {"n": 0}
 
     def fault(nic, frame, now):

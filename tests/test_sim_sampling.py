@@ -2,6 +2,8 @@
 does not grow with idle ports."""
 from __future__ import annotations
 
+import pytest
+
 from emulator.sim import Network
 from emulator.sim.fakes import FakeNic, FakeSwitch, fake_frame
 from emulator.sim.record import Recorder
@@ -133,3 +135,25 @@ def test_finished_flows_stop_being_sampled():
     assert all(r[2] == 8.0 for r in rows["a"])  # 1,000 bytes per µs = 8 Gb/s
     assert rows["a"][-1][0] < rows["b"][-1][0]
     assert short.reads <= 6 < long.reads  # a finished flow is read once more, then dropped
+
+
+def test_bench_sim_sweep_reports_each_size_and_the_cost_exponent(capsys):
+    import argparse
+    import json
+
+    from emulator.commands import bench
+    from emulator.errors import RocelabError
+
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    args = parser.parse_args(["sim", "--sweep", "2,4", "--switch", "fake", "--record", "--bytes", "20000",
+                              "--json-only"])
+    assert bench.main(args) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(result) == {"frames_per_s", "wall_s", "cost_exponent"}
+    full = bench._module("sim").run(args)
+    assert full["recorded"] is True and full["frames_4"] > full["frames_2"] > 0  # twice the senders, more frames
+    with pytest.raises(RocelabError, match="at least two sender counts"):
+        bench.main(parser.parse_args(["sim", "--sweep", "8"]))
+    with pytest.raises(RocelabError, match="expected sender counts"):
+        bench.main(parser.parse_args(["sim", "--sweep", "8,x"]))

@@ -16,6 +16,16 @@ PAIRS = sorted(p.stem for p in STF_DIR.glob("*.stf") if (STF_DIR / f"{p.stem}.p4
 # name -> reason. Kept visible here so their owners can find them.
 KNOWN_FAILURES: dict[str, str] = {}
 
+# programs whose own externs are implemented by extern plugins (`rocelab stf --extern-plugin ...`)
+PLUGINS: dict[str, list[str]] = {"extern_plugin": ["plugins/demo_externs.py"]}
+
+
+def load_case_plugins(name: str) -> None:
+    """Load the extern plugins corpus case `name` needs into the process's registry (as --extern-plugin would)."""
+    from emulator.target.plugins import load_plugins
+
+    load_plugins(str(STF_DIR.parent / p) for p in PLUGINS.get(name, ()))
+
 
 def _target_missing() -> str | None:
     try:
@@ -39,6 +49,7 @@ def test_stf(name: str):
     missing = _target_missing()
     if missing:
         pytest.skip(missing)
+    load_case_plugins(name)
     result = run_stf(STF_DIR / f"{name}.p4", STF_DIR / f"{name}.stf")
     assert result.passed, "\n" + result.diff
     assert result.packets_sent > 0

@@ -218,8 +218,11 @@ CASES += [(FABRIC, p) for p in sorted((FABRIC.parent / "tests").glob("*.stf"))]
 
 @pytest.mark.parametrize("program,stf", CASES, ids=[s.stem for _, s in CASES])
 def test_corpus_outputs_are_the_same_with_tracing(program, stf):
+    from test_stf_corpus import load_case_plugins  # noqa: I001 - pytest puts tests/ on sys.path
+
     from emulator.target.stf import run_stf
 
+    load_case_plugins(stf.stem)
     plain = run_stf(program, stf)
     traced = run_stf(program, stf, trace=True)
     assert traced.outputs == plain.outputs

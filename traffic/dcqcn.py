@@ -24,17 +24,17 @@ from traffic.errors import ConfigError
 class DcqcnConfig:
     """DCQCN parameters; None rate steps are derived from the line rate (see module docstring)."""
 
-    enabled: bool = True
+    enabled: bool = False  # a scenario's default too (nic.dcqcn.enabled)
     g: float = 1 / 256
     alpha_init: float = 1.0
-    alpha_timer_ns: int = 55_000
-    rate_timer_ns: int = 55_000
+    alpha_timer: int = 55_000
+    rate_increase_timer: int = 55_000
     byte_counter: int = 10 * 1024 * 1024
     fast_recovery_steps: int = 5
-    rai_bps: float | None = None
-    rhai_bps: float | None = None
-    min_rate_bps: float = 100e6
-    cnp_interval_ns: int = 50_000
+    rate_ai: float | None = None
+    rate_hai: float | None = None
+    min_rate: float = 100_000_000
+    cnp_interval: int = 50_000
     # the NP only reacts to CE marks; the ECN codepoint a sender puts on data is in NicConfig
 
     def validate(self) -> None:
@@ -42,15 +42,15 @@ class DcqcnConfig:
             raise ConfigError(f"g must be in (0, 1], got {self.g}", "dcqcn.g")
         if not 0 <= self.alpha_init <= 1:
             raise ConfigError(f"alpha_init must be in [0, 1], got {self.alpha_init}", "dcqcn.alpha_init")
-        for name in ("alpha_timer_ns", "rate_timer_ns", "byte_counter"):
+        for name in ("alpha_timer", "rate_increase_timer", "byte_counter"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}", f"dcqcn.{name}")
-        if self.cnp_interval_ns < 0:
-            raise ConfigError("cnp_interval_ns must be >= 0", "dcqcn.cnp_interval_ns")
+        if self.cnp_interval < 0:
+            raise ConfigError("cnp_interval must be >= 0", "dcqcn.cnp_interval")
         if self.fast_recovery_steps < 0:
             raise ConfigError("fast_recovery_steps must be >= 0", "dcqcn.fast_recovery_steps")
-        if self.min_rate_bps <= 0:
-            raise ConfigError("min_rate_bps must be positive", "dcqcn.min_rate_bps")
+        if self.min_rate <= 0:
+            raise ConfigError("min_rate must be positive", "dcqcn.min_rate")
 
 
 class NotificationPoint:
@@ -86,9 +86,9 @@ class ReactionPoint:
     def __init__(self, line_rate_bps: float, cfg: DcqcnConfig):
         self.line_rate = float(line_rate_bps)
         self.cfg = cfg
-        self.rai = cfg.rai_bps if cfg.rai_bps is not None else self.line_rate / 1000
-        self.rhai = cfg.rhai_bps if cfg.rhai_bps is not None else 5 * self.rai
-        self.min_rate = min(cfg.min_rate_bps, self.line_rate)
+        self.rai = cfg.rate_ai if cfg.rate_ai is not None else self.line_rate / 1000
+        self.rhai = cfg.rate_hai if cfg.rate_hai is not None else 5 * self.rai
+        self.min_rate = min(cfg.min_rate, self.line_rate)
         self._decay = 1.0 - cfg.g
         self.rc = self.line_rate
         self.rt = self.line_rate
@@ -116,8 +116,8 @@ class ReactionPoint:
         self.t_count = 0
         self.bc_count = 0
         self.bytes_acc = 0
-        self.next_alpha_ns = now_ns + cfg.alpha_timer_ns
-        self.next_rate_ns = now_ns + cfg.rate_timer_ns
+        self.next_alpha_ns = now_ns + cfg.alpha_timer
+        self.next_rate_ns = now_ns + cfg.rate_increase_timer
         self.limited = True
 
     def on_sent(self, nbytes: int, now_ns: int) -> None:
@@ -138,13 +138,13 @@ class ReactionPoint:
         """Run the alpha and rate-increase timers that expired at or before now_ns."""
         na = self.next_alpha_ns
         if na is not None and na <= now_ns:
-            k = self.cfg.alpha_timer_ns
+            k = self.cfg.alpha_timer
             n = (now_ns - na) // k + 1
             self.alpha *= self._decay ** n
             self.next_alpha_ns = na + n * k
         if not self.limited:
             return
-        t = self.cfg.rate_timer_ns
+        t = self.cfg.rate_increase_timer
         nr = self.next_rate_ns
         while nr is not None and nr <= now_ns:
             self.t_count += 1

@@ -18,9 +18,10 @@ import random
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from traffic.dcqcn import DcqcnConfig, NotificationPoint, ReactionPoint
+from traffic.config import NicConfig
+from traffic.dcqcn import NotificationPoint, ReactionPoint
 from traffic.errors import ConfigError
 from traffic.frames import (
     ECN_CE,
@@ -41,94 +42,6 @@ from traffic.pfc import NUM_PRIORITIES, mac_bytes, parse_pfc, quanta_to_ns
 from traffic.qp import Message, QpConfig, QueuePair
 
 WIRE_OVERHEAD = 24  # preamble + SFD 8, inter-frame gap 12, FCS 4: what a frame costs on the wire beyond its bytes
-
-
-@dataclass
-class NicConfig:
-    """NIC and transport settings (defaults documented in the module and in qp.py / dcqcn.py)."""
-
-    mtu: int = 1024
-    ack_every: int = 1
-    timeout: int = 14
-    retry_cnt: int = 7
-    rto_ns: int | None = None
-    max_outstanding: int | None = None
-    ooo_placement: bool = False  # the responder places out-of-order packets instead of NAKing (qp.py)
-    data_dscp: int = 26
-    data_priority: int = 3
-    ack_dscp: int | None = None  # None: the QP's DSCP
-    ack_priority: int | None = None  # None: the QP's priority
-    cnp_dscp: int = 48
-    cnp_priority: int = 6
-    ecn: bool | None = None  # mark data ECT(0); None: only when DCQCN is enabled
-    ttl: int = 64
-    gateway_mac: str | None = None  # next-hop MAC for every frame (routed fabrics); None: the peer's MAC
-    verify_icrc: bool = True
-    start_psn: int = 0
-    dcqcn: DcqcnConfig = field(default_factory=DcqcnConfig)
-
-    def validate(self) -> None:
-        self.qp_config().validate()
-        self.dcqcn.validate()
-        for name in ("data_dscp", "cnp_dscp", "ack_dscp"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v <= 63:
-                raise ConfigError(f"{name} must be 0..63, got {v}", f"nic.{name}")
-        for name in ("data_priority", "cnp_priority", "ack_priority"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v < NUM_PRIORITIES:
-                raise ConfigError(f"{name} must be 0..7, got {v}", f"nic.{name}")
-        if not 1 <= self.ttl <= 255:
-            raise ConfigError(f"ttl must be 1..255, got {self.ttl}", "nic.ttl")
-
-    @classmethod
-    def from_spec(cls, spec: object, **overrides: object) -> NicConfig:
-        """NicConfig from a scenario `NicSpec` (emulator.scenario.schema), read by attribute name; fields the
-        spec lacks keep their defaults. Errors name the scenario field (`nic.<field>`)."""
-        kw: dict[str, object] = {}
-        for ours, theirs in _SPEC_FIELDS:
-            if hasattr(spec, theirs):
-                kw[ours] = getattr(spec, theirs)
-        d = getattr(spec, "dcqcn", None)
-        dkw: dict[str, object] = {}
-        if d is not None:
-            for ours, theirs in _DCQCN_SPEC_FIELDS:
-                if hasattr(d, theirs):
-                    dkw[ours] = getattr(d, theirs)
-        kw["dcqcn"] = DcqcnConfig(**dkw)
-        kw.update(overrides)
-        cfg = cls(**kw)
-        try:
-            cfg.validate()
-        except ConfigError as e:
-            leaf = e.path.rsplit(".", 1)[-1]
-            names = dict(_SPEC_FIELDS) | {f"dcqcn.{a}": f"dcqcn.{b}" for a, b in _DCQCN_SPEC_FIELDS}
-            key = leaf if not e.path.startswith("dcqcn.") else f"dcqcn.{leaf}"
-            raise ConfigError(e.message, f"nic.{names.get(key, key)}") from None
-        return cfg
-
-    def qp_config(self) -> QpConfig:
-        return QpConfig(mtu=self.mtu, ack_every=self.ack_every, timeout=self.timeout, retry_cnt=self.retry_cnt,
-                        rto_ns=self.rto_ns, max_outstanding=self.max_outstanding,
-                        ooo_placement=self.ooo_placement)
-
-    @property
-    def ecn_enabled(self) -> bool:
-        return self.dcqcn.enabled if self.ecn is None else self.ecn
-
-
-# (NicConfig field, scenario NicSpec field)
-_SPEC_FIELDS = (("mtu", "mtu"), ("ack_every", "ack_every"), ("data_priority", "data_priority"),
-                ("data_dscp", "data_dscp"), ("cnp_dscp", "cnp_dscp"), ("cnp_priority", "cnp_priority"),
-                ("ack_dscp", "ack_dscp"), ("ack_priority", "ack_priority"), ("rto_ns", "rto"),
-                ("retry_cnt", "retry_count"), ("timeout", "timeout"), ("max_outstanding", "max_outstanding"),
-                ("ooo_placement", "ooo_placement"),
-                ("gateway_mac", "gateway_mac"), ("ttl", "ttl"), ("ecn", "ecn"), ("verify_icrc", "verify_icrc"))
-_DCQCN_SPEC_FIELDS = (("enabled", "enabled"), ("g", "g"), ("alpha_init", "alpha_init"),
-                      ("alpha_timer_ns", "alpha_timer"), ("rate_timer_ns", "rate_increase_timer"),
-                      ("byte_counter", "byte_counter"), ("fast_recovery_steps", "fast_recovery_steps"),
-                      ("rai_bps", "rate_ai"), ("rhai_bps", "rate_hai"), ("min_rate_bps", "min_rate"),
-                      ("cnp_interval_ns", "cnp_interval"))
 
 
 @dataclass(frozen=True)
@@ -271,7 +184,7 @@ class Nic:
         qp.ack_priority = prio if cfg.ack_priority is None else cfg.ack_priority
         if cfg.dcqcn.enabled:
             qp.rp = ReactionPoint(self.link_rate_bps, cfg.dcqcn)
-            qp.np = NotificationPoint(cfg.dcqcn.cnp_interval_ns)
+            qp.np = NotificationPoint(cfg.dcqcn.cnp_interval)
         self.qps[qpn] = qp
         if peer is not None:
             self.connect_qp(qp, peer)

@@ -12,26 +12,25 @@ PSNs are 24-bit and wrap; comparisons use serial arithmetic (`psn_diff`). A QP p
 side sends the messages posted on it, the responder side answers the peer's data. The NIC owns framing,
 scheduling and time; a QP only says what to send next and reacts to what arrives.
 
-Defaults (QpConfig):
-- MTU 1024 bytes: the RoCE path MTU most deployments end up with (an Ethernet MTU of 1500 gives RoCE MTU 1024;
-  NVIDIA's docs recommend 1024 or 4096 with jumbo frames). Valid: 256, 512, 1024, 2048, 4096.
-- ack_every 1: one ACK per packet as the public ns-3 RDMA models default (ack interval 1); raise it to coalesce.
-- timeout 14 -> 4.096 us * 2^14 = 67.1 ms local ACK timeout (a common verbs setting); retry_cnt 7 (the 3-bit max).
+Settings and their defaults: QpConfig in traffic/config.py.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
 
+from traffic.config import (  # noqa: F401 - the QP's settings live with the NIC's; importable from here too
+    MAX_MESSAGE,
+    MAX_OUTSTANDING,
+    PSN_BITS,
+    PSN_HALF,
+    PSN_MASK,
+    VALID_MTUS,
+    QpConfig,
+    rto_ns_for,
+)
 from traffic.errors import ConfigError
 from traffic.frames import AETH_ACK, IS_LAST, NAK_PSN_SEQ_ERROR, Op
-
-PSN_BITS = 24
-PSN_MASK = (1 << PSN_BITS) - 1
-PSN_HALF = 1 << (PSN_BITS - 1)
-VALID_MTUS = (256, 512, 1024, 2048, 4096)
-MAX_MESSAGE = 1 << 31  # IBTA maximum message size; also keeps a message well inside half the PSN space
-MAX_OUTSTANDING = PSN_HALF - 1  # serial arithmetic is only unambiguous within half the PSN space
 
 
 def psn_add(psn: int, n: int) -> int:
@@ -45,41 +44,6 @@ def psn_diff(a: int, b: int) -> int:
     return d - (1 << PSN_BITS) if d >= PSN_HALF else d
 
 
-def rto_ns_for(timeout: int) -> int:
-    """Local ACK timeout of the 5-bit `timeout` attribute: 4.096 us * 2^timeout (0 = infinite, returned as 0)."""
-    if not 0 <= timeout <= 31:
-        raise ConfigError(f"timeout must be a 5-bit value 0..31, got {timeout}", "qp.timeout")
-    return 0 if timeout == 0 else (4096 << timeout)
-
-
-@dataclass
-class QpConfig:
-    """Per-QP transport parameters (see module docstring for defaults and sources)."""
-
-    mtu: int = 1024
-    ack_every: int = 1
-    timeout: int = 14
-    retry_cnt: int = 7
-    rto_ns: int | None = None  # overrides timeout when set (tests use microseconds)
-    max_outstanding: int | None = None  # packets in flight limit; None = limited only by the rate
-    ooo_placement: bool = False  # keep packets past a gap (no NAK); see the module docstring
-
-    def validate(self) -> None:
-        if self.mtu not in VALID_MTUS:
-            raise ConfigError(f"mtu must be one of {VALID_MTUS}, got {self.mtu}", "qp.mtu")
-        if self.ack_every < 1:
-            raise ConfigError(f"ack_every must be >= 1, got {self.ack_every}", "qp.ack_every")
-        if not 0 <= self.retry_cnt <= 7:
-            raise ConfigError(f"retry_cnt must be 0..7, got {self.retry_cnt}", "qp.retry_cnt")
-        rto_ns_for(self.timeout)
-        if self.rto_ns is not None and self.rto_ns <= 0:
-            raise ConfigError(f"rto_ns must be positive, got {self.rto_ns}", "qp.rto_ns")
-        if self.max_outstanding is not None and not 1 <= self.max_outstanding <= MAX_OUTSTANDING:
-            raise ConfigError(f"max_outstanding must be 1..{MAX_OUTSTANDING}", "qp.max_outstanding")
-
-    @property
-    def effective_rto_ns(self) -> int:
-        return self.rto_ns if self.rto_ns is not None else rto_ns_for(self.timeout)
 
 
 @dataclass(eq=False)
@@ -158,7 +122,7 @@ class QueuePair:
         self.remote_qpn: int | None = None
         self.stats = QpStats()
         self.start_psn = start_psn & PSN_MASK
-        self.rto_ns = cfg.effective_rto_ns
+        self.rto = cfg.effective_rto_ns
         # requester
         self.msgs: deque[Message] = deque()  # posted, not yet fully acknowledged (oldest first)
         self.tail_psn = start_psn & PSN_MASK  # PSN the next posted packet gets
@@ -242,8 +206,8 @@ class QueuePair:
             msg.retransmitted += 1
         else:
             self.max_sent = nxt
-        if self.rto_deadline is None and self.rto_ns:
-            self.rto_deadline = now_ns + self.rto_ns
+        if self.rto_deadline is None and self.rto:
+            self.rto_deadline = now_ns + self.rto
         return Segment(opcode, psn, plen, idx == n - 1, msg, idx == 0, retx)
 
     def on_ack(self, psn: int, now_ns: int) -> list[Message]:
@@ -275,7 +239,7 @@ class QueuePair:
 
     def _count_retry(self, now_ns: int) -> None:
         self.retries += 1
-        if self.retries > self.cfg.retry_cnt:
+        if self.retries > self.cfg.retry_count:
             self._fail(now_ns)
 
     def _fail(self, now_ns: int) -> None:
@@ -310,7 +274,7 @@ class QueuePair:
         una = (psn + 1) & PSN_MASK
         self.snd_una = una
         self.retries = 0
-        self.rto_deadline = (now_ns + self.rto_ns) if (una != self.max_sent and self.rto_ns) else None
+        self.rto_deadline = (now_ns + self.rto) if (una != self.max_sent and self.rto) else None
         done = []
         msgs = self.msgs
         while msgs and (msgs[0].last_psn - una) & PSN_MASK >= PSN_HALF:  # psn_diff(last_psn, una) < 0

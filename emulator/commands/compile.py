@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--std", choices=["p4-16", "p4_16"], help="p4c's language standard (only P4-16)")
     p.add_argument("--target", choices=["bmv2"], help="p4c's target (bmv2)")
     p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
+    from emulator.target.plugins import add_plugin_argument
+
+    add_plugin_argument(p)
     p.add_argument("--dump", action="store_true",
                    help="print the Python code the v1model target generates for the program")
 
@@ -101,6 +104,9 @@ def main(args: argparse.Namespace) -> int:
     if not (info_outputs or config or args.dump):
         raise UsageError("nothing to do: give -o OUT.json / --device-config, --p4runtime-files / --p4info, "
                            "or --dump")
+    from emulator.target.plugins import load_plugins
+
+    load_plugins(args.extern_plugins)
     checked = frontend.load_program(args.program, include_dirs=tuple(args.include_dirs), defines=defines)
     p4info = build_p4info(checked.info)
     switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written

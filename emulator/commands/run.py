@@ -35,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cli", action="store_true", help="mininet engine: open the Mininet CLI on the running network")
     p.add_argument("--switch-binary", metavar="PATH",
                    help="mininet engine: run this switch (e.g. simple_switch_grpc) instead of rocelab-switch")
+    from emulator.target.plugins import add_plugin_argument
+
+    add_plugin_argument(p)  # the scenario's switch.extern_plugins are loaded too
 
 
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios"
@@ -66,12 +69,15 @@ def main(args: argparse.Namespace) -> int:
 def _main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from emulator.report.output import check_folder
+    from emulator.report.output import OutputDir, check_folder
     from emulator.scenario.load import load_scenario
 
     args.scenario = str(resolve_scenario(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
     sc = load_scenario(args.scenario, overrides)
+    from emulator.target.plugins import load_plugins
+
+    load_plugins(args.extern_plugins)
     out_dir = Path(args.out) if args.out else Path("runs") / sc.name
     check_folder(out_dir, "--out" if args.out else "output folder")
     console = Console(stderr=True, quiet=args.quiet)
@@ -84,7 +90,7 @@ def _main(args: argparse.Namespace) -> int:
 
     with _scenario_errors(args.scenario):
         with _progress(console, until) as progress:
-            outcome = run_scenario(sc, out_dir=out_dir, base_dir=Path(args.scenario).parent,
+            outcome = run_scenario(sc, out_dir=OutputDir(out_dir).begin(), base_dir=Path(args.scenario).parent,
                                    progress=progress, plots=False if args.no_plots else None)
     return _report(args, outcome.summary, out_dir)
 

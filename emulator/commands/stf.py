@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="add an include directory (the program's own directory is searched first)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="define a preprocessor macro")
+    from emulator.target.plugins import add_plugin_argument
+
+    add_plugin_argument(parser)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="trace every command and packet, each packet followed by its pipeline trace")
     parser.add_argument("--trace", dest="trace", action="store_true", default=None,
@@ -61,8 +64,10 @@ def _defines(items: list[str]) -> dict[str, str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from emulator.target.plugins import load_plugins
     from emulator.target.stf import run_stf
 
+    load_plugins(args.extern_plugins)
     result = run_stf(args.program, args.stf, include_dirs=args.include_dirs, verbose=args.verbose,
                      defines=_defines(args.defines), trace=getattr(args, "trace", None))
     for line in result.log:

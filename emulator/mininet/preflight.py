@@ -41,6 +41,11 @@ def frame_bits(mtu: int) -> int:
 def check_scale(sc: Any, wiring: Any, max_fps: int = MAX_SWITCH_FPS) -> None:
     """Refuse a scenario whose switches could be offered more frames per second than a switch process forwards
     in real time, naming the switch and the link rate that would fit."""
+    for name in sc.topology.switches:
+        spec, where = sc.switch_of(name)
+        if spec.routing.mode == "adaptive":  # its member ports live in registers, which the replay does not copy
+            raise ConfigError("adaptive routing runs on the simulator only (--engine sim) for now",
+                              f"{where}.routing.mode")
     for i, lk in enumerate(wiring.links):
         if any(lk[6]):  # veths do not lose frames; the simulator's loss model has no real-time counterpart
             raise ConfigError("link loss is emulated by the simulator only (--engine sim)",

@@ -33,13 +33,18 @@ def annotations_of(annos: list[ast.Annotation]) -> dict[str, list[str]]:
     out = AnnotationDict()
     out.written = []
     for a in annos or []:
-        body = [a.body] if a.body else []
+        name, text = a.name, a.body
+        if name == "pragma" and text.split():
+            # p4c reads `@pragma name body` as the annotation `@name(body)`
+            name, *rest = text.split(None, 1)
+            text = rest[0].strip() if rest else ""
+        body = [text] if text else []
         if getattr(a, "structured", False):
             body = StructuredBody(body)
             body.annotation = a
         else:
-            out.written.append((a.name, a.body))
-        out[a.name] = body
+            out.written.append((name, text))
+        out[name] = body
     return out
 
 

@@ -59,8 +59,12 @@ def run_deep(fn, *args, ast_root: Any = None, **kwargs):
             try:
                 t = threading.Thread(target=body, name="p4-deep", daemon=True)
                 t.start()
+            except RuntimeError:  # no room for the large stack (a memory limit): recurse as far as we can here
+                t = None
             finally:
                 threading.stack_size(old_stack)
+        if t is None:
+            return _call(fn, args, kwargs, ast_root)
         t.join()
     finally:
         _leave()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emulator.errors import P4Error
+from emulator.errors import P4Error, SrcLoc
 from emulator.p4.checker import CheckedProgram, check
 
 
@@ -58,6 +58,7 @@ def load_program(path, include_dirs=(), defines=None) -> CheckedProgram:
     from emulator.files import P4_LIMIT, read_text
 
     p = Path(path)
-    text = read_text(p, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{path}: {msg}"))
+    text = read_text(p, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{path}: {msg}"),
+                     lambda msg, line, col: P4Error(msg, SrcLoc(str(path), line, col)))
     return load_program_text(text, str(p), (str(p.parent), *include_dirs), defines)
 

@@ -111,7 +111,7 @@ def build_p4info(info: ProgramInfo):
             attached.update({cp_name(n): t.name for n in (t.direct_counter, t.direct_meter) if n})
     for ap in _visible(info.action_profiles):
         _action_profile(p4.action_profiles.add(), ap, s)
-    _counters_and_meters(p4, info, s, pb, attached)
+    _counters_and_meters(p4, info, s, pb, attached, types)
     for r in _visible(info.registers):
         msg = p4.registers.add()
         preamble(msg.preamble, s, REGISTER, r)
@@ -120,6 +120,7 @@ def build_p4info(info: ProgramInfo):
         else:
             msg.type_spec.bitstring.bit.bitwidth = r.bitwidth
         msg.size = r.size
+        _index_type(msg, r.type_args[1:], types)  # register<T, I>
     for d in _visible(info.digests):
         msg = p4.digests.add()
         preamble(msg.preamble, s, DIGEST, d)
@@ -257,17 +258,20 @@ def _anno_int(annos: dict, key: str) -> int:
         return 0
 
 
-def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, attached: dict) -> None:
+def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, attached: dict,
+                         types: TypeSpecConverter) -> None:
     for c in _visible(info.counters):
         msg = p4.counters.add()
         preamble(msg.preamble, s, COUNTER, c)
         msg.spec.unit = pb.enum("CounterSpec", "Unit", _COUNTER_UNITS.get(c.kind, "UNSPECIFIED"))
         msg.size = c.size
+        _index_type(msg, c.type_args, types)  # counter<I>
     for m in _visible(info.meters):
         msg = p4.meters.add()
         preamble(msg.preamble, s, METER, m)
         msg.spec.unit = pb.enum("MeterSpec", "Unit", _METER_UNITS.get(m.kind, "UNSPECIFIED"))
         msg.size = m.size
+        _index_type(msg, m.type_args, types)  # meter<I>
     # direct resources appear only when a table uses them; p4c adds them with their table, so in table order
     order = {t.preamble.name: i for i, t in enumerate(p4.tables)}
 
@@ -285,6 +289,13 @@ def _counters_and_meters(p4, info: ProgramInfo, s: SymbolTable, pb: _Messages, a
                 preamble(msg.preamble, s, prefix, x)
                 msg.spec.unit = pb.enum(spec, "Unit", units.get(x.kind, "UNSPECIFIED"))
                 msg.direct_table_id = s.id(TABLE, table)
+
+
+def _index_type(msg, index_args: list, types: TypeSpecConverter) -> None:
+    """`index_type_name` of an indexed extern whose index type is a user-defined `type` (P4Runtime then carries
+    indexes in that type's control-plane form); the type goes to type_info."""
+    if index_args and isinstance(index_args[0], T.NewType):
+        msg.index_type_name.name = types.type_name(index_args[0])
 
 
 def _attached_table(x, s: SymbolTable, attached: dict) -> str | None:

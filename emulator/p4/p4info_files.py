@@ -1,10 +1,11 @@
-"""P4Info files in the forms p4c writes (`--p4runtime-files`): protobuf text, JSON and binary; atomic writes.
+"""P4Info files in the forms p4c writes (`--p4runtime-files`): protobuf text, JSON and binary.
 
 - text (.txtpb/.txt/.pbtxt): two `# proto-file`/`# proto-message` comment lines and a blank line (as p4c's
   golden P4Infos begin), then protobuf text format (fields by number, map entries sorted by key, strings C-escaped).
 - JSON (.json): protobuf JSON (lowerCamelCase names, 64-bit integers as strings, bytes as base64, enums by name)
   printed as protobuf's C++ JsonObjectWriter prints it with `add_whitespace`: one space of indent per level and a
-  newline at the end; non-ASCII characters as UTF-8.
+  newline at the end; characters as its JsonEscaping writes them (UTF-8, but `<`, `>`, DEL, C1 controls and a few
+  invisible code points as \\u escapes).
 - binary (.bin/.pb): the serialized message, map entries in key order (deterministic).
 """
 from __future__ import annotations
@@ -25,14 +26,48 @@ def to_text(p4info) -> str:
     return text_format.MessageToString(p4info)
 
 
+# Characters protobuf's C++ JSON writer escapes beyond what JSON requires (and Python's json escapes): `<` and `>`
+# (HTML safety), DEL and the C1 controls, and invisible or formatting code points (JsonEscaping::EscapeCodePoint).
+# They can only occur inside strings, so replacing them anywhere in the text is safe.
+_BMP_ESCAPES = [0x3C, 0x3E, *range(0x7F, 0xA0), 0xAD, *range(0x600, 0x604), 0x6DD, 0x70F, 0x17B4, 0x17B5,
+                *range(0x200B, 0x2010), *range(0x2028, 0x202F), *range(0x2060, 0x2065), *range(0x206A, 0x2070),
+                0xFEFF, 0xFFF9, 0xFFFA, 0xFFFB]
+_SUPPLEMENTARY_ESCAPES = [0xE0001, *range(0x1D173, 0x1D17B), *range(0xE0020, 0xE0080)]
+
+
+def _surrogates(cp: int) -> str:
+    cp -= 0x10000
+    return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+
+
+_ESCAPES = str.maketrans({**{chr(c): f"\\u{c:04x}" for c in _BMP_ESCAPES},
+                          **{chr(c): _surrogates(c) for c in _SUPPLEMENTARY_ESCAPES}})
+
+
+def _cpp_json_escapes(text: str) -> str:
+    return text.translate(_ESCAPES)
+
+
+def to_json(p4info) -> str:
+    """Protobuf JSON with one space of indent; fields in field-number order, map entries (type_info's maps) in key
+    order, as in the text form (the only deterministic order: protobuf gives map entries none)."""
+    import json
+
+    from google.protobuf import json_format
+
+    obj = json_format.MessageToDict(p4info)
+    for key, value in (obj.get("typeInfo") or {}).items():
+        if key != "error" and isinstance(value, dict):
+            obj["typeInfo"][key] = dict(sorted(value.items()))
+    return json.dumps(obj, indent=1, ensure_ascii=False)
+
+
 def serialize(p4info, fmt: str) -> bytes:
     """The bytes of a P4Info file in format `fmt` ("text", "json" or "binary"), as p4c writes them."""
     if fmt == "text":
         return (TEXT_HEADER + to_text(p4info)).encode()
     if fmt == "json":
-        from google.protobuf import json_format
-
-        return (json_format.MessageToJson(p4info, indent=1, ensure_ascii=False) + "\n").encode()
+        return (_cpp_json_escapes(to_json(p4info)) + "\n").encode()
     if fmt == "binary":
         return p4info.SerializeToString(deterministic=True)
     raise ValueError(f"unknown P4Info format {fmt!r} (one of {', '.join(FORMATS)})")

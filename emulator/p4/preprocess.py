@@ -83,7 +83,7 @@ class _Pre(pcpp.Preprocessor):
 
     # --- locations
     def _display(self, file: str | None) -> str:
-        return file or "<string>"
+        return _readable(file) if file else "<string>"
 
     def _col(self, tok) -> int:
         text = self.sources.get(getattr(tok, "source", None) or "")
@@ -97,8 +97,10 @@ class _Pre(pcpp.Preprocessor):
 
     def _fail(self, message: str, loc: SrcLoc | None):
         line = None
-        if loc is not None and loc.file in self.sources:
-            lines = self.sources[loc.file].splitlines()
+        key = None if loc is None else next((k for k in (loc.file, os.path.relpath(loc.file)) if k in self.sources),
+                                            None)
+        if key is not None:
+            lines = self.sources[key].splitlines()
             if 0 < loc.line <= len(lines):
                 line = lines[loc.line - 1]
         raise P4Error(message, loc, line)
@@ -109,7 +111,8 @@ class _Pre(pcpp.Preprocessor):
         self.opened.append(includepath)
         try:
             text = decode_bounded(fh, "included file", P4_LIMIT,
-                                  lambda msg: P4Error(f"#include {includepath}: {msg}", self._directive_loc))
+                                  lambda msg: P4Error(f"#include {includepath}: {msg}", self._directive_loc),
+                                  lambda msg, line, col: P4Error(msg, SrcLoc(_readable(includepath), line, col)))
         finally:
             fh.close()
         # key by the name pcpp will put on tokens (the path rewritten relative to the cwd)
@@ -184,7 +187,8 @@ def preprocess(
     else:
         name, text = str(source), None
     if text is None:
-        text = read_text(name, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{name}: {msg}"))
+        text = read_text(name, "P4 program", P4_LIMIT, lambda msg: P4Error(f"{name}: {msg}"),
+                         lambda msg, line, col: P4Error(msg, SrcLoc(name, line, col)))
     if text.startswith("\ufeff"):
         text = text[1:]
     pre.sources[name] = text
@@ -195,7 +199,7 @@ def preprocess(
     if main_shown != name:
         pre.sources[main_shown] = text
     try:
-        out = _assemble(pre, {main_shown: name})
+        out = _assemble(pre, {**{f: _readable(f) for f in pre.files}, main_shown: name})
     except P4Error:
         raise
     except RecursionError:
@@ -206,6 +210,11 @@ def preprocess(
     out.files = list(dict.fromkeys(pre.files))
     out.sources = {k: v for k, v in pre.sources.items()}
     return out
+
+
+def _readable(path: str) -> str:
+    """pcpp names files relative to the working directory; one outside it (`../../x.p4`) reads better absolute."""
+    return os.path.abspath(path) if path.startswith("../") else path
 
 
 def _include_cycle(opened: list[str]) -> str:

@@ -44,7 +44,7 @@ from emulator.p4.program import (
     TableInfo,
     ValueSetInfo,
 )
-from emulator.p4.typespec import flat_fields
+from emulator.p4.typespec import flat_fields, p4info_name
 
 
 def live_walk(node):
@@ -449,7 +449,7 @@ class Summarizer:
             t = callee.params[1].type
         t = T.strip_newtype(t) if t is not None else None
         if isinstance(t, (T.Struct, T.Header)):
-            name = t.name
+            name = p4info_name(t)  # the digest is named after its type as P4Info names the type
             fields = [StructFieldInfo(f.name, key_width(f.type), type=f.type) for f in t.fields]
         elif isinstance(t, (T.Tuple, T.List)):
             name = f"digest_{len(self.digests)}"

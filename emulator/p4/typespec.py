@@ -68,6 +68,23 @@ def flat_fields(t, prefix: str = "") -> list[tuple[str, T.P4Type, Any]]:
     return out
 
 
+def p4info_name(t) -> str:
+    """The name P4Info gives a struct, header or header union type (p4c's control-plane name of the type after its
+    front end specialized generic types): the declaration's @name if it has one; for a specialization of a generic
+    type, p4c's name for it: the base name, then per type argument "_" and the argument as P4 text without `<`,
+    `>` and spaces, `,` and `.` made `_` (`S<bit<32>>` -> "S_bit32"); else its name."""
+    decl = getattr(t, "decl", None)
+    a = ast.find_annotation(getattr(decl, "annotations", None) or [], "name")
+    if a is not None:
+        name = a.string_value if a.string_value is not None else (a.body or "").strip().strip('"')
+        return name[1:] if name.startswith(".") else name
+    args = getattr(t, "type_args", ())
+    if args and decl is not None:
+        return decl.name + "".join("_" + re.sub(r"[<> ]", "", str(x)).replace(",", "_").replace(".", "_")
+                                   for x in args)
+    return t.name
+
+
 def value_bytes(value: int, width: int) -> bytes:
     """An unsigned value as big-endian bytes of the type's byte width (p4c's stringRepr)."""
     n = max(1, (width + 7) // 8)
@@ -86,7 +103,7 @@ class TypeSpecConverter:
         if named is not None:  # a type described once in type_info and referred to by name
             describe, field = named
             getattr(self, describe)(t)
-            getattr(spec, field).name = t.name
+            getattr(spec, field).name = p4info_name(t)
         elif isinstance(t, (T.Bits, T.VarBits)):
             self.bitstring(spec.bitstring, t)
         elif isinstance(t, T.Bool):
@@ -132,18 +149,18 @@ class TypeSpecConverter:
             spec.bit.bitwidth = t.width
 
     def struct(self, t: T.Struct) -> None:
-        if t.name in self.type_info.structs:
+        if p4info_name(t) in self.type_info.structs:
             return
-        entry = self.type_info.structs[t.name]
+        entry = self.type_info.structs[p4info_name(t)]
         for i, f in enumerate(t.fields):
             m = entry.members.add()
             m.name = _field_cp_name(t, i, f)
             self.convert(m.type_spec, f.type)
 
     def header(self, t: T.Header) -> None:
-        if t.name in self.type_info.headers:
+        if p4info_name(t) in self.type_info.headers:
             return
-        entry = self.type_info.headers[t.name]
+        entry = self.type_info.headers[p4info_name(t)]
         for name, ftype, _ in flat_fields(t):
             m = entry.members.add()
             m.name = name
@@ -154,24 +171,24 @@ class TypeSpecConverter:
                 self.bitstring(m.type_spec, base)
 
     def header_union(self, t: T.HeaderUnion) -> None:
-        if t.name in self.type_info.header_unions:
+        if p4info_name(t) in self.type_info.header_unions:
             return
-        entry = self.type_info.header_unions[t.name]
+        entry = self.type_info.header_unions[p4info_name(t)]
         for i, f in enumerate(t.fields):
             m = entry.members.add()
             m.name = _field_cp_name(t, i, f)
             self.header(f.type)
-            m.header.name = f.type.name
+            m.header.name = p4info_name(f.type)
 
     def stack(self, spec, t: T.HeaderStack) -> None:
         elem = t.elem
         if isinstance(elem, T.HeaderUnion):
             self.header_union(elem)
-            spec.header_union_stack.header_union.name = elem.name
+            spec.header_union_stack.header_union.name = p4info_name(elem)
             spec.header_union_stack.size = t.size
         else:
             self.header(elem)
-            spec.header_stack.header.name = elem.name
+            spec.header_stack.header.name = p4info_name(elem)
             spec.header_stack.size = t.size
 
     def enum(self, t: T.Enum) -> None:

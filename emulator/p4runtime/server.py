@@ -263,18 +263,30 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _packet_out(self, client: Client, packet) -> None:
         dev = self.device
         if client.election_id is None or self.arbiter.primary(client.role) is not client:
-            log.warning("PacketOut from a client that is not the primary: dropped")
+            self._packet_out_error(client, packet, grpc.StatusCode.PERMISSION_DENIED,
+                                   "PacketOut from a client that is not the primary: dropped")
             return
         if dev.pipeline is None or dev.inject is None or dev.cpu_port is None:
-            log.warning("PacketOut dropped: %s", "no pipeline" if dev.pipeline is None else
-                        "no CPU port (start the switch with --cpu-port)")
+            self._packet_out_error(client, packet, grpc.StatusCode.FAILED_PRECONDITION, "PacketOut dropped: " + (
+                "no pipeline" if dev.pipeline is None else "no CPU port (start the switch with --cpu-port)"))
             return
         try:
             frame = build_packet_out(dev.pipeline, packet)
         except P4RuntimeError as exc:
-            log.warning("PacketOut dropped: %s", exc.message)
+            self._packet_out_error(client, packet, exc.code, f"PacketOut dropped: {exc.message}")
             return
         dev.inject(dev.cpu_port, frame)
+
+    @staticmethod
+    def _packet_out_error(client: Client, packet, code: grpc.StatusCode, message: str) -> None:
+        """A dropped PacketOut is logged and told to its sender as a StreamError carrying the packet (P4Runtime
+        "Stream error"), so a controller learns why instead of seeing nothing arrive."""
+        log.warning("%s", message)
+        resp = p4runtime_pb2.StreamMessageResponse()
+        resp.error.canonical_code = code.value[0]
+        resp.error.message = message
+        resp.error.packet_out.packet_out.CopyFrom(packet)
+        client.send(resp)
 
     def _from_dataplane(self, kind: str, data) -> None:
         pipe = self.device.pipeline

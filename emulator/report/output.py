@@ -31,6 +31,7 @@ class OutputDir:
         self.path = Path(path)
         if self.path.exists() and not self.path.is_dir():
             raise UsageError(f"output folder {self.path}: exists and is not a folder")
+        self._made = _missing_dirs(self.path)  # removed again if the run writes nothing
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -62,10 +63,15 @@ class OutputDir:
         return self
 
     def end(self) -> None:
-        """Release the lock (the lock file stays; it is empty of meaning without a holder)."""
+        """Release the lock (the lock file stays; it is empty of meaning without a holder). A folder this run made
+        and wrote nothing into is removed: a refused or interrupted run leaves nothing behind."""
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+        if self._made and not self.written:
+            for name in (LOCK, MANIFEST):
+                (self.path / name).unlink(missing_ok=True)
+            _remove_dirs(self._made)
 
     def _clear_previous(self) -> None:
         listed = self.path / MANIFEST
@@ -141,15 +147,38 @@ class OutputDir:
 
 
 def check_folder(path: str | Path, what: str = "output folder") -> None:
-    """Refuse, before any work, an output folder that is a file or cannot be made or written."""
+    """Refuse, before any work, an output folder that is a file or cannot be made (it is made now)."""
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise UsageError(f"{what} {path}: exists and is not a folder")
-    existing = next((p for p in (path, *path.absolute().parents) if p.exists()), None)
-    if existing is None or not existing.is_dir():
-        raise UsageError(f"{what} {path}: {existing} is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise UsageError(f"{what} {path}: {existing} is not writable")
+    made = _missing_dirs(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise UsageError(f"{what} {path}: not writable")
+    except OSError as exc:
+        raise UsageError(f"cannot make {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        _remove_dirs(made)  # made to see that it can be; the run makes it again
+
+
+def _missing_dirs(path: Path) -> list[Path]:
+    """`path` and its ancestors that do not exist yet, deepest first."""
+    out = []
+    for p in (path, *path.absolute().parents):
+        if p.exists() or p.is_symlink():
+            break
+        out.append(p)
+    return out
+
+
+def _remove_dirs(dirs: list[Path]) -> None:
+    """Remove these (empty) folders, deepest first; a folder something else wrote into stays."""
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:
+            return
 
 
 def write_error(path: str | Path, exc: OSError) -> UsageError:

@@ -16,11 +16,15 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 
 from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
 from emulator.scenario.units import rate_bps, size_bytes, time_ns
+from traffic.config import NicConfig
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
 Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=7)]
+
+
+MAX_HOSTS = 4096  # stated in README.md (Limits): building 4,096 hosts takes seconds, not minutes
 
 
 class Strict(BaseModel):
@@ -144,6 +148,9 @@ class Topology(Strict):
 
     @model_validator(mode="after")
     def _names_known(self):
+        if len(self.hosts) > MAX_HOSTS:
+            raise ValueError(f"hosts: {len(self.hosts):,} hosts; a scenario has at most {MAX_HOSTS:,} (each is a NIC "
+                             "model and a route on every switch: README.md, Limits)")
         names = self.switches + self.hosts
         dup = {n for n in names if names.count(n) > 1}
         if dup:
@@ -250,10 +257,12 @@ class RoutingSpec(Strict):
 
 class SwitchSpec(Strict):
     program: str = "p4src/fabric.p4"
+    # Python modules (names, or .py paths relative to the scenario) implementing the program's own externs
+    extern_plugins: list[str] = Field(default_factory=list)
     routes: Literal["auto", "none"] = "auto"
     routing: RoutingSpec = Field(default_factory=RoutingSpec)
     entries: list[EntrySpec] = Field(default_factory=list)
-    dscp_priority: dict[int, int] = Field(default_factory=lambda: {26: 3, 48: 6})
+    dscp_priority: dict[Annotated[int, Field(ge=0, le=63)], Priority] = Field(default_factory=lambda: {26: 3, 48: 6})
     scheduling: Literal["strict", "dwrr"] = "strict"
     dwrr_weights: list[int] = Field(default_factory=lambda: [1] * 8)
     # per egress port: `port_scheduling: {3: {scheduling: dwrr, dwrr_weights: [...]}}`
@@ -268,33 +277,41 @@ class SwitchSpec(Strict):
         return _check_weights(weights)
 
 
+_NIC = NicConfig()  # every default of `nic` comes from the NIC model: one definition of each setting
+_DCQCN = _NIC.dcqcn
+
+
 class DcqcnSpec(Strict):
-    enabled: bool = False
-    g: float = Field(1 / 256, gt=0, lt=1)
-    alpha_timer: Duration = 55_000
-    rate_increase_timer: Duration = 55_000
-    byte_counter: Size = 10 * 2**20
-    fast_recovery_steps: int = Field(5, ge=1)
+    """traffic.dcqcn.DcqcnConfig's settings, by the same names (durations in ns, rates in bits/s)."""
+
+    enabled: bool = _DCQCN.enabled
+    g: float = Field(_DCQCN.g, gt=0, lt=1)
+    alpha_timer: Duration = _DCQCN.alpha_timer
+    rate_increase_timer: Duration = _DCQCN.rate_increase_timer
+    byte_counter: Size = _DCQCN.byte_counter
+    fast_recovery_steps: int = Field(_DCQCN.fast_recovery_steps, ge=1)
     # None: line rate / 1000 and 5 x R_AI (the paper's 40 Mb/s R_AI at 40 Gb/s, scaled; traffic/README.md)
-    rate_ai: Rate | None = None
-    rate_hai: Rate | None = None
-    min_rate: Rate = 100 * 10**6
-    cnp_interval: Duration = 50_000
+    rate_ai: Rate | None = _DCQCN.rate_ai
+    rate_hai: Rate | None = _DCQCN.rate_hai
+    min_rate: Rate = _DCQCN.min_rate
+    cnp_interval: Duration = _DCQCN.cnp_interval
 
 
 class NicSpec(Strict):
-    mtu: int = Field(1024, ge=256, le=4096)
-    ack_every: int = Field(1, ge=1)
-    data_priority: int = Field(3, ge=0, le=7)
-    data_dscp: int = Field(26, ge=0, le=63)
-    cnp_dscp: int = Field(48, ge=0, le=63)
+    """traffic.config.NicConfig's settings a scenario may set, by the same names and with its defaults."""
+
+    mtu: int = Field(_NIC.mtu, ge=256, le=4096)
+    ack_every: int = Field(_NIC.ack_every, ge=1)
+    data_priority: int = Field(_NIC.data_priority, ge=0, le=7)
+    data_dscp: int = Field(_NIC.data_dscp, ge=0, le=63)
+    cnp_dscp: int = Field(_NIC.cnp_dscp, ge=0, le=63)
     # local ACK timeout: 4.096 us x 2^timeout (IBTA); 14 (67 ms) is the usual verbs setting. `rto` overrides it.
-    timeout: int = Field(14, ge=0, le=31)
-    rto: Duration | None = None
-    retry_count: int = Field(7, ge=0, le=7)  # a 3-bit field
+    timeout: int = Field(_NIC.timeout, ge=0, le=31)
+    rto: Duration | None = _NIC.rto
+    retry_count: int = Field(_NIC.retry_count, ge=0, le=7)  # a 3-bit field
     # False: out-of-order arrivals are dropped and NAKed, go-back-N (RoCE NICs); True: placed directly (NICs
     # built for adaptive routing / spraying), no NAK
-    ooo_placement: bool = False
+    ooo_placement: bool = _NIC.ooo_placement
     dcqcn: DcqcnSpec = Field(default_factory=DcqcnSpec)
 
     @field_validator("mtu")

@@ -98,6 +98,7 @@ def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: d
     traces = _trace_logs(sc, net)
     for index, name in enumerate(sc.topology.switches):
         spec, where = sc.switch_of(name)
+        _load_plugins(spec.extern_plugins, base_dir, f"{where}.extern_plugins")
         program = _load_program(spec.program, base_dir, cache, f"{where}.program")
         tracer = traces[name].tracer if name in traces else None
         sw = make_v1switch(program, net.rng, tracer)
@@ -134,6 +135,16 @@ class _Wiring:
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
     parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
+    rate_of: dict[str, int] = field(default_factory=dict)  # a host's link rate
+    _hops: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def hops_from(self, node: str) -> dict[str, int]:
+        """Hop counts from `node` to every node it reaches (one breadth-first search per switch, kept)."""
+        if node not in self._hops:
+            import networkx as nx
+
+            self._hops[node] = nx.single_source_shortest_path_length(self.graph, node)
+        return self._hops[node]
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -165,7 +176,13 @@ def _wire(topo: Any) -> _Wiring:
         links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay,
                       tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
     _check_connected(topo, graph)
-    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)}, parallel)
+    host_index = {h: i for i, h in enumerate(topo.hosts)}
+    rate_of: dict[str, int] = {}
+    for a, _, b, _, rate, *_ in links:
+        for end in (a, b):
+            if end in host_index:
+                rate_of.setdefault(end, rate)
+    return _Wiring(ports, links, graph, host_index, parallel, rate_of)
 
 
 def _check_connected(topo: Any, graph: Any) -> None:
@@ -192,7 +209,7 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
         for nb in wiring.graph.neighbors(h):
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
-        rate = next((lk[4] for lk in wiring.links if h in (lk[0], lk[2])), sc.topology.rate)
+        rate = wiring.rate_of.get(h, sc.topology.rate)
         nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw),
                       qpn_rng=random.Random(f"qpn:{sc.seed}:{h}"))  # the seed decides QPNs, so UDP ports
         net.add_host(h, nics[h])
@@ -240,8 +257,12 @@ def _program_switch(sc: Any, name: str, fab: Any, net: Network, wiring: _Wiring,
             if groups:
                 _install_routing_mode(fab, spec.routing, switch_seed(sc.seed, name))
         for dscp, prio in sorted(spec.dscp_priority.items()):
-            fab.set_dscp_priority(dscp, prio)
+            fab.set_dscp_priority(dscp, prio)  # both ranges checked by the schema
         _install_ecn(fab, node, spec.ecn, data_prios)
+    unlinked = sorted(set(spec.port_scheduling) - set(node.tx))
+    if unlinked:
+        raise ConfigError(f"switch {name} has no linked port {unlinked[0]} (ports: {sorted(node.tx)})",
+                          f"{where}.port_scheduling.{unlinked[0]}")
     for k, e in enumerate(spec.entries):
         try:
             _add_or_replace(fab.api, e)
@@ -281,6 +302,20 @@ def _trace_logs(sc: Any, net: Network) -> dict[str, SwitchTraceLog]:
         return {}
     names = spec.switches or sc.topology.switches
     return {n: SwitchTraceLog(n, spec.packets, lambda: net.engine.now) for n in names}
+
+
+def _load_plugins(specs: list[str], base_dir: str | Path | None, where: str) -> None:
+    """Load a switch's extern plugins (a `.py` path is relative to the scenario's folder)."""
+    from emulator.errors import UsageError
+    from emulator.target.plugins import REGISTRY
+
+    for i, spec in enumerate(specs):
+        if spec.endswith(".py") and base_dir and not Path(spec).is_absolute():
+            spec = str(Path(base_dir) / spec)
+        try:
+            REGISTRY.load(spec)
+        except UsageError as exc:
+            raise ConfigError(str(exc), f"{where}[{i}]") from None
 
 
 def _load_program(program: str, base_dir: str | Path | None, cache: dict, where: str) -> Any:
@@ -341,19 +376,18 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
-    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path;
-    returns how many load-balancing groups it needed."""
-    import networkx as nx
-
+    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path (the
+    host itself when attached, else the neighboring switches one hop closer); returns how many load-balancing
+    groups it needed."""
     graph, host_index = wiring.graph, wiring.host_index
-    dist_to_me = nx.single_source_shortest_path_length(graph, name)
+    here = wiring.hops_from(name)
+    peers = sorted(nb for nb in graph.neighbors(name) if nb in net.switches)
     groups: dict[tuple[int, ...], int] = {}
     for h, i in host_index.items():
-        if h not in dist_to_me:
+        d = here.get(h)
+        if d is None:
             continue  # unreachable host (the other plane)
-        dist = _distances(graph, h)
-        hops = sorted(nb for nb in graph.neighbors(name) if dist.get(nb, 1 << 30) == dist[name] - 1
-                      and (nb == h or nb in net.switches))
+        hops = [h] if d == 1 else [nb for nb in peers if wiring.hops_from(nb).get(h) == d - 1]
         links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
         out_ports = tuple(mine for _, mine, _ in links)
         if not out_ports:
@@ -370,17 +404,6 @@ def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net:
                 fab.add_lb_group(nh_id, nhs)
         fab.add_route(host_ip(i), 32, nh_id)
     return sum(1 for g in groups if len(g) > 1)
-
-
-def _distances(graph: Any, host: str) -> dict[str, int]:
-    """Hop counts from `host`, computed once per graph (every switch asks for every host)."""
-    import networkx as nx
-
-    cache = graph.graph.setdefault("distances", {})
-    d = cache.get(host)
-    if d is None:
-        d = cache[host] = nx.single_source_shortest_path_length(graph, host)
-    return d
 
 
 def _install_ecn(fab: Any, node: SwitchNode, ecn: Any, prios: list[int]) -> None:

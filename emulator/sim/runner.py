@@ -35,16 +35,18 @@ class RunOutcome:
     recorder: Recorder | None = None
 
 
-def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Path | None = None,
+def run_scenario(sc: Any, out_dir: str | Path | OutputDir | None = None, base_dir: str | Path | None = None,
                  progress: Callable[[int, int], None] | None = None, plots: bool | None = None,
                  program_cache: dict | None = None) -> RunOutcome:
-    """Build, run and report scenario `sc` (a validated Scenario); outputs go to out_dir when given."""
-    built = build_scenario(sc, base_dir=base_dir, program_cache=program_cache)
-    net = built.net
-    rec = Recorder(net, interval_ns=sc.outputs.sample_interval)
-    rec.track_flows(built.flows, sc.outputs.rate_interval)
-    out = OutputDir(out_dir).begin() if out_dir is not None else None
+    """Build, run and report scenario `sc` (a validated Scenario); outputs go to out_dir when given (a path, or an
+    OutputDir its caller already began, so that the previous run's files are gone before the build)."""
+    out = out_dir if isinstance(out_dir, OutputDir) else OutputDir(out_dir).begin() if out_dir is not None else None
+    net = None
     try:  # whatever happens, nothing staged stays behind half-written, and outputs are complete or absent
+        built = build_scenario(sc, base_dir=base_dir, program_cache=program_cache)
+        net = built.net
+        rec = Recorder(net, interval_ns=sc.outputs.sample_interval)
+        rec.track_flows(built.flows, sc.outputs.rate_interval)
         pcaps = [(fname, net.pcap(node, port, str(out.stage(fname))))
                  for fname, node, port in pcap_targets(built, sc.outputs.pcap)] if out is not None else []
         summary = _run(sc, built, rec, progress)
@@ -64,7 +66,8 @@ def run_scenario(sc: Any, out_dir: str | Path | None = None, base_dir: str | Pat
             outcome.files.append(out.write_json("summary.json", summary))
     except BaseException as exc:
         try:
-            net.close()
+            if net is not None:
+                net.close()
         except OSError:
             pass  # the pcap that failed fails again on close; the first error is the one to report
         if out is not None:

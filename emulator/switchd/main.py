@@ -207,6 +207,9 @@ def run(opts: SwitchOptions) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         opts = parse_args(sys.argv[1:] if argv is None else argv)
+        from emulator.target.plugins import load_plugins
+
+        load_plugins(opts.extern_plugins)  # before any program is compiled (at start or by P4Runtime)
         return run(opts)
     except RocelabError as exc:
         print(str(exc), file=sys.stderr)

@@ -51,6 +51,7 @@ class SwitchOptions:
     tm_config: str | None = None
     stats_file: str | None = None
     catch_up_frames: int = 0
+    extern_plugins: list[str] = field(default_factory=list)  # --extern-plugin / BMv2's --load-modules
     notes: list[str] = field(default_factory=list)
 
 
@@ -78,6 +79,8 @@ def _switch_parser() -> argparse.ArgumentParser:
     p.add_argument("--use-files", type=int)
     p.add_argument("--notifications-addr")
     p.add_argument("--restore-state")
+    p.add_argument("--extern-plugin", dest="extern_plugins", action="append", default=[], metavar="MODULE|FILE.py")
+    p.add_argument("--load-modules", metavar="FILE.py[,FILE.py]")  # BMv2's spelling: comma-separated
     p.add_argument("config", nargs="?", metavar="CONFIG")
     return p
 
@@ -147,7 +150,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       grpc_addr=t.grpc_server_addr or SwitchOptions.grpc_addr,
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
-                      catch_up_frames=t.catch_up)
+                      catch_up_frames=t.catch_up,
+                      extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m])
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
         if not sep or not port_s.strip().isdigit() or not iface:

@@ -14,9 +14,6 @@ required. Every mistake raises RuntimeApiError naming the table, action, field o
 """
 from __future__ import annotations
 
-import ipaddress
-import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +22,22 @@ from typing import Any
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ProgramInfo
 from emulator.target import hashing
+from emulator.target.api_names import (
+    canonical_key_name,
+    parse_match,
+    parse_match_spec,
+    parse_params,
+    parse_value,
+    resolve_name,
+)
 from emulator.target.externs import Counter, DirectCounter, DirectMeter, Meter, Register, make_extern
 from emulator.target.pre import Pre
-from emulator.target.tables import ActionProfile, Table, build_tables
+from emulator.target.runtime_json import RuntimeJsonLoader
+from emulator.target.tables import ActionProfile, Table, build_tables, format_match
+
+# the names and values every caller of the API shares (api_names.py), importable from here as well
+__all__ = ["Api", "ControlApi", "RuntimeApi", "RuntimeState", "SwitchApi", "canonical_key_name", "parse_match",
+           "parse_match_spec", "parse_params", "parse_value", "resolve_name"]
 
 
 @dataclass
@@ -54,187 +64,6 @@ class RuntimeState:
         hashes = hashing.Hashes()
         tables, profiles = build_tables(info.tables, info.actions, info.action_profiles, directs, hashes)
         return cls(info, tables, profiles, externs, hashes=hashes)
-
-
-def _suffix_match(name: str, names: Iterable[str]) -> list[str]:
-    names = list(names)
-    if name in names:
-        return [name]
-    bare = name[1:] if name.startswith(".") else name
-    if bare in names:
-        return [bare]
-    return [n for n in names if n.endswith("." + bare)]
-
-
-def canonical_key_name(name: str) -> str:
-    """A table key name as P4Info spells it (p4c's): `h.isValid()` and BMv2's `h.$valid` are `h.$valid$`,
-    BMv2's stack spelling `s$2` is `s[2]`."""
-    name = re.sub(r"\$([0-9]+)", r"[\1]", name)
-    for suffix in (".isValid()", "isValid()", ".$valid$", ".$valid", "$valid$"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)].rstrip(".") + ".$valid$"
-    return name
-
-
-def _resolve_key(key: str, names: list[str], table: str) -> str:
-    """A match field by name: as written, else in P4Info's spelling (`h.isValid()` -> `h.$valid$`), else as p4c's
-    STF runner reads BMv2 names (`h.valid` or a bare header `h` for its validity key)."""
-    where = f" of table '{table}'"
-    for cand in (key, canonical_key_name(key)):
-        if _suffix_match(cand, names):
-            return resolve_name(cand, names, "match field", where)
-    for cand in ((key[:-len(".valid")] + ".$valid$") if key.endswith(".valid") else None, key + ".$valid$"):
-        if cand and _suffix_match(cand, names):
-            return resolve_name(cand, names, "match field", where)
-    return resolve_name(canonical_key_name(key), names, "match field", where)
-
-
-def resolve_name(name: str, names: Iterable[str], what: str, where: str = "") -> str:
-    """The one name in `names` that `name` spells in full or as a unique dotted suffix; RuntimeApiError otherwise."""
-    names = list(names)
-    found = _suffix_match(name, names)
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise RuntimeApiError(f"{what} '{name}'{where} is ambiguous: {', '.join(sorted(found))}")
-    known = ", ".join(sorted(names)) or "none"
-    raise RuntimeApiError(f"unknown {what} '{name}'{where} (known: {known})")
-
-
-def parse_value(value: Any, what: str = "value") -> int:
-    """An int from an int or a string: decimal, 0x/0b/0o, dotted IPv4, IPv6, or a colon/dash MAC address."""
-    if isinstance(value, bool):
-        raise RuntimeApiError(f"bad {what} {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, bytes):
-        return int.from_bytes(value, "big")
-    if isinstance(value, str):
-        s = value.strip().replace("_", "")
-        try:
-            return int(s, 0)
-        except ValueError:
-            pass
-        if s.isdigit():
-            return int(s, 10)  # leading zeros, which int(s, 0) rejects
-        parts = s.replace("-", ":").split(":")
-        if len(parts) == 6 and all(1 <= len(p) <= 2 for p in parts):
-            try:
-                return int("".join(p.zfill(2) for p in parts), 16)
-            except ValueError:
-                pass
-        try:
-            return int(ipaddress.ip_address(s))
-        except ValueError:
-            pass
-    raise RuntimeApiError(f"bad {what} {value!r} (expected a number, IPv4/IPv6 or MAC address)")
-
-
-def parse_match(table: str, fields: list, match: dict[str, Any] | list | tuple | None) -> list:
-    """The normalized match specs of table `table` (its `fields` have name, match_kind, bitwidth) from a dict by
-    field name (full or suffix) or a list in key order; left-out fields are wildcards, exact ones are required."""
-    if match is None:
-        match = {}
-    if not isinstance(match, dict):
-        match = list(match)
-        if len(match) != len(fields):
-            raise RuntimeApiError(f"table '{table}' has {len(fields)} match fields, got {len(match)}")
-        match = {f.name: v for f, v in zip(fields, match)}
-    names = [f.name for f in fields]
-    given: dict[str, Any] = {}
-    for key, spec in match.items():
-        fname = _resolve_key(key, names, table)
-        if fname in given:
-            raise RuntimeApiError(f"match field '{fname}' of table '{table}' is given twice")
-        given[fname] = spec
-    out = []
-    for f in fields:
-        if f.name not in given:
-            if f.match_kind == "exact":
-                raise RuntimeApiError(f"missing exact match field '{f.name}' of table '{table}'")
-            out.append(_wildcard(f.match_kind, f.bitwidth))
-            continue
-        out.append(parse_match_spec(table, f, given[f.name]))
-    return out
-
-
-def parse_match_spec(table: str, f, spec: Any):
-    """One field's spec: exact v; lpm (v, plen) | "v/plen" | v; ternary (v, mask) | "v&&&mask" | v;
-    range (lo, hi) | "lo..hi" | "lo->hi" | v; optional v | None."""
-    kind, w = f.match_kind, f.bitwidth
-    what = f"value for match field '{f.name}'"
-
-    def val(v):
-        v = parse_value(v, what)
-        if v < 0 or v >> w:
-            raise RuntimeApiError(f"value {v} does not fit match field '{f.name}' of {w} bits")
-        return v
-
-    if kind == "exact":
-        return val(spec)
-    if kind == "optional":
-        return None if spec is None else val(spec)
-    if isinstance(spec, str):
-        if kind == "lpm" and "/" in spec:
-            v, p = spec.rsplit("/", 1)
-            spec = (v, p)
-        elif kind == "ternary" and "&&&" in spec:
-            spec = tuple(spec.split("&&&", 1))
-        elif kind == "range" and ".." in spec:
-            spec = tuple(spec.split("..", 1))
-        elif kind == "range" and "->" in spec:
-            spec = tuple(spec.split("->", 1))
-    full = (1 << w) - 1
-    if not isinstance(spec, tuple | list):
-        v = val(spec)
-        return {"lpm": (v, w), "ternary": (v, full), "range": (v, v)}.get(kind, v)
-    if len(spec) != 2:
-        raise RuntimeApiError(f"bad {kind} match {spec!r} for field '{f.name}' of table '{table}'")
-    a, b = spec
-    if kind == "lpm":
-        p = parse_value(b, "prefix length")
-        if not 0 <= p <= w:
-            raise RuntimeApiError(f"prefix length {p} is out of range for match field '{f.name}' of {w} bits")
-        return (val(a), p)
-    if kind == "ternary":
-        m = parse_value(b, "mask")
-        if m < 0 or m >> w:
-            raise RuntimeApiError(f"mask {m:#x} does not fit match field '{f.name}' of {w} bits")
-        return (val(a), m)
-    if kind == "range":
-        return (val(a), val(b))
-    return spec
-
-
-def parse_params(action: str, plist: list, params: dict[str, Any] | list | tuple | None) -> tuple:
-    """The argument values of action `action` (its `plist` params have name and bitwidth) from a dict by name,
-    a list of (name, value) pairs or a list in parameter order; each value must fit its width."""
-    if params is None:
-        params = {}
-    if not isinstance(params, dict):
-        params = list(params)
-        if params and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) for p in params):
-            params = dict(params)
-        else:
-            if len(params) != len(plist):
-                raise RuntimeApiError(f"action '{action}' takes {len(plist)} parameters, got {len(params)}")
-            params = {p.name: v for p, v in zip(plist, params)}
-    names = [p.name for p in plist]
-    given = {}
-    for k, v in params.items():
-        if k not in names:
-            raise RuntimeApiError(f"action '{action}' has no parameter '{k}' (has: {', '.join(names) or 'none'})")
-        given[k] = v
-    out = []
-    for p in plist:
-        if p.name not in given:
-            raise RuntimeApiError(f"missing parameter '{p.name}' of action '{action}'")
-        v = parse_value(given[p.name], f"value for parameter '{p.name}'")
-        if v < 0 or v >> p.bitwidth:
-            raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{action}' "
-                                  f"of {p.bitwidth} bits")
-        out.append(v)
-    return tuple(out)
 
 
 class RuntimeApi:
@@ -306,16 +135,7 @@ class RuntimeApi:
         t = self.table(table)
         lines = [f"table {t.name} ({len(t)} of {t.info.size} entries)"]
         for e in sorted(t.entries(), key=lambda e: e.handle):
-            keys = []
-            for f, m in zip(t.fields, e.match):
-                if f.match_kind == "lpm":
-                    keys.append(f"{f.name}={m[0]:#x}/{m[1]}")
-                elif f.match_kind == "ternary":
-                    keys.append(f"{f.name}={m[0]:#x}&&&{m[1]:#x}")
-                elif f.match_kind == "range":
-                    keys.append(f"{f.name}={m[0]:#x}..{m[1]:#x}")
-                else:
-                    keys.append(f"{f.name}={'*' if m is None else hex(m)}")
+            keys = format_match(t.fields, e.match)
             if e.group is not None:
                 target = f"group {e.group}"
             elif e.member is not None:
@@ -514,7 +334,7 @@ class RuntimeApi:
         [V] is V; a field left out is a wildcard. V: an int or a string (decimal, 0x hex, IPv4, IPv6, MAC).
         "target", "p4info", "bmv2_json" and other keys not ending in "_entries" are ignored.
         """
-        return _RuntimeJsonLoader(self).load(source)
+        return RuntimeJsonLoader(self).load(source)
 
     # ------------------------------------------------------------------ digests
     def digests(self) -> list[tuple[str, tuple]]:
@@ -528,193 +348,6 @@ class RuntimeApi:
             out.extend(last)
             last.clear()
         return out
-
-
-_ENTRY_KEYS = {"table", "match", "action_name", "action_params", "default_action", "priority"}
-_SECTIONS = ("table_entries", "multicast_group_entries", "clone_session_entries")
-
-
-class _RuntimeJsonLoader:
-    """RuntimeApi.load_runtime_json: checks and installs one runtime-JSON document, undoing it all on an error."""
-
-    def __init__(self, api: RuntimeApi):
-        self.api = api
-        self.undo: list = []  # callables restoring the state before each install, newest last
-        self.where = "runtime JSON"
-
-    def load(self, source) -> dict[str, int]:
-        doc = self._read(source)
-        counts = {"table_entries": 0, "default_actions": 0, "multicast_groups": 0, "clone_sessions": 0}
-        try:
-            for key in doc:
-                if key.endswith("_entries") and key not in _SECTIONS:
-                    raise self._err(f"'{key}' is not supported (supported: {', '.join(_SECTIONS)})")
-            for section, one in (("table_entries", self._table_entry),
-                                 ("multicast_group_entries", self._mc_group),
-                                 ("clone_session_entries", self._clone_session)):
-                items = doc.get(section)
-                if items is None:
-                    continue
-                if not isinstance(items, list):
-                    raise self._err(f"'{section}' must be a list, not {type(items).__name__}")
-                for i, item in enumerate(items):
-                    at = f"{section}[{i}]"
-                    if not isinstance(item, dict):
-                        raise self._err(f"{at}: must be an object, not {type(item).__name__}")
-                    try:
-                        counts[one(item, at)] += 1
-                    except RuntimeApiError as exc:
-                        msg = str(exc)
-                        raise self._err(msg if msg.startswith(at) else f"{at}: {msg}") from None
-                    except Exception as exc:  # noqa: BLE001 - a malformed document never gives a traceback
-                        raise self._err(f"{at}: malformed ({type(exc).__name__}: {exc})") from None
-        except RuntimeApiError:
-            for fn in reversed(self.undo):
-                fn()
-            raise
-        return counts
-
-    def _err(self, msg: str) -> RuntimeApiError:
-        return RuntimeApiError(f"{self.where}: {msg}")
-
-    def _read(self, source) -> dict:
-        if isinstance(source, dict):
-            return source
-        if not isinstance(source, str | Path):
-            raise RuntimeApiError(f"runtime JSON must be a path or a dict, not {type(source).__name__}")
-        self.where = f"runtime JSON {source}"
-        try:
-            text = Path(source).read_text()
-        except OSError as exc:
-            raise self._err(f"cannot read it: {exc.strerror or exc}") from None
-        try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            line, col = getattr(exc, "lineno", "?"), getattr(exc, "colno", "?")
-            raise self._err(f"line {line} column {col}: not valid JSON ({getattr(exc, 'msg', exc)})") from None
-        if not isinstance(doc, dict):
-            raise self._err(f"the top level must be an object, not {type(doc).__name__}")
-        return doc
-
-    # ---- table entries
-    def _table_entry(self, e: dict, at: str) -> str:
-        unknown = [k for k in e if k not in _ENTRY_KEYS and not k.startswith("_") and k != "comment"]
-        if unknown:
-            raise RuntimeApiError(f"{at}: unknown key '{unknown[0]}' (known: {', '.join(sorted(_ENTRY_KEYS))})")
-        name = e.get("table")
-        if not isinstance(name, str):
-            raise RuntimeApiError(f"{at}: 'table' (a table name) is missing")
-        api = self.api
-        t = api.table(name)
-        at = f"{at} (table '{t.name}')"
-        action = e.get("action_name")
-        if not isinstance(action, str):
-            raise RuntimeApiError(f"{at}: 'action_name' (an action name) is missing")
-        params = e.get("action_params")
-        if params is not None and not isinstance(params, dict):
-            raise RuntimeApiError(f"{at}: 'action_params' must be an object of parameter names to values")
-        is_default = e.get("default_action", False)
-        if not isinstance(is_default, bool):
-            raise RuntimeApiError(f"{at}: 'default_action' must be true or false")
-        match = e.get("match")
-        if match is not None and not isinstance(match, dict):
-            raise RuntimeApiError(f"{at}: 'match' must be an object of field names to values")
-        try:
-            if is_default:
-                if match:
-                    raise RuntimeApiError("a default action entry takes no 'match'")
-                prev = (t.default_action, t.default_args, t.default_member, t.default_group)
-                api.table_set_default(t.name, action, params or {})
-                self.undo.append(lambda: _restore_default(t, prev))
-                return "default_actions"
-            spec = {k: _json_match_spec(v) for k, v in (match or {}).items()}
-            prio = e.get("priority")
-            if prio is not None and (isinstance(prio, bool) or not isinstance(prio, int)):
-                raise RuntimeApiError(f"'priority' must be an integer, not {prio!r}")
-            handle = api.table_add(t.name, spec, action, params or {}, prio)
-        except RuntimeApiError as exc:
-            raise RuntimeApiError(f"{at}: {exc}") from None
-        self.undo.append(lambda: t.delete_entry(handle))
-        return "table_entries"
-
-    # ---- packet replication engine
-    @staticmethod
-    def _replicas(obj: dict) -> list[tuple[int, int]]:
-        reps = obj.get("replicas")
-        if not isinstance(reps, list):
-            raise RuntimeApiError("'replicas' (a list of {egress_port, instance}) is missing")
-        out = []
-        for j, r in enumerate(reps):
-            if not isinstance(r, dict):
-                raise RuntimeApiError(f"replicas[{j}] must be an object")
-            port = r.get("egress_port", r.get("port"))
-            inst = r.get("instance", 0)
-            for what, v in (("egress_port", port), ("instance", inst)):
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise RuntimeApiError(f"replicas[{j}]: '{what}' must be an integer, not {v!r}")
-            if not 0 <= port < 511:
-                raise RuntimeApiError(f"replicas[{j}]: egress_port {port} is out of range (0..510)")
-            if not 0 <= inst < 1 << 16:
-                raise RuntimeApiError(f"replicas[{j}]: instance {inst} does not fit 16 bits")
-            out.append((inst, port))
-        return out
-
-    def _mc_group(self, g: dict, at: str) -> str:
-        gid = g.get("multicast_group_id")
-        if isinstance(gid, bool) or not isinstance(gid, int) or not 0 < gid < 1 << 16:
-            raise RuntimeApiError(f"{at}: 'multicast_group_id' must be an integer in 1..65535, got {gid!r}")
-        reps = self._replicas(g)
-        pre = self.api.state.pre
-        old = list(pre.replicas(gid)) if gid in pre.groups else None
-        pre.set_group(gid, reps)
-        self.undo.append(lambda: _restore_group(pre, gid, old))
-        return "multicast_groups"
-
-    def _clone_session(self, c: dict, at: str) -> str:
-        sid = c.get("clone_session_id")
-        if isinstance(sid, bool) or not isinstance(sid, int) or not 0 <= sid < 1 << 32:
-            raise RuntimeApiError(f"{at}: 'clone_session_id' must be a 32-bit integer, got {sid!r}")
-        reps = self._replicas(c)
-        plen = c.get("packet_length_bytes", 0)
-        cos = c.get("class_of_service", 0)
-        for what, v in (("packet_length_bytes", plen), ("class_of_service", cos)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise RuntimeApiError(f"{at}: '{what}' must be a non-negative integer, not {v!r}")
-        pre = self.api.state.pre
-        old = pre.sessions.get(sid)
-        pre.clone_session_set(sid, reps, plen or None, cos)  # P4Runtime: 0 = no truncation
-        self.undo.append(lambda: pre.sessions.__setitem__(sid, old) if old is not None else pre.sessions.pop(sid))
-        return "clone_sessions"
-
-
-def _json_match_spec(v: Any):
-    """A runtime-JSON match value as the API's spec: lists become tuples, [v] is v."""
-    if isinstance(v, list):
-        if len(v) == 1:
-            return v[0]
-        return tuple(v)
-    return v
-
-
-def _restore_default(t: Table, prev: tuple) -> None:
-    action, args, member, group = prev
-    if member is not None or group is not None:
-        t.set_default_member(member, group)
-    elif action is not None:
-        t._set_default(action, args, check_const=False)
-
-
-def _restore_group(pre: Pre, gid: int, old: list | None) -> None:
-    if old is not None:
-        pre.set_group(gid, old)
-        return
-    for h in list(pre.groups.get(gid, ())):
-        pre.mc_node_destroy(h)
-    pre.mc_mgrp_destroy(gid)
-
-
-def _wildcard(kind: str, width: int):
-    return {"lpm": (0, 0), "ternary": (0, 0), "range": (0, (1 << width) - 1), "optional": None}[kind]
 
 
 def _state_of(target: Any) -> RuntimeState:

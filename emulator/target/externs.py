@@ -16,6 +16,41 @@ GREEN, YELLOW, RED = 0, 1, 2
 COLOR_NAMES = ("GREEN", "YELLOW", "RED")
 
 
+class Cells:
+    """`size` cells holding `default` until written, stored sparsely: `register<bit<32>>(1 << 24)` costs what its
+    written cells cost, not 16 M list slots. Index, assign and iterate like a list."""
+
+    __slots__ = ("size", "default", "set")
+
+    def __init__(self, size: int, default: object = 0):
+        self.size = size
+        self.default = default
+        self.set: dict[int, object] = {}
+
+    def __getitem__(self, i: int):
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        return self.set.get(i, self.default)
+
+    def __setitem__(self, i: int, value: object) -> None:
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        self.set[i] = value
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self):
+        return (self.set.get(i, self.default) for i in range(self.size))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            other = list(other)
+        return isinstance(other, list) and len(other) == self.size and list(self) == other
+
+    __hash__ = None  # mutable, like a list
+
+
 def _check_index(what: str, name: str, index: int, size: int) -> None:
     if not 0 <= index < size:
         raise RuntimeApiError(f"index {index} out of range for {what} '{name}' of size {size}")
@@ -31,18 +66,18 @@ class Register:
         self.size = size
         self.width = width
         self.mask = (1 << width) - 1
-        self.values = [0] * size
+        self.values = Cells(size)
         self.out_of_range = 0
 
     def read(self, index: int) -> int:
         if 0 <= index < self.size:
-            return self.values[index]
+            return self.values.set.get(index, 0)
         self.out_of_range += 1
         return 0
 
     def write(self, index: int, value: int) -> None:
         if 0 <= index < self.size:
-            self.values[index] = value & self.mask
+            self.values.set[index] = value & self.mask
         else:
             self.out_of_range += 1
 
@@ -58,7 +93,7 @@ class Register:
         self.values[index] = value
 
     def reset(self) -> None:
-        self.values = [0] * self.size
+        self.values = Cells(self.size)
 
 
 class Counter:
@@ -70,14 +105,15 @@ class Counter:
         self.name = name
         self.size = size
         self.kind = kind
-        self.packets = [0] * size
-        self.bytes = [0] * size
+        self.packets = Cells(size)
+        self.bytes = Cells(size)
         self.out_of_range = 0
 
     def count(self, index: int, nbytes: int) -> None:
         if 0 <= index < self.size:
-            self.packets[index] += 1
-            self.bytes[index] += nbytes
+            p, b = self.packets.set, self.bytes.set
+            p[index] = p.get(index, 0) + 1
+            b[index] = b.get(index, 0) + nbytes
         else:
             self.out_of_range += 1
 
@@ -91,8 +127,8 @@ class Counter:
         self.bytes[index] = nbytes
 
     def reset(self) -> None:
-        self.packets = [0] * self.size
-        self.bytes = [0] * self.size
+        self.packets = Cells(self.size)
+        self.bytes = Cells(self.size)
 
 
 class DirectCounter:
@@ -177,12 +213,12 @@ class Meter:
         self.size = size
         self.kind = kind
         self._per_byte = kind == "bytes"
-        self.cells: list[MeterState | None] = [None] * size
+        self.cells = Cells(size, None)  # MeterState per configured index
         self.out_of_range = 0
 
     def execute(self, index: int, nbytes: int, now_us: float) -> int:
         if 0 <= index < self.size:
-            cell = self.cells[index]
+            cell = self.cells.set.get(index)
             if cell is None:
                 return GREEN
             return cell.execute(nbytes if self._per_byte else 1, now_us)
@@ -204,7 +240,7 @@ class Meter:
         return cell.rates() if cell is not None else None
 
     def reset(self) -> None:
-        self.cells = [None] * self.size
+        self.cells = Cells(self.size, None)
 
 
 class DirectMeter:

@@ -122,10 +122,12 @@ class RecircPacket(bytes):
 class V1Switch:
     """One v1model switch: tables, externs and PRE from the program's ProgramInfo, plus the generated code."""
 
-    def __init__(self, program, *, max_loops: int = MAX_LOOPS, rng: random.Random | None = None, trace=None):
+    def __init__(self, program, *, max_loops: int = MAX_LOOPS, rng: random.Random | None = None, trace=None,
+                 plugins=None):
         """`trace` (a trace.Tracer, a callable taking a TraceEvent, or True) compiles the program with trace calls
         and reports every packet's steps as BMv2's --log-console would; without it nothing is traced and the
-        generated code has no trace calls."""
+        generated code has no trace calls. `plugins` (plugins.ExternPlugins) implement the program's own externs;
+        by default the process's registry, which `--extern-plugin` fills."""
         self.program = program
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
         if not info.blocks:
@@ -146,7 +148,7 @@ class V1Switch:
         objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
         self.rt = Runtime()
         self.tracer = as_tracer(trace)
-        self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer)
+        self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer, plugins)
         self.use_rng(rng if rng is not None else random.Random(0))
         self.hashes = self.state.hashes
         self.compiled.namespace["_hash_get"] = self.hashes.get  # custom CRCs: this switch's parameters

@@ -5,14 +5,7 @@ Match specs, one per non-selector key, normalized as:
   optional -> int (exact) or None (wildcard).
 Values are masked to their prefix/mask (as BMv2's CLI does), so two specs that match the same packets are duplicates.
 
-Lookup is organized by the table's key kinds:
-- only exact keys: one dict keyed by the tuple of key values;
-- exact keys plus one lpm key: the keys are concatenated into one integer and looked up in one dict per prefix
-  length, longest first (longest prefix wins);
-- any ternary/range/optional key: a list of entries sorted by priority (highest numeric priority wins, P4Runtime
-  semantics; among equal priorities the earlier-added entry wins), each entry a (mask, value) test on the
-  concatenated key plus range checks. Entries of such tables need a priority.
-Const entries without an explicit priority get priorities in program order (the first listed wins).
+Lookup structures per key kind are table_lookup.py's; action profiles and selectors action_profile.py's.
 
 Indirect tables (with an action profile or selector) hold a member id or a group id per entry. A group picks one
 member as BMv2 does: the selector's algorithm hashes the selector keys (packed like `hash()`), and the member is
@@ -25,14 +18,15 @@ also updates the direct counter and runs the direct meter of a hit entry.
 """
 from __future__ import annotations
 
-import types
 from collections.abc import Iterable
 from typing import Any
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ActionInfo, ActionProfileInfo, TableInfo
 from emulator.target import hashing
+from emulator.target.action_profile import ActionProfile, check_args, resolve_action_name
 from emulator.target.externs import DirectCounter, DirectMeter, MeterState
+from emulator.target.table_lookup import TableLookup
 
 PRIORITY_KINDS = frozenset({"ternary", "range", "optional"})
 
@@ -67,7 +61,9 @@ class Entry:
         return f"Entry(handle={self.handle}, match={self.match}, priority={self.priority}, {target}{self.args})"
 
 
-def _fmt_key(fields, match) -> str:
+def format_match(fields, match) -> list[str]:
+    """Each key of a normalized match spec as `name=value` (lpm `v/len`, ternary `v&&&m`, range `lo..hi`, `*` for
+    an optional wildcard): what error messages and table_dump print."""
     parts = []
     for f, m in zip(fields, match):
         if f.match_kind == "lpm":
@@ -75,174 +71,17 @@ def _fmt_key(fields, match) -> str:
         elif f.match_kind == "ternary":
             parts.append(f"{f.name}={m[0]:#x}&&&{m[1]:#x}")
         elif f.match_kind == "range":
-            parts.append(f"{f.name}={m[0]}..{m[1]}")
+            parts.append(f"{f.name}={m[0]:#x}..{m[1]:#x}")
         else:
             parts.append(f"{f.name}={'*' if m is None else hex(m)}")
-    return "{" + ", ".join(parts) + "}"
+    return parts
 
 
-def _resolve_name(name: str, names: Iterable[str]) -> str | None:
-    names = list(names)
-    if name in names:
-        return name
-    matches = [n for n in names if n.endswith("." + name)]
-    return matches[0] if len(matches) == 1 else None
+def _fmt_key(fields, match) -> str:
+    return "{" + ", ".join(format_match(fields, match)) + "}"
 
 
-class ActionProfile:
-    """action_profile / action_selector instance: members (action + args) and, for selectors, groups."""
-
-    def __init__(self, info: ActionProfileInfo, actions: dict[str, ActionInfo] | None = None,
-                 hashes: hashing.Hashes | None = None):
-        self.info = info
-        self.name = info.name
-        self.with_selector = info.with_selector
-        self.actions = actions or {}
-        self.members: dict[int, tuple[str, tuple]] = {}
-        self.groups: dict[int, dict[int, int]] = {}  # group id -> {member id: weight}
-        self._expanded: dict[int, tuple] = {}  # group id -> member results, id order, repeated by weight
-        self._refs: dict[tuple[str, int], int] = {}  # ("member"|"group", id) -> number of table entries using it
-        # the switch's own algorithms: a selector on crc32_custom follows that switch's parameters
-        hashes = hashes or hashing.DEFAULT
-        self._hash = hashes.late_bound(info.algorithm or "crc16") if info.with_selector else None
-        self._next_member = 0
-        self._next_group = 0
-        self.valid_actions: set[str] | None = None  # union of the actions of the tables using this profile
-
-    # ---- members
-    def add_member(self, action: str, args: Iterable[int] = (), member_id: int | None = None) -> int:
-        if member_id is None:
-            while self._next_member in self.members:
-                self._next_member += 1
-            member_id = self._next_member
-        if member_id in self.members:
-            raise RuntimeApiError(f"member {member_id} already exists in action profile '{self.name}'")
-        if self.info.size and len(self.members) >= self.info.size:
-            raise RuntimeApiError(f"action profile '{self.name}' is full ({self.info.size} members)")
-        self.members[member_id] = self._check_action(action, args)
-        return member_id
-
-    def modify_member(self, member_id: int, action: str, args: Iterable[int] = ()) -> None:
-        self._member(member_id)
-        self.members[member_id] = self._check_action(action, args)
-        for gid, mbrs in self.groups.items():
-            if member_id in mbrs:
-                self._expand(gid)
-
-    def delete_member(self, member_id: int) -> None:
-        self._member(member_id)
-        if self._refs.get(("member", member_id)):
-            raise RuntimeApiError(f"member {member_id} of action profile '{self.name}' is used by table entries")
-        for gid, mbrs in self.groups.items():
-            if member_id in mbrs:
-                raise RuntimeApiError(f"member {member_id} of action profile '{self.name}' is in group {gid}")
-        del self.members[member_id]
-
-    def _member(self, member_id: int) -> tuple[str, tuple]:
-        try:
-            return self.members[member_id]
-        except KeyError:
-            raise RuntimeApiError(f"unknown member {member_id} in action profile '{self.name}'") from None
-
-    def _check_action(self, action: str, args: Iterable[int]) -> tuple[str, tuple]:
-        names = self.valid_actions if self.valid_actions is not None else self.actions.keys()
-        full = _resolve_name(action, names) if names else action
-        if full is None:
-            raise RuntimeApiError(f"action '{action}' is not an action of the tables of action profile '{self.name}'")
-        return full, _check_args(self.actions.get(full), full, args)
-
-    # ---- groups
-    def create_group(self, group_id: int | None = None, members: Iterable[int | tuple[int, int]] = ()) -> int:
-        if not self.with_selector:
-            raise RuntimeApiError(f"action profile '{self.name}' has no selector, so it has no groups")
-        if group_id is None:
-            while self._next_group in self.groups:
-                self._next_group += 1
-            group_id = self._next_group
-        if group_id in self.groups:
-            raise RuntimeApiError(f"group {group_id} already exists in action selector '{self.name}'")
-        self.groups[group_id] = {}
-        self._expand(group_id)
-        for m in members:
-            mid, weight = m if isinstance(m, tuple) else (m, 1)
-            self.add_member_to_group(group_id, mid, weight)
-        return group_id
-
-    def _group(self, group_id: int) -> dict[int, int]:
-        try:
-            return self.groups[group_id]
-        except KeyError:
-            raise RuntimeApiError(f"unknown group {group_id} in action selector '{self.name}'") from None
-
-    def add_member_to_group(self, group_id: int, member_id: int, weight: int = 1) -> None:
-        grp = self._group(group_id)
-        self._member(member_id)
-        if weight < 1:
-            raise RuntimeApiError(f"member weight must be at least 1, got {weight}")
-        if member_id in grp:
-            raise RuntimeApiError(f"member {member_id} is already in group {group_id} of '{self.name}'")
-        if self.info.max_group_size and sum(grp.values()) + weight > self.info.max_group_size:
-            raise RuntimeApiError(f"group {group_id} of '{self.name}' would exceed max_group_size "
-                                  f"{self.info.max_group_size}")
-        grp[member_id] = weight
-        self._expand(group_id)
-
-    def remove_member_from_group(self, group_id: int, member_id: int) -> None:
-        grp = self._group(group_id)
-        if member_id not in grp:
-            raise RuntimeApiError(f"member {member_id} is not in group {group_id} of '{self.name}'")
-        del grp[member_id]
-        self._expand(group_id)
-
-    def delete_group(self, group_id: int) -> None:
-        self._group(group_id)
-        if self._refs.get(("group", group_id)):
-            raise RuntimeApiError(f"group {group_id} of action selector '{self.name}' is used by table entries")
-        del self.groups[group_id]
-        del self._expanded[group_id]
-
-    def _expand(self, group_id: int) -> None:
-        out = []
-        for mid in sorted(self.groups[group_id]):
-            out.extend([self.members[mid]] * self.groups[group_id][mid])
-        self._expanded[group_id] = tuple(out)
-
-    def select(self, group_id: int, selector_fields) -> tuple[str, tuple] | None:
-        """The (action, args) of the member a packet with these (value, width) selector fields gets."""
-        members = self._expanded.get(group_id)
-        if not members:
-            return None
-        if len(members) == 1:
-            return members[0]
-        return members[self._hash(hashing.pack(selector_fields)) % len(members)]
-
-    def select_packed(self, group_id: int, data: bytes) -> tuple[str, tuple] | None:
-        """select() for selector fields already packed (Table precomputes a packer for its selector keys)."""
-        members = self._expanded.get(group_id)
-        if not members:
-            return None
-        if len(members) == 1:
-            return members[0]
-        return members[self._hash(data) % len(members)]
-
-    def ref(self, kind: str, ident: int, delta: int) -> None:
-        key = (kind, ident)
-        self._refs[key] = self._refs.get(key, 0) + delta
-
-
-def _check_args(action: ActionInfo | None, name: str, args: Iterable[int]) -> tuple:
-    args = tuple(args)
-    if action is None:
-        return args
-    if len(args) != len(action.params):
-        raise RuntimeApiError(f"action '{name}' takes {len(action.params)} parameters, got {len(args)}")
-    for p, v in zip(action.params, args):
-        if not isinstance(v, int) or v < 0 or v >> p.bitwidth:
-            raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{name}' of {p.bitwidth} bits")
-    return args
-
-
-class Table:
+class Table(TableLookup):
     """A v1model table instance (see the module docstring for semantics and lookup structures)."""
 
     def __init__(self, info: TableInfo, actions: dict[str, ActionInfo] | None = None,
@@ -400,7 +239,7 @@ class Table:
 
     # ---- actions
     def resolve_action(self, action: str, default: bool = False) -> str:
-        full = _resolve_name(action, self.action_scopes)
+        full = resolve_action_name(action, self.action_scopes)
         if full is None:
             raise RuntimeApiError(f"action '{action}' is not an action of table '{self.name}'")
         scope = self.action_scopes[full]
@@ -417,7 +256,7 @@ class Table:
             if action is None:
                 raise RuntimeApiError(f"an entry of table '{self.name}' needs an action")
             entry.action = self.resolve_action(action)
-            entry.args = _check_args(self.actions.get(entry.action), entry.action, args)
+            entry.args = check_args(self.actions.get(entry.action), entry.action, args)
             entry.result = (entry.action, entry.args, entry)
             return
         if (member is None) == (group is None) or action is not None:
@@ -468,75 +307,6 @@ class Table:
                 self.profile.ref("member", entry.member, delta)
             elif entry.group is not None:
                 self.profile.ref("group", entry.group, delta)
-
-    def _concat(self, values) -> int:
-        k = 0
-        for v, s in zip(values, self._shifts):
-            k |= v << s
-        return k
-
-    def _index(self, entry: Entry) -> None:
-        key = entry.match
-        if self.mode == "exact":
-            self._exact[key] = entry
-        elif self.mode == "lpm":
-            li = self._lpm_index
-            plen = key[li][1]
-            vals = [m[0] if i == li else m for i, m in enumerate(key)]
-            bucket = self._lpm.get(plen)
-            if bucket is None:
-                bucket = self._lpm[plen] = {}
-                self._rebuild_plens()
-            bucket[self._concat(vals)] = entry
-        else:
-            mask = value = 0
-            ranges = []
-            for i, (m, f, s) in enumerate(zip(key, self.fields, self._shifts)):
-                full = (1 << f.bitwidth) - 1
-                kind = f.match_kind
-                if kind == "exact":
-                    fm, fv = full, m
-                elif kind == "lpm":
-                    fm, fv = full ^ (full >> m[1]), m[0]
-                elif kind == "ternary":
-                    fm, fv = m[1], m[0]
-                elif kind == "optional":
-                    fm, fv = (0, 0) if m is None else (full, m)
-                else:  # range
-                    fm = fv = 0
-                    if m != (0, full):
-                        ranges.append((i, m[0], m[1]))
-                mask |= fm << s
-                value |= fv << s
-            entry.mask, entry.value, entry.ranges = mask, value, tuple(ranges)
-            self._tcell[0] = None
-
-    def _rebuild_plens(self) -> None:
-        li = self._lpm_index
-        out = []
-        for plen in sorted(self._lpm, reverse=True):
-            mask = 0
-            for i, (f, s) in enumerate(zip(self.fields, self._shifts)):
-                full = (1 << f.bitwidth) - 1
-                mask |= (full ^ (full >> plen) if i == li else full) << s
-            out.append((mask, self._lpm[plen]))
-        self._lpm_buckets[:] = out
-
-    def _unindex(self, entry: Entry) -> None:
-        key = entry.match
-        if self.mode == "exact":
-            del self._exact[key]
-        elif self.mode == "lpm":
-            li = self._lpm_index
-            plen = key[li][1]
-            vals = [m[0] if i == li else m for i, m in enumerate(key)]
-            bucket = self._lpm[plen]
-            del bucket[self._concat(vals)]
-            if not bucket:
-                del self._lpm[plen]
-                self._rebuild_plens()
-        else:
-            self._tcell[0] = None
 
     def entry(self, handle: int) -> Entry:
         try:
@@ -592,7 +362,7 @@ class Table:
             raise RuntimeApiError(f"the default action of table '{self.name}' is const")
         full = self.resolve_action(action, default=True) if self.action_scopes else action
         self.default_action = full
-        self.default_args = _check_args(self.actions.get(full), full, args)
+        self.default_args = check_args(self.actions.get(full), full, args)
         self.default_member = self.default_group = None
         self._default_result = (full, self.default_args, None)
 
@@ -622,153 +392,6 @@ class Table:
             self.default_action, self.default_args = "NoAction", ()
             self.default_member = self.default_group = None
             self._default_result = ("NoAction", (), None)
-
-    # ---- data path
-    def _sort_ternary(self) -> tuple:
-        ordered = sorted(self.entries_by_handle.values(), key=lambda e: (-e.priority, e.order))
-        out = tuple((e.mask, e.value, e.ranges, e) for e in ordered)
-        self._tcell[0] = out
-        return out
-
-    def _make_match(self):
-        """A closure key values -> Entry | None, specialized for the table's key kinds (see module docstring)."""
-        n = self.n_keys
-        mode = self.mode
-        shifts = tuple(self._shifts)
-        if mode == "exact":
-            get = self._exact.get
-            if self.selector_fields:
-                def match_exact_sel(keys):
-                    return get(tuple(keys[:n]))
-                return match_exact_sel
-
-            def match_exact(keys):
-                return get(keys if keys.__class__ is tuple else tuple(keys))
-            return match_exact
-        if mode == "lpm":
-            buckets = self._lpm_buckets  # updated in place as prefix lengths come and go
-            if n == 1:
-                def match_lpm1(keys):
-                    k = keys[0]
-                    for mask, bucket in buckets:
-                        e = bucket.get(k & mask)
-                        if e is not None:
-                            return e
-                    return None
-                return match_lpm1
-
-            def match_lpm(keys):
-                k = 0
-                for v, sh in zip(keys, shifts):
-                    k |= v << sh
-                for mask, bucket in buckets:
-                    e = bucket.get(k & mask)
-                    if e is not None:
-                        return e
-                return None
-            return match_lpm
-        cell = self._tcell
-        sort = self._sort_ternary
-
-        def match_ternary(keys):
-            if n == 1:
-                k = keys[0]
-            else:
-                k = 0
-                for v, sh in zip(keys, shifts):
-                    k |= v << sh
-            entries = cell[0]
-            if entries is None:
-                entries = sort()
-            for mask, value, ranges, e in entries:
-                if k & mask == value:
-                    if ranges:
-                        for i, lo, hi in ranges:
-                            if not lo <= keys[i] <= hi:
-                                break
-                        else:
-                            return e
-                        continue
-                    return e
-            return None
-        return match_ternary
-
-    def _install_lookup(self) -> None:
-        match = self._make_match()
-        self._match = match
-        if self.profile is None and self._perm is None:
-            tbl = self
-            if self.mode == "exact" and not self.selector_fields:
-                # the match inlined (one call per apply fewer): most tables of a program are exact
-                get = self._exact.get
-
-                def lookup_exact(keys):
-                    e = get(keys if keys.__class__ is tuple else tuple(keys))
-                    return tbl._default_result if e is None else e.result
-                self.lookup = lookup_exact
-                return
-            if self.mode == "lpm" and self.n_keys == 1:
-                buckets = self._lpm_buckets  # updated in place as prefix lengths come and go
-
-                def lookup_lpm1(keys):
-                    k = keys[0]
-                    for mask, bucket in buckets:
-                        e = bucket.get(k & mask)
-                        if e is not None:
-                            return e.result
-                    return tbl._default_result
-                self.lookup = lookup_lpm1
-                return
-
-            def lookup_direct(keys):
-                e = match(keys)
-                return tbl._default_result if e is None else e.result
-            self.lookup = lookup_direct
-        elif self._perm is None:
-            # an action profile/selector table (ECMP): a hit on a group of several members is resolved inline (one
-            # call instead of lookup -> _resolve_indirect -> select_packed); every other case is the generic path
-            prof = self.profile
-            expanded = prof._expanded  # updated in place as groups change
-            sel_pack = self._sel_pack
-            n_keys = self.n_keys
-            generic = types.MethodType(Table.lookup, self)
-
-            def lookup_selector(keys):
-                e = match(keys)
-                if e is not None:
-                    r = e.result
-                    if r:
-                        return r
-                    members = expanded.get(e.group)  # None for a member entry (group None)
-                    if members is not None and len(members) > 1:
-                        chosen = members[prof._hash(sel_pack(keys[n_keys:])) % len(members)]
-                        return (chosen[0], chosen[1], e)
-                return generic(keys)
-            self.lookup = lookup_selector
-
-    def lookup(self, keys) -> tuple:
-        """(action_name, args, entry_or_None) for these key values (match keys, then selector keys)."""
-        if self._perm is not None:
-            keys = [keys[i] for i in self._perm]
-        e = self._match(keys)
-        if e is None:
-            r = self._default_result
-            if r:
-                return r
-            return self._resolve_indirect(self.default_member, self.default_group, keys, None)
-        r = e.result
-        if r:
-            return r
-        return self._resolve_indirect(e.member, e.group, keys, e)
-
-    def _resolve_indirect(self, member: int | None, group: int | None, keys, entry: Entry | None) -> tuple:
-        if member is not None:
-            act, args = self.profile.members[member]
-            return (act, args, entry)
-        chosen = self.profile.select_packed(group, self._sel_pack(keys[self.n_keys:]))
-        if chosen is None:  # empty group: behave as a miss on the program's default action
-            return (self.default_action, self.default_args, None)
-        return (chosen[0], chosen[1], entry)
 
     def apply(self, keys, nbytes: int = 0, now_us: float = 0) -> tuple:
         """lookup() plus direct-counter and direct-meter updates of a hit entry."""

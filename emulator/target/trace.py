@@ -153,7 +153,7 @@ class Tracer:
         """The deparser emitted `obj` (a header, a stack or a union) named `text` in the source."""
         elems = getattr(obj, "elems", None)
         if elems is not None:
-            for i, e in enumerate(elems):
+            for i, e in elems.touched():  # an untouched element is invalid: nothing emitted
                 self.emitted(f"{text}[{i}]", e)
         elif hasattr(obj, "_valid"):
             if obj._valid:

@@ -173,7 +173,7 @@ class ExpressionChecker:
             if ft is not None:
                 if st.decl is not None:
                     e.decl = next((f for f in st.decl.fields if f.name == name), None)
-                if isinstance(st, T.Struct) and e.expr.const_value is not None:
+                if isinstance(st, (T.Struct, T.Header)) and isinstance(e.expr.const_value, tuple):
                     e.const_value = e.expr.const_value[st.field_names().index(name)]
                 return ft
             if name in ("isValid", "setValid", "setInvalid") and not isinstance(st, T.Struct):

@@ -13,7 +13,7 @@ bound as module globals (so per-packet code does no lookups of P4 names):
   copy-out of a sub-block's scalar parameters after `exit` is a read of the callee's frame.
 
 Values: bit<W> as ints in [0, 2^W), int<W> as signed ints, bool, errors/enums as ints, headers/structs/unions
-as generated `__slots__` classes (packet.py). Composite values are assigned in place (`_set`), so passing them
+as generated `__slots__` classes (classes.py). Composite values are assigned in place (`_set`), so passing them
 by reference behaves like copy-in/copy-out; scalar out/inout arguments are returned and stored by the caller.
 `CompiledProgram.source` (and `V1Switch.source`) keep the generated text for inspection.
 

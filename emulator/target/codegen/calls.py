@@ -3,10 +3,8 @@ from __future__ import annotations
 
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Instance, Unsupported, _composite, _ident, _is_out, strip
-from emulator.target.packet import (
-    pyattr,
-)
 
 
 class CallGen:

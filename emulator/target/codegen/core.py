@@ -9,6 +9,7 @@ from typing import Any
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing, packet
+from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
     _TRACE_STAGES,
@@ -30,6 +31,7 @@ from emulator.target.codegen.control import ControlGen
 from emulator.target.codegen.expressions import ExpressionGen
 from emulator.target.codegen.extern_calls import ExternGen
 from emulator.target.codegen.parsers import ParserGen
+from emulator.target.codegen.plugin_calls import PluginGen
 from emulator.target.codegen.runtime import (
     UnmodelledExtern,
     ValueSetRuntime,
@@ -49,17 +51,17 @@ from emulator.target.packet import (
     ParserError,
     ParserReject,
     TypeLayout,
-    make_class,
-    pyattr,
 )
 
 
-class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, ExpressionGen):
+class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen, ExpressionGen):
     """Generates the Python module of a checked program bound to given tables/externs objects."""
 
     def __init__(self, program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
-                 tracer: Any = None):
+                 tracer: Any = None, plugins: Any = None):
         self.program = program
+        if plugins is not None:
+            self.plugins = plugins  # else the process's registry (PluginGen.plugins)
         # trace mode (trace.py): trace calls are generated only when a tracer is given
         self.tracer = tracer
         self.tr = tracer is not None
@@ -336,7 +338,9 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
                 if isinstance(tdecl, (A.ParserDecl, A.ControlDecl)):
                     self.env[id(p)] = ("instance", self.instantiate(tdecl, qn, self._ctor_bindings(tdecl, e)))
                 else:
-                    obj = self._object(qn) or UnmodelledExtern(qn, getattr(e.ctor_type, "path", "?"))
+                    tname = getattr(e.ctor_type, "path", "?")
+                    obj = (self._object(qn) or self.plugin_object(tname, qn, _ctor_args(e))
+                           or UnmodelledExtern(qn, tname))
                     self.env[id(p)] = self.bind("X_" + qn, obj)
             else:
                 self.env[id(p)] = ("alias", e)
@@ -377,8 +381,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
         from emulator.target import externs as X
 
         tname = getattr(d.inst_type, "path", "?")
-        callee = getattr(d, "callee", None)
-        args = list(callee.args) if callee is not None and callee.args else [a.expr for a in d.args]
+        args = _ctor_args(d)
         vals = [getattr(a, "const_value", None) for a in args]
         kinds = [getattr(a, "name", None) for a in args]  # CounterType.packets -> "packets"
         obj: Any = None
@@ -392,6 +395,8 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
                 obj = X.Meter(int(vals[0]), kinds[1] or "bytes", qn)
         except (TypeError, ValueError, IndexError):
             obj = None
+        if obj is None:
+            obj = self.plugin_object(tname, qn, args)
         if obj is None:
             return UnmodelledExtern(qn, tname)
         self.objects[qn] = obj
@@ -457,13 +462,19 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, Expressio
             o("    raise ParserReject(0)")
 
 
+def _ctor_args(node) -> list:
+    """The constructor argument expressions of an Instantiation or ConstructorCall, in parameter order."""
+    callee = getattr(node, "callee", None)
+    return list(callee.args) if callee is not None and callee.args else [a.expr for a in node.args]
+
+
 def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
-                    tracer: Any = None) -> CompiledProgram:
+                    tracer: Any = None, plugins: Any = None) -> CompiledProgram:
     """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets. With a
     `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all."""
     from emulator.p4.deep import run_deep
 
-    return run_deep(lambda: CodeGen(program, objects, runtime, tracer).generate(),
+    return run_deep(lambda: CodeGen(program, objects, runtime, tracer, plugins).generate(),
                     ast_root=getattr(program, "ast", None))
 
 

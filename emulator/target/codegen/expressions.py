@@ -4,10 +4,8 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.p4.constfold import wrap as _cf_wrap
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Emitter, Unsupported, _bits, _composite, _mask, strip
-from emulator.target.packet import (
-    pyattr,
-)
 
 # an expression whose source has more parentheses than this is computed into a temporary
 HOIST_PARENS = 40
@@ -80,6 +78,9 @@ class ExpressionGen:
         v = self.env.get(id(d))
         if v is None:
             if isinstance(d, A.ConstDecl):
+                t = d.decl_type.resolved
+                if _composite(t):  # a header or struct constant: built from its initializer where it is used
+                    return self.expr(d.value, t)
                 return repr(self.const(d.value))
             if isinstance(d, A.Instantiation):  # a top-level extern instance
                 self._declare_instantiation(None, d)

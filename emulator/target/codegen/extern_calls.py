@@ -4,11 +4,14 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Unsupported, _bits, _mask, strip
 from emulator.target.codegen.runtime import _anno_ints
-from emulator.target.packet import (
-    pyattr,
-)
+
+# extern object types v1model.p4 and core.p4 declare (built in: a plugin cannot replace them)
+_V1MODEL_OBJECTS = frozenset({"packet_in", "packet_out", "register", "counter", "direct_counter", "meter",
+                              "direct_meter", "action_profile", "action_selector", "Checksum16", "Hash",
+                              "Random"})
 
 
 class ExternGen:
@@ -136,7 +139,11 @@ class ExternGen:
                 vals = self.values_of(args[1]) if len(args) > 1 and args[1] is not None else "()"
                 o(f"_T.log_msg({self.expr(args[0])}, {vals}, {self.where(c)!r})")
             return None
-        raise Unsupported(f"extern function {name} is not supported by the v1model target", c.loc)
+        src, done = self.plugin_function_call(name, callee, c, stmt)
+        if done:
+            return src
+        raise Unsupported(f"extern function {name} is not implemented: it is not a v1model extern, and no extern "
+                          f"plugin registers it (--extern-plugin MODULE, see docs/p4.md)", c.loc)
 
     def _trace_clone(self, name: str, c) -> None:
         args = list(c.callee.args)
@@ -379,7 +386,7 @@ class ExternGen:
         if tname == "register":
             if m == "read":
                 # BMv2 register_read out of range: an error log, "Dest field was not updated"
-                self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values[{i}]", "register_read", c)
+                self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values.set.get({i}, 0)", "register_read", c)
                 return None
             if m == "write":
                 val = self.expr(args[1])
@@ -415,7 +422,13 @@ class ExternGen:
             return None
         if tname == "Checksum16" and m == "get":
             return f"({self.bind('H_csum16', hashing.get('csum16'))}({self.packed(args[0])}) & 65535)"
-        raise Unsupported(f"extern method {tname}.{m} is not supported by the v1model target", c.loc)
+        src, done = self.plugin_method_call(x, tname, callee, c, stmt)
+        if done:
+            return src
+        if tname in self.plugins.origin or tname in _V1MODEL_OBJECTS:
+            raise Unsupported(f"extern method {tname}.{m} is not supported by the v1model target", c.loc)
+        raise Unsupported(f"extern {tname} is not implemented: it is not a v1model extern, and no extern plugin "
+                          f"registers it (--extern-plugin MODULE, see docs/p4.md)", c.loc)
 
     def _xname(self, x: str) -> str:
         """The control-plane name of a bound extern object (for trace text)."""

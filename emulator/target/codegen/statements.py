@@ -6,10 +6,8 @@ from typing import Any
 
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
+from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Unsupported, _bits, _composite, _Evaluated, _mask, strip
-from emulator.target.packet import (
-    pyattr,
-)
 
 # statements nested deeper than this (counting the generated function's own levels) are refused
 MAX_INDENT = 90

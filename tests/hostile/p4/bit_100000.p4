@@ -1,6 +1,7 @@
 // hostile: bit<100000>: wider than any target
 // expect-exit: 2
 // expect-message: width 100000 is larger than the largest supported, 2048 bits
+// expect-message: {case}:7:14: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<100000> a; bit<8> b; }

@@ -1,6 +1,7 @@
 // hostile: concatenations growing past 2048 bits
 // expect-exit: 2
 // expect-message: the width of this concatenation, 2056 is larger
+// expect-message: {case}:16:32: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; bit<512> w; }

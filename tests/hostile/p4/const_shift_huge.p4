@@ -1,6 +1,7 @@
 // hostile: 1 << 2^40 at compile time would need 128 GiB
 // expect-exit: 2
 // expect-message: more than the 65536 allowed for compile-time integers
+// expect-message: {case}:16:32: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

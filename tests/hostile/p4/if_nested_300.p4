@@ -1,6 +1,7 @@
 // hostile: 300 nested ifs: the generated Python cannot indent that deep; a clear error at the statement
 // expect-exit: 2
 // expect-message: statements nest more than 90 levels deep
+// expect-message: {case}:16:1893: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

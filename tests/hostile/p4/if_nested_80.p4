@@ -1,5 +1,7 @@
 // hostile: 80 nested ifs (legal): compiles
 // expect-exit: 0
+// args: compile {case} -o {out}/ --p4runtime-files {out}/p4info.txtpb
+// expect-output: 0 tables, 0 actions -> {out}/p4info.txtpb, {out}/if_nested_80.json
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

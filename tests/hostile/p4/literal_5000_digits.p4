@@ -1,6 +1,7 @@
 // hostile: a 5000-digit integer literal
 // expect-exit: 2
 // expect-message: invalid integer literal
+// expect-message: {case}:16:31: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

@@ -1,6 +1,7 @@
 // hostile: an integer literal 5000w1
 // expect-exit: 2
 // expect-message: width 5000 is larger than the largest supported
+// expect-message: {case}:16:32: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

@@ -1,5 +1,7 @@
 // hostile: a chain of 2000 `+` (legal): compiles
 // expect-exit: 0
+// args: compile {case} -o {out}/ --p4runtime-files {out}/p4info.txtpb
+// expect-output: 0 tables, 0 actions -> {out}/p4info.txtpb, {out}/plus_chain_2000.json
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

@@ -1,6 +1,7 @@
 // hostile: a chain of 30000 `+`, deeper than the checker's recursion allows: a clear error at the deepest term
 // expect-exit: 2
 // expect-message: the program nests too deeply to compile
+// expect-message: {case}:16:47: error:
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }

@@ -1,5 +1,7 @@
 // hostile: a struct initializer with fields named like Python keywords (legal): compiles
 // expect-exit: 0
+// args: compile {case} -o {out}/ --p4runtime-files {out}/p4info.txtpb
+// expect-output: 0 tables, 0 actions -> {out}/p4info.txtpb, {out}/struct_init_keyword_fields.json
 #include <core.p4>
 #include <v1model.p4>
 header h_t { bit<8> a; bit<8> b; }
