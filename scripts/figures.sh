@@ -7,10 +7,9 @@ mkdir -p docs/img
 for f in scenarios/*.yaml; do
   name=$(basename "$f" .yaml)
   .venv/bin/rocelab run "$f" --out "runs/$name" --quiet
-  for plot in queues throughput pauses fct; do
-    cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
+  for plot in queues throughput pauses fct collective; do  # the plots this scenario's outputs made
+    if [ -f "runs/$name/$plot.png" ]; then cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"; fi
   done
-  if [ -f "runs/$name/collective.png" ]; then cp "runs/$name/collective.png" "docs/img/$name-collective.png"; fi
   .venv/bin/python - "runs/$name/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
