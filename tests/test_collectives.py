@@ -143,3 +143,25 @@ def test_the_mininet_engine_refuses_collectives_before_anything(tmp_path):
         run_scenario_mininet(_star("all_reduce"), tmp_path / "out")
     assert exc.value.path == "workload.collective" and "--engine sim" in str(exc.value)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_ring_cut_to_its_first_steps_runs_only_those_and_keeps_the_bound(tmp_path):
+    whole = run_scenario(_star("all_reduce")).summary["collective"]
+    one = run_scenario(_star("all_reduce", steps=1), out_dir=tmp_path, plots=False).summary["collective"]
+    assert one["completed"] and one["steps_run"] == 1 and one["steps_whole"] == whole["steps_run"] == 6
+    assert one["transfers"] == whole["transfers"] // 6  # one transfer per rank in the one step
+    assert one["algbw_gbps"] is None  # not the whole collective
+    assert one["bound_ns"] == pytest.approx(whole["bound_ns"] / 6, abs=0.1)  # one step of six: a sixth of the bytes
+    assert one["bound_ns"] <= one["time_ns"] < whole["time_ns"]
+    assert one["busbw_gbps"] == pytest.approx(1 / 6 * bus_factor("all_reduce", 4) * one["bytes"] * 8
+                                              / one["time_ns"], rel=1e-3)
+    assert one["busbw_gbps"] <= RATE / 1e9
+
+
+def test_steps_are_checked():
+    with pytest.raises(ConfigError) as exc:
+        CollectiveConfig("all_to_all", ("h1", "h2", "h3"), 1024, steps=1)
+    assert exc.value.path == "workload.collective.steps" and "ring operations" in str(exc.value)
+    with pytest.raises(ConfigError) as exc:
+        CollectiveConfig("all_gather", ("h1", "h2", "h3"), 1024, steps=3)
+    assert "steps must be 1 to 2" in str(exc.value)

@@ -84,6 +84,9 @@ class CollectiveConfig:
     # per rank, the hosts (NIC ports) its channels run on: channel c on ports[r][c % len(ports[r])] (a dual-port
     # NIC on two planes: even channels on one, odd on the other); empty: every channel on the rank's own host
     ports: tuple[tuple[str, ...], ...] = ()
+    # ring operations: run only the first `steps` steps of the ring (None: all of them), e.g. one all-reduce step
+    # over a thousand ranks, whose whole ring would be 2 x 999 dependent steps
+    steps: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
@@ -96,8 +99,23 @@ class CollectiveConfig:
             raise ConfigError("a collective needs two or more distinct ranks", f"{where}.hosts")
         if self.nbytes <= 0 or self.channels < 1 or self.chunk <= 0:
             raise ConfigError("a collective needs bytes > 0, channels >= 1 and chunk > 0", where)
+        if self.steps is not None:
+            if self.op not in RING_OPS:
+                raise ConfigError(f"steps applies to the ring operations ({', '.join(RING_OPS)}), not {self.op}",
+                                  f"{where}.steps")
+            if not 1 <= self.steps <= ring_steps(self.op, len(self.ranks)):
+                raise ConfigError(f"steps must be 1 to {ring_steps(self.op, len(self.ranks))} (the ring's steps "
+                                  f"for {len(self.ranks)} ranks), got {self.steps}", f"{where}.steps")
         if not 0 <= self.root < len(self.ranks):
             raise ConfigError(f"root rank {self.root} is not one of the {len(self.ranks)} ranks", f"{where}.root")
+
+
+RING_OPS = ("all_reduce", "all_gather", "reduce_scatter")
+
+
+def ring_steps(op: str, n: int) -> int:
+    """Steps of a whole ring operation over n ranks: 2(n-1) for all-reduce, n-1 for all-gather/reduce-scatter."""
+    return 2 * (n - 1) if op == "all_reduce" else n - 1
 
 
 def place_ranks(hosts: Sequence[str], placement: str = "ordered", seed: int = 0) -> list[str]:
@@ -133,7 +151,7 @@ def plan(cfg: CollectiveConfig) -> list[Transfer]:
                     dep = prev[h]
                     prev[h + 1] = add(p, order[h], order[h + 1], ch, nbytes, () if dep is None else (dep,))
         else:
-            steps = 2 * (n - 1) if cfg.op == "all_reduce" else n - 1
+            steps = cfg.steps or ring_steps(cfg.op, n)
             chunks = split(data, n)
             into: list[int | None] = [None] * n  # the transfer of the previous step into each rank
             for s in range(steps):
@@ -284,7 +302,13 @@ class Collective:
         """The bandwidth lower bound on the time: factor x nbytes of payload through each rank's links (one, or
         one per port its channels use) at the payload share of the line rate."""
         payload_bps = self.links_per_rank * link_rate_bps * mtu / (mtu + PACKET_OVERHEAD)
-        return bus_factor(self.cfg.op, len(self.cfg.ranks)) * self.cfg.nbytes * 8e9 / payload_bps
+        return bus_factor(self.cfg.op, len(self.cfg.ranks)) * self.cfg.nbytes * self.fraction * 8e9 / payload_bps
+
+    @property
+    def fraction(self) -> float:
+        """The share of the whole operation's steps that runs (1 unless `steps` cuts a ring short)."""
+        cfg = self.cfg
+        return 1.0 if cfg.steps is None else cfg.steps / ring_steps(cfg.op, len(cfg.ranks))
 
     def report(self, link_rate_bps: float | None = None, mtu: int | None = None) -> dict[str, Any]:
         """The collective's part of summary.json (times in ns, bandwidths in Gb/s, NCCL's definitions)."""
@@ -307,13 +331,19 @@ class Collective:
                           "slowest_rank": slowest if complete else None,
                           "first_ns": min(done)[0] if done else None})
             prev = tail if complete else None
+        # a ring cut short (`steps`) is not the whole collective: no algbw; busbw keeps its meaning (each rank's
+        # bytes on its links per second)
         algbw = cfg.nbytes * 8 / time_ns if time_ns else None
+        busbw = algbw * factor * self.fraction if algbw else None
+        if cfg.steps is not None:
+            algbw = None
         out = {"op": cfg.op, "ranks": list(cfg.ranks), "n": n, "bytes": cfg.nbytes, "channels": cfg.channels,
                "root": cfg.ranks[cfg.root] if cfg.op == "broadcast" else None,
                "transfers": len(self.transfers), "completed": time_ns is not None, "failed": self.failed,
                "start_ns": self.start_ns, "end_ns": end, "time_ns": time_ns,
                "algbw_gbps": round(algbw, 4) if algbw else None, "bus_factor": round(factor, 6),
-               "busbw_gbps": round(algbw * factor, 4) if algbw else None, "steps": steps,
+               "busbw_gbps": round(busbw, 4) if busbw else None, "steps": steps,
+               "steps_run": self.steps, "steps_whole": ring_steps(cfg.op, n) if cfg.op in RING_OPS else self.steps,
                "rank_step_done_ns": per_rank}
         if link_rate_bps and mtu:
             bound = self.bound_ns(link_rate_bps, mtu)

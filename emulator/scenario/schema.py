@@ -392,6 +392,8 @@ class CollectiveSpec(Strict):
     # on a dual_plane topology: `one` runs each rank on the host listed (one plane); `per_channel` makes rank
     # h<i>a (or h<i>b) a server with both NIC ports, its even channels on its own plane, odd ones on the other
     planes: Literal["one", "per_channel"] = "one"
+    # ring operations: only the first `steps` steps of the ring (one all-reduce step over 1,024 ranks); none: all
+    steps: int | None = Field(None, ge=1)
 
     def rank_ports(self, ranks: list[str]) -> tuple[tuple[str, ...], ...]:
         """traffic.collectives.CollectiveConfig.ports: per rank, the hosts its channels take in turn (empty:

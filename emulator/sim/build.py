@@ -349,7 +349,7 @@ def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
     root = ranks.index(spec.root) if spec.root is not None else 0
     ports = spec.rank_ports(ranks)
     cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
-                           priority=spec.priority, name=spec.op.replace("_", ""), ports=ports)
+                           priority=spec.priority, name=spec.op.replace("_", ""), ports=ports, steps=spec.steps)
     coll = Collective(cfg, built.nics)
     built.net.call_at(spec.start, coll.start)
     return coll
