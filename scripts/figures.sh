@@ -7,10 +7,9 @@ mkdir -p docs/img
 for f in scenarios/*.yaml; do
   name=$(basename "$f" .yaml)
   .venv/bin/rocelab run "$f" --out "runs/$name" --quiet
-  for plot in queues throughput pauses fct; do
-    cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"
+  for plot in queues throughput pauses fct collective; do  # the plots this scenario's outputs made
+    if [ -f "runs/$name/$plot.png" ]; then cp "runs/$name/$plot.png" "docs/img/$name-$plot.png"; fi
   done
-  if [ -f "runs/$name/collective.png" ]; then cp "runs/$name/collective.png" "docs/img/$name-collective.png"; fi
   .venv/bin/python - "runs/$name/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -26,9 +25,12 @@ PY
 done
 
 # the README's sweeps (several minutes each on 2 cores; resumed if interrupted)
-.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid workload.collective.placement=ordered,random \
-  --grid workload.collective.channels=1,4 --out runs/sweep-allreduce_leafspine --quiet
-cp runs/sweep-allreduce_leafspine/sweep-collective_time_ns.png docs/img/allreduce_leafspine-sweep.png
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --grid switch.routing.mode=ecmp,flowlet,adaptive,spray \
+  --grid workload.collective.channels=1,4 --metric collective.busbw_gbps --out runs/sweep-allreduce_modes --quiet
+cp runs/sweep-allreduce_modes/sweep-collective_busbw_gbps.png docs/img/allreduce_leafspine-modes.png
+.venv/bin/rocelab sweep scenarios/allreduce_leafspine.yaml --seeds 3 --set nic.ooo_placement=true \
+  --grid switch.routing.mode=ecmp,flowlet,adaptive,spray --metric collective.busbw_gbps --out runs/sweep-allreduce_ooo --quiet
+cp runs/sweep-allreduce_ooo/sweep-collective_busbw_gbps.png docs/img/allreduce_leafspine-modes-ooo.png
 
 # the remedy beside the problem: ecmp_collisions with flowlet switching
 .venv/bin/rocelab run ecmp_collisions --set switch.routing.mode=flowlet --out runs/ecmp_collisions-flowlet --quiet

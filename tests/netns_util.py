@@ -86,11 +86,13 @@ for f in frames:
 """
 
 # Run inside a namespace: capture frames on eth0 for argv[1] seconds (or until argv[2] frames), print JSON
-# [[t_ns, hex], ...] of the frames whose EtherType is not IPv6 (the kernel's own chatter).
+# [[t_ns, hex], ...] (monotonic arrival times, from the kernel's timestamps) of the frames whose EtherType is
+# not IPv6 (the kernel's own chatter).
 CAPTURE = """
-import json, select, socket, sys, time
+import json, select, socket, struct, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
 s.bind(("eth0", 0))
+s.setsockopt(socket.SOL_SOCKET, 35, 1)  # SO_TIMESTAMPNS: the kernel's arrival time, not when we got to read it
 print("ready", flush=True)
 end = time.monotonic() + float(sys.argv[1])
 want = int(sys.argv[2]) if len(sys.argv) > 2 else 1 << 30
@@ -99,10 +101,15 @@ while time.monotonic() < end and len(out) < want:
     r, _, _ = select.select([s], [], [], max(0.0, end - time.monotonic()))
     if not r:
         break
-    data, addr = s.recvfrom(65536)
+    data, anc, _, addr = s.recvmsg(65536, 64)
     if addr[2] == socket.PACKET_OUTGOING or data[12:14] == b"\\x86\\xdd":
         continue
-    out.append([time.monotonic_ns(), data.hex()])
+    late = 0  # how long the frame waited for this (busy) process: taken off, so gaps are the wire's
+    for level, kind, value in anc:
+        if level == socket.SOL_SOCKET and kind == 35 and len(value) >= 16:
+            sec, nsec = struct.unpack("qq", value[:16])
+            late = max(0, time.time_ns() - (sec * 1_000_000_000 + nsec))
+    out.append([time.monotonic_ns() - late, data.hex()])
 print(json.dumps(out), flush=True)
 """
 

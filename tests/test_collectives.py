@@ -134,3 +134,12 @@ def test_the_host_stack_names_bad_collectives_too():
         CollectiveConfig("broadcast", ("h1", "h2"), 1024, root=2)
     with pytest.raises(ConfigError):
         place_ranks(["h1", "h2"], "striped")
+
+
+def test_the_mininet_engine_refuses_collectives_before_anything(tmp_path):
+    from emulator.mininet.runner import run_scenario_mininet
+
+    with pytest.raises(ConfigError) as exc:
+        run_scenario_mininet(_star("all_reduce"), tmp_path / "out")
+    assert exc.value.path == "workload.collective" and "--engine sim" in str(exc.value)
+    assert not (tmp_path / "out").exists()

@@ -67,6 +67,14 @@ def test_adaptive_routing_uses_every_uplink():
         assert s["totals"]["retransmitted_packets"] == 0
 
 
+def test_flowlets_settle_on_one_flow_per_uplink():
+    # colliding flows are paused by PFC, and a pause longer than the gap ends a flowlet: they move until each has
+    # an uplink of its own (about a millisecond; goodput is measured after it)
+    s = run(small(1, "flowlet", duration="1200us", workload__warmup="1000us", switch__routing__flowlet_gap="5us"))
+    assert s["aggregate_goodput_gbps"] >= 0.9 * N * LINE
+    assert sorted(leaf1(s)) == [1] * N
+
+
 def test_spraying_reorders_so_roce_nics_go_back_n_unless_they_place_out_of_order():
     lossy_order = run(small(1, "spray"))
     assert lossy_order["totals"]["retransmitted_packets"] > 0  # NAK on the first out-of-order packet

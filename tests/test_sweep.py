@@ -130,3 +130,28 @@ def test_dask_gives_the_same_sweep_csv_as_local_processes(scenario, tmp_path):
     assert outcome.ran == 4
     assert (tmp_path / "dask" / "sweep.csv").read_text() == (local / "sweep.csv").read_text()
     assert json.loads((tmp_path / "dask" / "sweep.json").read_text())["executor"] == "dask"
+
+
+def test_interrupted_and_failed_runs_are_not_kept_and_run_again(scenario, tmp_path, monkeypatch):
+    import emulator.sweep.execute as execute
+
+    plan = make_plan(scenario, 3, [], [])
+    real = execute.run_task
+    bad = {plan.tasks[1].run_id: "interrupted", plan.tasks[2].run_id: "error"}
+
+    def flaky(task):
+        what = bad.get(task.run_id)
+        if what == "error":
+            raise ConfigError("a fault only this run has", "workload")
+        summary = real(task)
+        return summary | {"stop_reason": "interrupted", "complete": False} if what else summary
+
+    monkeypatch.setattr(execute, "run_task", flaky)
+    out = tmp_path / "sweep"
+    first = run_sweep(plan, out)
+    assert first.interrupted and [r for r, _ in first.failed] == [plan.tasks[2].run_id] and first.ran == 1
+    assert "a fault only this run has" in first.failed[0][1]
+    assert [r["run"] for r in _rows(out / "sweep.csv")] == [plan.tasks[0].run_id]
+    monkeypatch.setattr(execute, "run_task", real)
+    again = run_sweep(plan, out)
+    assert (again.ran, again.reused, again.complete) == (2, 1, True)

@@ -99,8 +99,10 @@ def lab():
         yield lab
 
 
-def start_switch(lab, tmp_path, hosts: int, target_args=(), extra=()):
+def start_switch(lab, tmp_path, hosts: int, target_args=(), extra=(), setup=None):
     ifaces = [lab.host(f"h{i}") for i in range(1, hosts + 1)]
+    if setup is not None:  # e.g. tc on the root sides, before the switch looks at them
+        setup(ifaces)
     port = free_port()
     args = SWITCH + [a for i, (_, root) in enumerate(ifaces, 1) for a in ("-i", f"{i}@{root}")]
     args += ["--device-id", "1", "--pcap", str(tmp_path / "pcaps"), *extra, "--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
@@ -147,26 +149,63 @@ def test_forwarding_between_namespaces_pcaps_and_clean_stop(lab, tmp_path):
     assert [bytes(p) for p in rdpcap(str(tmp_path / "pcaps" / f"{ifaces[1][1]}_out.pcap"))] == frames
 
 
+def _assert_paced(lab, ctl, p4info, ifaces, rate: int) -> None:
+    """60 frames of 1,000 bytes from port 1 to port 2 leave port 2 no faster than `rate` bits/s."""
+    ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+    cap = capture(lab, ifaces[1][0], 5, count=60)
+    send(lab, ifaces[0][0], [frame(size=1000) for _ in range(60)])
+    got = captured(cap)
+    assert len(got) == 60
+    span_s = (got[-1][0] - got[0][0]) / 1e9
+    expect = 59 * (1000 + 24) * 8 / rate
+    # never faster than the rate (the shaping); slower only when the 2 cores are busy with other work, so the
+    # upper bound is loose: it catches a switch that stalls, not scheduling noise
+    assert 0.9 * expect < span_s < 4 * expect, (span_s, expect)
+    gaps = sorted(b[0] - a[0] for a, b in zip(got, got[1:]))
+    assert gaps[len(gaps) // 2] >= 0.9 * (1000 + 24) * 8 / rate * 1e9, gaps[len(gaps) // 2]
+
+
 @needs_netns
 def test_egress_rate_is_enforced(lab, tmp_path):
     rate = 8_000_000  # 8 Mb/s: 60 frames of 1,000 bytes take (1000 + 24) * 8 * 60 / 8e6 = 61.4 ms
     proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", f"2={rate}"])
     try:
-        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
-        cap = capture(lab, ifaces[1][0], 5, count=60)
-        send(lab, ifaces[0][0], [frame(size=1000) for _ in range(60)])
-        got = captured(cap)
-        assert len(got) == 60
-        span_s = (got[-1][0] - got[0][0]) / 1e9
-        expect = 59 * (1000 + 24) * 8 / rate
-        # never faster than the rate (the shaping); slower only when the 2 cores are busy with other work, so the
-        # upper bound is loose: it catches a switch that stalls, not scheduling noise
-        assert 0.9 * expect < span_s < 4 * expect, (span_s, expect)
-        gaps = sorted(b[0] - a[0] for a, b in zip(got, got[1:]))
-        assert gaps[len(gaps) // 2] >= 0.9 * (1000 + 24) * 8 / rate * 1e9, gaps[len(gaps) // 2]
+        _assert_paced(lab, ctl, p4info, ifaces, rate)
     finally:
         ctl.close()
         stop(proc)
+
+
+@needs_netns
+def test_a_port_shaped_by_tc_is_paced_at_that_rate(lab, tmp_path):
+    """Mininet's TCLink gives a link its bandwidth with an htb class on the interface (p4lang/tutorials' ecn and
+    mri do): the switch paces the port at that rate itself, so the queue builds where the program sees it."""
+    rate = 8_000_000
+
+    def shape(ifaces):
+        for cmd in (f"tc qdisc add dev {ifaces[1][1]} root handle 5:0 htb default 1",
+                    f"tc class add dev {ifaces[1][1]} parent 5:0 classid 5:1 htb rate 8Mbit burst 15k"):
+            subprocess.run(cmd.split(), check=True, capture_output=True)
+
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, setup=shape)
+    try:
+        _assert_paced(lab, ctl, p4info, ifaces, rate)
+    finally:
+        ctl.close()
+        stop(proc)
+    notes = proc.stderr.read()
+    assert f"port 2 ({ifaces[1][1]}) paced at {rate} bit/s" in notes and f"port 1 ({ifaces[0][1]})" not in notes
+
+
+def test_tc_rates_are_read_as_tc_prints_them():
+    from emulator.switchd.linkrate import parse_tc_rates
+
+    text = ("class htb 5:1 root prio 0 rate 500Kbit ceil 500Kbit burst 15Kb cburst 1600b \n"
+            "qdisc tbf 10: root refcnt 2 rate 2Mbit burst 15000b lat 50ms \n"
+            "qdisc netem 10: parent 5:1 limit 1000 delay 1ms\n"
+            "class htb 5:2 parent 5:1 prio 0 rate 1.5Gbit ceil 1.5Gbit burst 1500b cburst 1500b\n")
+    assert parse_tc_rates(text) == [500_000, 2_000_000, 1_500_000_000]
+    assert parse_tc_rates("qdisc noqueue 0: root refcnt 2\n") == []
 
 
 @needs_netns
@@ -236,3 +275,21 @@ def test_tutorials_p4runtime_switch_command_line_is_accepted():
     assert o.interfaces == {1: "s1-eth1", 2: "s1-eth2"} and o.pcap_dir == "/tmp/pcaps" and o.log_console
     assert any("--thrift-port" in n for n in o.notes) and any("--nanolog" in n for n in o.notes)
     assert parse_args(["--no-p4"]).grpc_addr == "127.0.0.1:9559"  # simple_switch_grpc's default
+
+
+@needs_netns
+@pytest.mark.parametrize("extra, arrive", [([], range(64, 67)), (["--queue-depth", "0"], range(100, 101))],
+                         ids=["default-64", "bytes-only"])
+def test_egress_queues_hold_64_packets_by_default_as_bmv2(lab, tmp_path, extra, arrive):
+    """simple_switch's egress queues hold 64 packets: a burst of 100 onto a slow port loses what does not fit
+    (the first frame is already on the wire, so 65 or so arrive); --queue-depth 0 queues by bytes only."""
+    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", "2=5Mbps", *extra])
+    try:
+        ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
+        cap = capture(lab, ifaces[1][0], 8, count=100)
+        send(lab, ifaces[0][0], [frame(size=300) for _ in range(100)])
+        got = captured(cap)
+        assert len(got) in arrive, len(got)
+    finally:
+        ctl.close()
+        stop(proc)

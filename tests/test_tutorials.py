@@ -7,7 +7,9 @@ that has a solution program is copied (with utils/) into a temporary directory, 
 the tutorials' solution step does (solution/*.p4 over the skeleton, solution/*-runtime.json over the topology's),
 and then:
 - exercises whose solution forwards plain IPv4 must answer `h1 ping -c 3 h2` with 3 replies (acl_with_counters:
-  and `h3 ping h1` must get none, its ACL dropping h3);
+  and `h3 ping h1` must get none, its ACL dropping h3; mri: an MRI-optioned packet reaches h2 with both switches'
+  swtraces; basic_tunnel: a tunnel header for h2 carries a packet addressed to h3 to h2; qos: UDP and TCP leave
+  marked DSCP 46 and 44; ecn: ECN-capable packets sent while iperf overloads the shaped link arrive marked);
 - the three whose solution does not forward plain IPv4 are checked as their READMEs do, with frames sent from h1
   by scapy and read back from the switches' egress pcaps: source_routing (a source-routed frame must leave s2
   towards h2 as IPv4 with its route popped), calc (the answer comes back to h1 with the result filled in),
@@ -40,7 +42,7 @@ LOCK = Path(tempfile.gettempdir()) / "rocelab-realtime-test.lock"  # one real-ti
 BIN = str(Path(sys.executable).parent)  # rocelab, rocelab-switch-grpc and a python3 with mininet and p4runtime
 
 # the exercises whose solution does not forward plain IPv4: what h1 sends (scapy, in the Mininet CLI)
-_SCAPY = "h1 python3 -c \"from scapy.all import Ether, IP, UDP, TCP, sendp, get_if_hwaddr; sendp({}, iface='eth0', verbose=False)\"\n"
+_SCAPY = "h1 python3 -c \"from scapy.all import Ether, IP, IPOption, UDP, TCP, sendp, get_if_hwaddr; sendp({}, iface='eth0', verbose=False)\"\n"
 SENDS = {
     # h1 -> s1 port 2 -> s2 port 1 -> h2 (srcRoute_t is bos:1, port:15)
     "source_routing": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='ff:ff:ff:ff:ff:ff', type=0x1234)"
@@ -54,6 +56,26 @@ SENDS = {
                                   "/TCP(sport=1000 + i, dport=1234)/b'rocelab-lb' for i in range(16)]"),
 }
 
+
+# what their READMEs check besides the ping, sent after it
+ALSO_SENDS = {
+    # an MRI option (copy, option 31, length 4, count 0): each switch on the way to h2 must add its swtrace
+    "mri": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')"
+                         "/IP(dst='10.0.2.2', options=IPOption(bytes([0x9f, 4, 0, 0])))/UDP(dport=4321)"
+                         "/b'rocelab-mri'"),
+    # ECN-capable packets from h1 while h11 overloads the 0.5 Mbit/s s1-s2 link: they must arrive marked
+    "ecn": "h22 iperf -s -u > /dev/null 2>&1 &\nh11 iperf -c 10.0.2.22 -u -b 2M -t 8 > /dev/null 2>&1 &\n"
+           + _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.2.2', tos=1)"
+                           "/UDP(dport=4321)/b'rocelab-ecn' for i in range(10)], inter=0.5")
+           + "sh sleep 6\n",
+    # one UDP and one TCP packet: the switches mark them Expedited Forwarding (46) and Voice Admit (44)
+    "qos": _SCAPY.format("[Ether(src=get_if_hwaddr('eth0'), dst='08:00:00:00:01:00')/IP(dst='10.0.2.2')/L4(dport=4321)"
+                         "/b'rocelab-qos' for L4 in (UDP, TCP)]"),
+    # a tunnel header for dst_id 2 in front of a packet for h3: the tunnel, not the IP address, decides (to h2)
+    "basic_tunnel": _SCAPY.format("Ether(src=get_if_hwaddr('eth0'), dst='ff:ff:ff:ff:ff:ff', type=0x1212)"
+                                  "/bytes([0x08, 0x00, 0x00, 0x02])/IP(dst='10.0.3.3')/UDP(dport=4321)"
+                                  "/b'rocelab-tunnel'"),
+}
 
 # pings sent and replies needed: flowcache's controller sends a new flow's first packet on by PacketOut with the
 # gateway's MAC address still in it (the program's PacketOut path rewrites nothing; only the cached entry does), so
@@ -185,7 +207,8 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
     hosts = sorted(topo["hosts"], key=lambda h: (len(h), h))
     a, b = ("h1", "h2") if {"h1", "h2"} <= set(hosts) else hosts[:2]
     count, need = PINGS.get(exercise, (3, 3))
-    cli = SENDS.get(exercise, f"{a} ping -c {count} -W 2 {b}\n") + BLOCKED.get(exercise, "")
+    cli = SENDS.get(exercise, f"{a} ping -c {count} -W 2 {b}\n") + ALSO_SENDS.get(exercise, "")
+    cli += BLOCKED.get(exercise, "")
     try:
         with open(LOCK, "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -201,9 +224,9 @@ def test_exercise_runs_unchanged(exercise, tmp_path):
             assert "egressTunnelCounter 100: 3 packets" in controller, controller[-2000:]
         assert " - ERROR!" not in out and "did not start" not in out, out[-4000:]
         assert out.count("Configuring switch") == sum("runtime_json" in s for s in topo["switches"].values())
-        if exercise in SENDS:
+        if exercise in CHECKS:
             CHECKS[exercise](ex / "pcaps")
-        else:
+        if exercise not in SENDS:
             pings = re.findall(r"(\d+) packets transmitted, (\d+) received", out)
             assert pings and int(pings[0][0]) == count and int(pings[0][1]) >= need, f"{a} ping {b}:\n{out[-3000:]}"
             if exercise in BLOCKED:
@@ -299,4 +322,37 @@ def _check_load_balance(pcaps: Path) -> None:
         assert all(p[IP].dst == host for p in flows)
 
 
-CHECKS = {"source_routing": _check_source_route, "calc": _check_calc, "load_balance": _check_load_balance}
+def _check_mri(pcaps: Path) -> None:
+    from scapy.all import IP, UDP
+
+    got = [p for p in _egress(pcaps, "s2-eth2") if IP in p and UDP in p and p[UDP].dport == 4321]
+    assert got, "the MRI packet did not reach h2"
+    options = bytes(got[0][IP])[20:got[0][IP].ihl * 4]
+    # option 31 (copied), 4 + 2 x 8 bytes, count 2, then (swid, qdepth) of s2 and s1, the last hop first
+    assert got[0][IP].ihl == 10 and options[:4] == bytes([0x9f, 20, 0, 2]), options.hex()
+    assert [int.from_bytes(options[i:i + 4], "big") for i in (4, 12)] == [2, 1], options.hex()
+
+
+def _check_tunnel(pcaps: Path) -> None:
+    frames = [bytes(p) for p in _egress(pcaps, "s2-eth1") if bytes(p)[12:14] == b"\x12\x12"]
+    assert frames, "the tunnelled packet for dst_id 2 did not reach h2"
+    assert frames[0][14:18] == bytes([0x08, 0x00, 0x00, 0x02]) and frames[0].endswith(b"rocelab-tunnel")
+
+
+def _check_ecn(pcaps: Path) -> None:
+    from scapy.all import IP, UDP
+
+    tos = [p[IP].tos for p in _egress(pcaps, "s2-eth2") if IP in p and UDP in p and p[UDP].dport == 4321]
+    assert 3 in tos, f"no ECN-capable packet reached h2 marked CE: {tos}"
+
+
+def _check_qos(pcaps: Path) -> None:
+    from scapy.all import IP, TCP, UDP
+
+    dscp = {p[IP].proto: p[IP].tos >> 2 for p in _egress(pcaps, "s2-eth2")
+            if IP in p and (UDP in p or TCP in p) and p.dport == 4321}
+    assert dscp == {17: 46, 6: 44}, dscp
+
+
+CHECKS = {"source_routing": _check_source_route, "calc": _check_calc, "load_balance": _check_load_balance,
+          "mri": _check_mri, "basic_tunnel": _check_tunnel, "qos": _check_qos, "ecn": _check_ecn}

@@ -46,6 +46,9 @@ class _Log:
                 f.close()
 
 
+BMV2_QUEUE_DEPTH = 64  # simple_switch's default egress queue capacity, in packets
+
+
 def _tm_config(opts: SwitchOptions):
     from emulator.tm.config import PfcConfig, TmConfig
 
@@ -54,6 +57,10 @@ def _tm_config(opts: SwitchOptions):
         cfg.buffer_bytes = opts.buffer_bytes
     if opts.pfc_priorities:
         cfg.pfc = PfcConfig(enabled=True, priorities=opts.pfc_priorities, xoff_bytes=opts.pfc_xoff)
+    if opts.queue_depth is not None:
+        cfg.queue_max_pkts = opts.queue_depth or None
+    elif opts.tm_config is None and not opts.pfc_priorities:
+        cfg.queue_max_pkts = BMV2_QUEUE_DEPTH
     return cfg
 
 
@@ -126,6 +133,22 @@ def _bind_error(addr: str) -> str:
     return "refused by gRPC"
 
 
+def _port_rates(opts: SwitchOptions) -> dict[int, int]:
+    """--port-rate, and for the other ports (without --default-rate) the rate tc shapes their interface to."""
+    from emulator.switchd.linkrate import shaped_rate
+
+    rates = dict(opts.port_rates)
+    if opts.default_rate:
+        return rates
+    for port, iface in sorted(opts.interfaces.items()):
+        rate = None if port in rates else shaped_rate(iface)
+        if rate:
+            rates[port] = rate
+            print(f"rocelab-switch: port {port} ({iface}) paced at {rate} bit/s, the rate tc shapes it to",
+                  file=sys.stderr)
+    return rates
+
+
 def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
     from emulator.p4runtime.server import serve
@@ -148,7 +171,7 @@ def run(opts: SwitchOptions) -> int:
     sw = None
     try:
         initial = (device.switch_factory or V1Switch)(_load_program(opts.config)) if opts.config else None
-        sw = RealTimeSwitch(device, _tm_config(opts), rates=opts.port_rates, default_rate=opts.default_rate,
+        sw = RealTimeSwitch(device, _tm_config(opts), rates=_port_rates(opts), default_rate=opts.default_rate,
                             catch_up_frames=opts.catch_up_frames,
                             pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
         sw.dp.priority_queues = opts.priority_queues

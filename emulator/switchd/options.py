@@ -14,7 +14,9 @@ priority queues are used, strict priority, which BMv2 would do with --priority-q
 --tm-config FILE (a traffic-manager config as JSON, emulator.tm.config.TmConfig.from_dict; the options above
 override it), --stats-file FILE (the datapath's counters and the loop's scheduling lateness as JSON, written at
 exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
-keeps its nominal schedule for up to N frame times; default 0: strict pacing).
+keeps its nominal schedule for up to N frame times; default 0: strict pacing), --queue-depth N (packets per
+egress queue, 0: limited by the buffer's bytes only; default BMv2's 64, or bytes only with --tm-config or --pfc,
+whose lossless queues are held back by PFC, not tail-dropped).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ class SwitchOptions:
     tm_config: str | None = None
     stats_file: str | None = None
     catch_up_frames: int = 0
+    queue_depth: int | None = None  # packets per egress queue (None: BMv2's 64 unless --tm-config or --pfc)
     extern_plugins: list[str] = field(default_factory=list)  # --extern-plugin / BMv2's --load-modules
     notes: list[str] = field(default_factory=list)
 
@@ -100,6 +103,7 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--tm-config", default=None, metavar="FILE")
     p.add_argument("--stats-file", default=None, metavar="FILE")
     p.add_argument("--catch-up", type=int, default=0, metavar="FRAMES")
+    p.add_argument("--queue-depth", type=int, default=None, metavar="PACKETS")
     return p
 
 
@@ -150,7 +154,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       grpc_addr=t.grpc_server_addr or SwitchOptions.grpc_addr,
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
-                      catch_up_frames=t.catch_up,
+                      catch_up_frames=t.catch_up, queue_depth=t.queue_depth,
                       extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m])
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
@@ -195,6 +199,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         if value:
             o.notes.append(f"--{name.replace('_', '-')} is accepted for compatibility and ignored: rocelab-switch "
                            "has no Thrift/nanolog/debugger interface (use P4Runtime, `rocelab cli`, --log-console)")
+    if o.queue_depth is not None and o.queue_depth < 0:
+        raise RocelabError(f"rocelab-switch: --queue-depth {o.queue_depth}: expected 0 (bytes only) or more packets")
     if o.catch_up_frames < 0:
         raise RocelabError(f"rocelab-switch: --catch-up {o.catch_up_frames}: expected 0 or more frames")
     if t.grpc_server_ssl:
