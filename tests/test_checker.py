@@ -427,7 +427,10 @@ table t { key = { meta.a: exact; } actions = { a; } const entries = { meta.a : a
 
 def test_constant_too_wide_wraps_as_in_p4c():
     # p4c types the constant bit<8> and only warns ("value does not fit in 8 bits", IR::Constant::handleOverflow)
-    compile_(program(body="meta.a = 300; meta.s = 200; meta.s = meta.s << 8s2;"))
+    prog = compile_(program(body="meta.a = 300; meta.s = 200; meta.s = meta.s << 8s2;"))
+    a, s, _ = body_stmts(prog)
+    assert a.right.type == T.Bits(8) and a.right.const_value == 300 % 256
+    assert str(s.right.type) == "int<8>" and s.right.const_value == 200 - 256
 
 
 def test_error_concat_needs_width():

@@ -27,6 +27,19 @@ def test_register_read_write_masks_to_width_and_bounds():
     assert r.values == [0] * 4
 
 
+def test_huge_registers_counters_and_meters_take_memory_only_for_cells_written():
+    r, c, m = Register(1 << 24, 32, "r"), Counter(1 << 24, name="c"), Meter(1 << 24, name="m")
+    assert len(r.values) == 1 << 24 and not r.values.set  # nothing stored yet
+    r.write((1 << 24) - 1, 5)
+    c.count(7, 100)
+    assert r.read((1 << 24) - 1) == 5 and r.cp_read(3) == 0 and c.read(7) == (1, 100) and c.read(8) == (0, 0)
+    assert m.execute(9, 100, 0) == GREEN and m.get_rates(9) is None
+    assert len(r.values.set) == 1 and len(c.packets.set) == 1 and not m.cells.set
+    small = Register(3, 8)
+    small.write(1, 2)
+    assert small.values == [0, 2, 0] and list(small.values) == [0, 2, 0]
+
+
 def test_counter_counts_packets_and_bytes():
     c = Counter(2, "packets_and_bytes", "c")
     c.count(0, 100)

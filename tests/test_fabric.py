@@ -355,3 +355,14 @@ def test_bench_sim_hook_reports_missing_module(monkeypatch):
     monkeypatch.setattr(bench, "_module", lambda name: None)
     with pytest.raises(RocelabError, match="not built yet"):
         bench.main(argparse.Namespace(benchmark="sim"))
+
+
+def test_switches_running_one_program_share_its_generated_code_not_their_state(program):
+    a, b = FabricControl.from_program(program), FabricControl.from_program(program)
+    assert a.switch.compiled.source is b.switch.compiled.source  # generated once (codegen/shared.py)
+    assert a.switch.compiled.namespace is not b.switch.compiled.namespace
+    one_route(a)
+    assert out_ports(a.process(1, roce())) == [2]
+    assert b.process(1, roce()) == []  # b has no route: its own tables
+    assert a.counter("rx_port_counter", 1)[0] == 1 and b.counter("rx_port_counter", 1)[0] == 1
+    assert a.counter("tx_port_counter", 2)[0] == 1 and b.counter("tx_port_counter", 2)[0] == 0

@@ -98,7 +98,21 @@ def test_a_user_entry_replaces_the_route_installed_for_the_same_prefix():
     api = built.fabrics["leaf1"].api
     h = api.table_find("FabricIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": ("10.0.0.5", 32)})
     assert api.table("FabricIngress.ipv4_lpm").entry(h).action.endswith("drop")
-    assert api.table_num_entries("FabricIngress.ipv4_lpm") == 2 * N  # replaced, not added
+    plain = build_scenario(small(1)).fabrics["leaf1"].api
+    assert api.table_num_entries("FabricIngress.ipv4_lpm") == plain.table_num_entries("FabricIngress.ipv4_lpm")
+
+
+def test_routes_cover_runs_of_hosts_with_one_prefix_and_a_user_host_route_still_wins():
+    # leaf1 reaches leaf2's hosts 10.0.0.5-8 through one group: 10.0.0.5/32, 10.0.0.6/31, 10.0.0.8/32
+    api = build_scenario(small(1)).fabrics["leaf1"].api
+    lpm = "FabricIngress.ipv4_lpm"
+    assert api.table_find(lpm, {"hdr.ipv4.dstAddr": ("10.0.0.6", 31)}) is not None
+    assert api.table_num_entries(lpm) == N + 3
+    entry = {"table": lpm, "match": {"hdr.ipv4.dstAddr": ["10.0.0.7", 32]}, "action": "FabricIngress.drop"}
+    s = run(small(1, switch_overrides={"leaf1": {"entries": [entry]}}))
+    to_h7 = [f["goodput_gbps"] or 0 for f in s["flows"] if f["dst"] == "h7"]
+    others = [f["goodput_gbps"] or 0 for f in s["flows"] if f["dst"] != "h7"]
+    assert to_h7 == [0] and min(others) > 0  # dropped by the /32; h6, in the same /31, still reached
 
 
 @pytest.mark.parametrize("routing, message", [

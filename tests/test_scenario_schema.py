@@ -123,3 +123,20 @@ def test_a_missing_program_names_the_field(tmp_path):
     sc = scenario(topology={"star": {"hosts": 2}}, switch_overrides={"s1": {"program": "nope.p4"}})
     with pytest.raises(ConfigError, match="switch_overrides.s1.program: error: P4 program not found"):
         build_scenario(sc, base_dir=tmp_path)
+
+
+@pytest.mark.parametrize("topology, message", [
+    ({"fat_tree": {"k": 48}}, "topology.hosts: 27,648 hosts, more than the 16,384"),
+    ({"fat_tree": {"k": 64}}, "topology.hosts: 65,536 hosts"),
+    ({"two_level": {"spines": 20, "leaves": 2, "hosts_per_leaf": 256, "parallel_links": 16}},
+     "topology.links: switch leaf1 has 576 links, more than the 510 ports"),
+    ({"switches": [f"s{i}" for i in range(2049)], "hosts": ["h1"], "links": [["h1", "s0"]]},
+     "topology.switches: 2,049 switches, more than the 2,048"),
+])
+def test_limits_on_hosts_switches_and_ports_name_the_field(tmp_path, topology, message):
+    import yaml
+
+    f = tmp_path / "s.yaml"
+    f.write_text(yaml.safe_dump({"topology": topology}))
+    with pytest.raises(ConfigError, match=message):
+        load_scenario(f)

@@ -157,3 +157,25 @@ def test_bench_sim_sweep_reports_each_size_and_the_cost_exponent(capsys):
         bench.main(parser.parse_args(["sim", "--sweep", "8"]))
     with pytest.raises(RocelabError, match="expected sender counts"):
         bench.main(parser.parse_args(["sim", "--sweep", "8,x"]))
+
+
+def test_bench_sim_fabrics_reports_each_fabric_side_by_side(capsys):
+    import argparse
+    import json
+
+    from emulator.commands import bench
+    from emulator.errors import RocelabError
+
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    args = parser.parse_args(["sim", "--fabrics", "16,32", "--fabric-bytes", "8192", "--json-only"])
+    assert bench.main(args) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(result) == {"frames_per_s", "wall_s", "large_over_small"} and result["large_over_small"] > 0
+    full = bench._module("sim").run(args)
+    # every flow crosses the spines: the same frames per flow at both sizes, twice the flows on 32 hosts
+    assert 1.8 * full["frames_16"] <= full["frames_32"] <= 2.2 * full["frames_16"] and full["frames_16"] > 0
+    assert full["switches_32"] == 12 > full["switches_16"] == 10
+    for bad in ("16", "16,20", "8,16", "16,x"):
+        with pytest.raises(RocelabError, match="--fabrics"):
+            bench.main(parser.parse_args(["sim", "--fabrics", bad]))

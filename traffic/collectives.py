@@ -81,11 +81,17 @@ class CollectiveConfig:
     chunk: int = 512 * 1024  # broadcast: pipeline piece (NCCL's default 4 MiB buffer over its 8 steps)
     priority: int | None = None
     name: str = "collective"
+    # per rank, the hosts (NIC ports) its channels run on: channel c on ports[r][c % len(ports[r])] (a dual-port
+    # NIC on two planes: even channels on one, odd on the other); empty: every channel on the rank's own host
+    ports: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ranks", tuple(self.ranks))
+        object.__setattr__(self, "ports", tuple(tuple(p) for p in self.ports))
         where = "workload.collective"
         bus_factor(self.op, 2)  # an unknown operation is named
+        if self.ports and (len(self.ports) != len(self.ranks) or not all(self.ports)):
+            raise ConfigError("one non-empty list of hosts per rank", f"{where}.planes")
         if len(self.ranks) < 2 or len(set(self.ranks)) != len(self.ranks):
             raise ConfigError("a collective needs two or more distinct ranks", f"{where}.hosts")
         if self.nbytes <= 0 or self.channels < 1 or self.chunk <= 0:
@@ -160,7 +166,7 @@ class Collective:
     start_ns: int | None = None
 
     def __post_init__(self) -> None:
-        for h in self.cfg.ranks:
+        for h in self._hosts():
             if h not in self.nics:
                 raise ConfigError(f"collective rank on unknown host {h!r}", "workload.collective.hosts")
         self.transfers = plan(self.cfg)
@@ -176,13 +182,26 @@ class Collective:
         for t in self.transfers:
             key = (t.src, t.dst, t.channel)
             if key not in self._qps:
-                src, dst = self.nics[self.cfg.ranks[t.src]], self.nics[self.cfg.ranks[t.dst]]
+                src, dst = self.nics[self.host(t.src, t.channel)], self.nics[self.host(t.dst, t.channel)]
                 qp = self._qps[key] = src.connect(dst, priority=self.cfg.priority)
                 self._in_flight[(src.name, qp.qpn)] = deque()
                 self._recv_fifo[(dst.name, qp.remote_qpn)] = deque()
         self._left = len(self.transfers)
-        for nic in {id(n): n for n in (self.nics[h] for h in self.cfg.ranks)}.values():
+        for nic in {id(n): n for n in (self.nics[h] for h in self._hosts())}.values():
             self._hook(nic)
+
+    def host(self, rank: int, channel: int) -> str:
+        """The host (NIC port) that `rank` sends and receives `channel` on."""
+        ports = self.cfg.ports
+        return ports[rank][channel % len(ports[rank])] if ports else self.cfg.ranks[rank]
+
+    def _hosts(self) -> list[str]:
+        return [h for p in self.cfg.ports for h in p] if self.cfg.ports else list(self.cfg.ranks)
+
+    @property
+    def links_per_rank(self) -> int:
+        """How many of its links each rank sends on (its ports that carry a channel)."""
+        return min(self.cfg.channels, min(len(p) for p in self.cfg.ports)) if self.cfg.ports else 1
 
     # -- driving ------------------------------------------------------------------------------------------------
     def start(self, now_ns: int) -> None:
@@ -195,11 +214,11 @@ class Collective:
                 self._post(t, now_ns)
 
     def _post(self, t: Transfer, now_ns: int) -> None:
-        src = self.nics[self.cfg.ranks[t.src]]
+        src = self.nics[self.host(t.src, t.channel)]
         qp = self._qps[(t.src, t.dst, t.channel)]
         self.timing[t.index].post_ns = now_ns
         self._in_flight[(src.name, qp.qpn)].append(t.index)
-        self._recv_fifo[(self.nics[self.cfg.ranks[t.dst]].name, qp.remote_qpn)].append(t.index)
+        self._recv_fifo[(self.nics[self.host(t.dst, t.channel)].name, qp.remote_qpn)].append(t.index)
         src.post_write(qp, t.nbytes, now_ns, name=f"{self.cfg.name}-s{t.step}-r{t.src}-c{t.channel}")
 
     def _hook(self, nic: Any) -> None:
@@ -262,9 +281,9 @@ class Collective:
         return [[None if missing[r][s] else out[r][s] for s in range(self.steps)] for r in range(n)]
 
     def bound_ns(self, link_rate_bps: float, mtu: int) -> float:
-        """The bandwidth lower bound on the time: factor x nbytes of payload through each rank's link at the
-        payload share of the line rate."""
-        payload_bps = link_rate_bps * mtu / (mtu + PACKET_OVERHEAD)
+        """The bandwidth lower bound on the time: factor x nbytes of payload through each rank's links (one, or
+        one per port its channels use) at the payload share of the line rate."""
+        payload_bps = self.links_per_rank * link_rate_bps * mtu / (mtu + PACKET_OVERHEAD)
         return bus_factor(self.cfg.op, len(self.cfg.ranks)) * self.cfg.nbytes * 8e9 / payload_bps
 
     def report(self, link_rate_bps: float | None = None, mtu: int | None = None) -> dict[str, Any]:
@@ -301,10 +320,11 @@ class Collective:
             out["bound_ns"] = round(bound, 1)
             out["time_over_bound"] = round(time_ns / bound, 4) if time_ns else None
             out["link_rate_gbps"] = link_rate_bps / 1e9
+            out["links_per_rank"] = self.links_per_rank
         return out
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per transfer (collective.csv): step, ranks, hosts, channel, bytes, post/arrive/ack times."""
-        return [{"step": t.step, "src_rank": t.src, "dst_rank": t.dst, "src": self.cfg.ranks[t.src],
-                 "dst": self.cfg.ranks[t.dst], "channel": t.channel, "bytes": t.nbytes, "post_ns": tm.post_ns,
+        return [{"step": t.step, "src_rank": t.src, "dst_rank": t.dst, "src": self.host(t.src, t.channel),
+                 "dst": self.host(t.dst, t.channel), "channel": t.channel, "bytes": t.nbytes, "post_ns": tm.post_ns,
                  "arrive_ns": tm.arrive_ns, "ack_ns": tm.ack_ns} for t, tm in zip(self.transfers, self.timing)]

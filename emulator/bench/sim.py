@@ -8,7 +8,8 @@ and TM alone; `--profile` prints the hot spots. A scenario run records its time 
 rates at the scenario's intervals, as `rocelab run` does); the built-in incast does with `--record`.
 `--sweep 8,32,128` runs the built-in incast at each sender count and fits the CPU time of each run against its
 frames (`cost_exponent`: 1.0 means a flat cost per frame; CPU time, not wall time, so that other work on a shared
-machine does not bend the curve). Last line: JSON {"frames_per_s": N, "wall_s": W}.
+machine does not bend the curve). `--fabrics 16,256` runs a permutation on leaf-spines of that many hosts and
+prints frames/s of each side by side (fabric_scale.py). Last line: JSON {"frames_per_s": N, "wall_s": W}.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from emulator.errors import RocelabError
 ROOT = Path(__file__).resolve().parents[2]
 FABRIC_P4 = ROOT / "p4src" / "fabric.p4"
 INCAST_PFC = ROOT / "scenarios" / "incast_pfc.yaml"
-JSON_KEYS = ("frames_per_s", "wall_s", "cost_exponent")
+JSON_KEYS = ("frames_per_s", "wall_s", "cost_exponent", "large_over_small")
 DESCRIPTIONS = {
     "frames_per_s": "frames transmitted (all links) per wall-clock second (goal >= 25,000)",
     "events_per_s": "engine events per wall-clock second",
@@ -38,6 +39,7 @@ DESCRIPTIONS = {
     "recorded": "time series recorded (queues and throughput every 1 µs, flow rates every 10 µs)",
     "cpu_s": "CPU seconds of this process during the run",
     "cost_exponent": "sweep: CPU time grows as frames^this (1.0: flat cost per frame)",
+    "large_over_small": "fabrics: frames per CPU second on the largest fabric over the smallest (1.0: flat cost)",
 }
 SAMPLE_NS, RATE_NS = 1_000, 10_000  # the scenario defaults of outputs.sample_interval / rate_interval
 
@@ -59,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sweep", default=None, metavar="N,N,...",
                    help="run the built-in incast with each number of senders; report frames/s of each and the "
                         "growth of wall time with frames")
+    p.add_argument("--fabrics", default=None, metavar="N,N,...",
+                   help="run a permutation on leaf-spines of N hosts each (e.g. 16,256) and report frames/s of each "
+                        "side by side (emulator/bench/fabric_scale.py)")
+    p.add_argument("--fabric-bytes", type=int, default=64 * 1024,
+                   help="--fabrics: bytes each host writes (default 65,536)")
     p.add_argument("--seed", type=int, default=1)
 
 
@@ -146,6 +153,10 @@ class _FakeRouter:
 def run(args: argparse.Namespace) -> dict:
     if getattr(args, "sweep", None):
         return sweep(args)
+    if getattr(args, "fabrics", None):
+        from emulator.bench import fabric_scale
+
+        return fabric_scale.run(args)
     from emulator.sim.record import Recorder
 
     record = getattr(args, "record", False)

@@ -10,6 +10,7 @@ Defaults and their sources:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -22,9 +23,6 @@ Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
 Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=7)]
-
-
-MAX_HOSTS = 4096  # stated in README.md (Limits): building 4,096 hosts takes seconds, not minutes
 
 
 class Strict(BaseModel):
@@ -100,6 +98,9 @@ class TwoLevelSpec(Strict):
 
 
 SHORTHANDS = "star, two_level, fat_tree, dual_plane, rail"
+MAX_HOSTS = 16_384  # fabric.p4's ipv4_lpm holds 16,384 routes; the NIC MACs number hosts in 16 bits
+MAX_SWITCHES = 2_048
+MAX_PORTS = 510  # per switch: ports 1..510
 
 
 class Topology(Strict):
@@ -147,12 +148,24 @@ class Topology(Strict):
         return data
 
     @model_validator(mode="after")
+    def _within_limits(self):
+        # what a build can hold (docs/scenarios.md, "Limits"): addresses and fabric.p4's route table, the
+        # simulator's memory and build time, and v1model's 9-bit port numbers (0 and 511 reserved)
+        for what, n, limit in (("hosts", len(self.hosts), MAX_HOSTS), ("switches", len(self.switches), MAX_SWITCHES)):
+            if n > limit:
+                raise ValueError(f"{what}: {n:,} {what}, more than the {limit:,} a scenario may have")
+        ports = Counter(end for lk in self.links for end in (lk.a, lk.b))
+        switches = set(self.switches)
+        name, most = max(((n, k) for n, k in ports.items() if n in switches), key=lambda nk: nk[1], default=("", 0))
+        if most > MAX_PORTS:
+            raise ValueError(f"links: switch {name} has {most:,} links, more than the {MAX_PORTS} ports a "
+                             "switch may have (v1model port numbers are 9 bits; 0 and 511 are reserved)")
+        return self
+
+    @model_validator(mode="after")
     def _names_known(self):
-        if len(self.hosts) > MAX_HOSTS:
-            raise ValueError(f"hosts: {len(self.hosts):,} hosts; a scenario has at most {MAX_HOSTS:,} (each is a NIC "
-                             "model and a route on every switch: README.md, Limits)")
         names = self.switches + self.hosts
-        dup = {n for n in names if names.count(n) > 1}
+        dup = {n for n, k in Counter(names).items() if k > 1}
         if dup:
             raise ValueError(f"duplicate node names: {sorted(dup)}")
         known = set(names)
@@ -376,6 +389,14 @@ class CollectiveSpec(Strict):
     chunk: Size = 512 * 1024  # broadcast pipeline piece: NCCL's 4 MiB buffer over its 8 steps
     start: Duration = 0
     priority: Priority | None = None
+    # on a dual_plane topology: `one` runs each rank on the host listed (one plane); `per_channel` makes rank
+    # h<i>a (or h<i>b) a server with both NIC ports, its even channels on its own plane, odd ones on the other
+    planes: Literal["one", "per_channel"] = "one"
+
+    def rank_ports(self, ranks: list[str]) -> tuple[tuple[str, ...], ...]:
+        """traffic.collectives.CollectiveConfig.ports: per rank, the hosts its channels take in turn (empty:
+        its own host only)."""
+        return tuple((h, twin_port(h)) for h in ranks) if self.planes == "per_channel" else ()
 
     @model_validator(mode="after")
     def _sane(self):
@@ -414,6 +435,11 @@ class Outputs(Strict):
     rate_interval: Duration = Field(10_000, gt=0)  # per-flow delivered rate samples (ns)
     plots: bool = True
     trace: TraceSpec | None = None
+
+
+def twin_port(host: str) -> str:
+    """The same server's NIC port on the other plane of a dual_plane topology (h3a <-> h3b)."""
+    return host[:-1] + {"a": "b", "b": "a"}.get(host[-1:], "?")
 
 
 def _deep_merge(base: dict, override: dict) -> dict:
@@ -514,6 +540,12 @@ class Scenario(Strict):
                                                     or set(perm.receivers) & set(perm.hosts)):
             raise ValueError("workload.permutation.receivers: needs as many distinct receivers as hosts, none of "
                              "them a sender")
+        if wl.collective is not None and wl.collective.planes == "per_channel":
+            if self.topology.dual_plane is None:
+                raise ValueError("workload.collective.planes: per_channel needs a dual_plane topology")
+            for i, h in enumerate(wl.collective.hosts):
+                if twin_port(h) not in hosts:
+                    raise ValueError(f"workload.collective.hosts[{i}]: '{h}' has no port on the other plane")
         if wl.collective is not None and wl.backlogged:
             raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:

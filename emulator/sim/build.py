@@ -10,13 +10,14 @@ Conventions (documented, deterministic):
 - Host i (the order of topology.hosts) gets MAC 02:00:00:01:hh:ll and IPv4 10.x.y.z = 10.0.0.0 + i + 1; a host's
   NIC sends to the MAC of the switch port it is attached to (routed fabric).
 - Switch port MACs come from SwitchNode.mac_of (also the PFC source address).
-- routes: auto installs, on every switch, a /32 per host toward all equal-cost shortest-path next hops (a
-  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode; networkx on
-  the link graph), through the same control API as the scenario's `entries`, which are then applied as written:
+- routes: auto installs, on every switch, routes to every host toward all equal-cost shortest-path next hops (a
+  load-balancing group of fabric.p4 when there are several, chosen by the switch's `routing` mode), consecutive
+  hosts with the same next hops as one run of prefixes (emulator.sim.routes), through the same control API as the scenario's `entries`, which are then applied as written:
   an entry whose key is already installed replaces it (a user overrides any route).
 """
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from emulator.errors import ConfigError
 from emulator.sim.checks import check_buffers, check_paths
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.paths import PathObserver
+from emulator.sim.routes import RoutePlan
 from emulator.sim.switch_node import SwitchNode
 from emulator.sim.tracelog import SwitchTraceLog
 from emulator.tm.config import tm_config_from_spec
@@ -40,6 +42,9 @@ from traffic.workloads import FlowSpec, incast, many_to_many, permutation
 
 def host_mac(i: int) -> str:
     return f"02:00:00:01:{(i >> 8) & 0xFF:02x}:{i & 0xFF:02x}"
+
+
+HOST_ADDR0 = 10 << 24 | 1  # host 0's IPv4 address, 10.0.0.1; host i has HOST_ADDR0 + i
 
 
 def host_ip(i: int) -> str:
@@ -86,6 +91,18 @@ class BuiltScenario:
 
 def build_scenario(sc: Any, base_dir: str | Path | None = None, program_cache: dict | None = None) -> BuiltScenario:
     """Network, NICs, control-plane state and the workload of scenario `sc` (not yet run)."""
+    # building makes hundreds of thousands of long-lived objects and no garbage cycles: without this pause the
+    # cyclic collector rescans the growing heap again and again (a third of a 4,096-host build)
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(sc, base_dir, program_cache)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build(sc: Any, base_dir: str | Path | None, program_cache: dict | None) -> BuiltScenario:
     wiring = _wire(sc.topology)
     placed = workload_flows_placed(sc.workload, sc.seed)
     flows = [f for _, f in placed]
@@ -135,16 +152,7 @@ class _Wiring:
     graph: Any  # networkx.Graph of nodes and links
     host_index: dict[str, int]
     parallel: dict[tuple[str, str], list[tuple[int, int]]]  # (node, neighbor) -> (local, far) port of each link
-    rate_of: dict[str, int] = field(default_factory=dict)  # a host's link rate
-    _hops: dict[str, dict[str, int]] = field(default_factory=dict)
-
-    def hops_from(self, node: str) -> dict[str, int]:
-        """Hop counts from `node` to every node it reaches (one breadth-first search per switch, kept)."""
-        if node not in self._hops:
-            import networkx as nx
-
-            self._hops[node] = nx.single_source_shortest_path_length(self.graph, node)
-        return self._hops[node]
+    host_rate: dict[str, int]  # host -> the rate of its link
 
 
 def _wire(topo: Any) -> _Wiring:
@@ -158,11 +166,15 @@ def _wire(topo: Any) -> _Wiring:
     graph.add_nodes_from(topo.switches + topo.hosts)
     links = []
     parallel: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    hosts = set(topo.hosts)
+    host_rate: dict[str, int] = {}
     for i, lk in enumerate(topo.links):
         pa, pb = next_port[lk.a], next_port[lk.b]
         for end, p in ((lk.a, pa), (lk.b, pb)):
-            if end in topo.hosts and p > 0:
-                raise ConfigError(f"host {end} has more than one link", f"topology.links[{i}]")
+            if end in hosts:
+                if p > 0:
+                    raise ConfigError(f"host {end} has more than one link", f"topology.links[{i}]")
+                host_rate[end] = lk.rate or topo.rate
         next_port[lk.a] += 1
         next_port[lk.b] += 1
         ports.setdefault((lk.a, lk.b), pa)
@@ -176,13 +188,7 @@ def _wire(topo: Any) -> _Wiring:
         links.append((lk.a, pa, lk.b, pb, lk.rate or topo.rate, delay,
                       tuple(loss) if isinstance(loss, tuple | list) else (loss, loss)))
     _check_connected(topo, graph)
-    host_index = {h: i for i, h in enumerate(topo.hosts)}
-    rate_of: dict[str, int] = {}
-    for a, _, b, _, rate, *_ in links:
-        for end in (a, b):
-            if end in host_index:
-                rate_of.setdefault(end, rate)
-    return _Wiring(ports, links, graph, host_index, parallel, rate_of)
+    return _Wiring(ports, links, graph, {h: i for i, h in enumerate(topo.hosts)}, parallel, host_rate)
 
 
 def _check_connected(topo: Any, graph: Any) -> None:
@@ -209,7 +215,7 @@ def _add_hosts(sc: Any, net: Network, wiring: _Wiring) -> dict[str, Any]:
         for nb in wiring.graph.neighbors(h):
             if nb in net.switches:
                 gw = _mac_str(net.switches[nb].mac_of(wiring.ports[(nb, h)]))
-        rate = wiring.rate_of.get(h, sc.topology.rate)
+        rate = wiring.host_rate.get(h, sc.topology.rate)
         nics[h] = Nic(h, host_mac(i), host_ip(i), rate, NicConfig.from_spec(sc.nic_of(h), gateway_mac=gw),
                       qpn_rng=random.Random(f"qpn:{sc.seed}:{h}"))  # the seed decides QPNs, so UDP ports
         net.add_host(h, nics[h])
@@ -341,8 +347,9 @@ def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
     """workload.collective on the built NICs (ranks placed from the seed), started at its `start`."""
     ranks = place_ranks(spec.hosts, spec.placement, seed)
     root = ranks.index(spec.root) if spec.root is not None else 0
+    ports = spec.rank_ports(ranks)
     cfg = CollectiveConfig(spec.op, tuple(ranks), spec.bytes, spec.channels, root=root, chunk=spec.chunk,
-                           priority=spec.priority, name=spec.op.replace("_", ""))
+                           priority=spec.priority, name=spec.op.replace("_", ""), ports=ports)
     coll = Collective(cfg, built.nics)
     built.net.call_at(spec.start, coll.start)
     return coll
@@ -376,33 +383,27 @@ def workload_flows_placed(wl: Any, seed: int = 0) -> list[tuple[str, FlowSpec]]:
 
 
 def _install_routes(name: str, node: SwitchNode, fab: Any, wiring: _Wiring, net: Network) -> int:
-    """/32 routes to every host on switch `name` over every link toward every next hop on a shortest path (the
-    host itself when attached, else the neighboring switches one hop closer); returns how many load-balancing
-    groups it needed."""
-    graph, host_index = wiring.graph, wiring.host_index
-    here = wiring.hops_from(name)
-    peers = sorted(nb for nb in graph.neighbors(name) if nb in net.switches)
+    """The planned routes of switch `name` (emulator.sim.routes: every next hop on a shortest path, consecutive
+    hosts with the same next hops as one prefix); returns how many load-balancing groups it needed."""
+    plan = wiring.graph.graph.get("route_plan")
+    if plan is None:
+        plan = wiring.graph.graph["route_plan"] = RoutePlan(
+            list(net.switches), wiring.host_index, wiring.graph, wiring.parallel, HOST_ADDR0)
     groups: dict[tuple[int, ...], int] = {}
-    for h, i in host_index.items():
-        d = here.get(h)
-        if d is None:
-            continue  # unreachable host (the other plane)
-        hops = [h] if d == 1 else [nb for nb in peers if wiring.hops_from(nb).get(h) == d - 1]
-        links = [(nb, mine, far) for nb in hops for mine, far in wiring.parallel[(name, nb)]]
-        out_ports = tuple(mine for _, mine, _ in links)
-        if not out_ports:
-            continue
+    for route in plan.routes(name):
+        out_ports = tuple(mine for _, mine, _ in route.hops)
         nh_id = groups.get(out_ports)
         if nh_id is None:
             nh_id = groups[out_ports] = len(groups) + 1
             nhs = [{"port": mine, "smac": _mac_str(node.mac_of(mine)),
-                    "dmac": host_mac(host_index[nb]) if nb in host_index else _mac_str(net.switches[nb].mac_of(far))}
-                   for nb, mine, far in links]
+                    "dmac": host_mac(wiring.host_index[nb]) if nb in wiring.host_index
+                    else _mac_str(net.switches[nb].mac_of(far))}
+                   for nb, mine, far in route.hops]
             if len(nhs) == 1:
                 fab.add_nexthop(nh_id, **nhs[0])
             else:
                 fab.add_lb_group(nh_id, nhs)
-        fab.add_route(host_ip(i), 32, nh_id)
+        fab.add_route(route.addr, route.plen, nh_id)
     return sum(1 for g in groups if len(g) > 1)
 
 

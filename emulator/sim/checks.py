@@ -25,10 +25,14 @@ def check_buffers(sc: Any, links: list[tuple]) -> None:
     """Each switch's buffer, after 8 reserves per port and PFC headroom per lossless priority and port, must
     still hold the largest frame a NIC sends."""
     frame = largest_frame(max(sc.nic_of(h).mtu for h in sc.topology.hosts))
+    ports: dict[str, list[tuple[int, int]]] = {}  # switch -> (rate, delay) of each of its links
+    for a, _, b, _, rate, delay, *_ in links:
+        for end in {a, b}:
+            ports.setdefault(end, []).append((rate, delay))
     for name in sc.topology.switches:
         spec, where = sc.switch_of(name)
         cfg = tm_config_from_spec(spec, where)
-        mine = [(rate, delay) for a, _, b, _, rate, delay, *_ in links if name in (a, b)]
+        mine = ports.get(name, [])
         lossless = len(set(cfg.pfc.priorities)) if cfg.pfc.enabled else 0
         headroom = sum(cfg.pfc.headroom_for(rate, delay) * lossless for rate, delay in mine)
         reserve = len(mine) * NUM_PRIOS * cfg.reserved_bytes

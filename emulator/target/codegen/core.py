@@ -42,6 +42,7 @@ from emulator.target.codegen.runtime import (
     _shl,
     value_set_widths,
 )
+from emulator.target.codegen.shared import Template, fill_dispatch
 from emulator.target.codegen.statements import StatementGen
 from emulator.target.packet import (
     CORE_ERRORS,
@@ -234,12 +235,10 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         except SyntaxError as exc:  # a code generator bug: say where
             line = src.splitlines()[exc.lineno - 1] if exc.lineno else ""
             raise Unsupported(f"internal code generation error: {exc.msg}: {line.strip()}") from None
+        self.pre_exec = dict(self.ns)  # what the module starts from (shared.Template)
+        self.code = code
         exec(code, self.ns)
-        for dname, disp in self.dispatch:
-            self.ns[dname].update({k: self.ns[v] for k, v in disp.items()})
-            self.ns[dname].setdefault(None, _nocopy)  # a table without any default action: nothing runs
-            # ... which the front end names NoAction (added @defaultonly when the action list lacks it)
-            self.ns[dname].setdefault("NoAction", _nocopy)
+        fill_dispatch(self.ns, self.dispatch)
         hdr_cls = meta_cls = sm_cls = None
         ing = self.info.blocks.get("ingress")
         if ing is not None and len(ing.params) >= 3:
@@ -468,14 +467,36 @@ def _ctor_args(node) -> list:
     return list(callee.args) if callee is not None and callee.args else [a.expr for a in node.args]
 
 
+_TEMPLATE = "_codegen_template"  # the attribute of a program holding its shared.Template (None: not shareable)
+
+
 def compile_program(program, objects: dict[str, Any] | None = None, runtime: Runtime | None = None,
                     tracer: Any = None, plugins: Any = None) -> CompiledProgram:
     """Generate and exec the program; `objects` maps qualified names to tables, externs and value sets. With a
-    `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all."""
+    `tracer` (trace.Tracer) the code reports every step to it; without one it has no trace calls at all, and the
+    code generated for the first switch running `program` is run again for the next (shared.Template)."""
     from emulator.p4.deep import run_deep
 
-    return run_deep(lambda: CodeGen(program, objects, runtime, tracer, plugins).generate(),
-                    ast_root=getattr(program, "ast", None))
+    objects = objects if objects is not None else {}
+    runtime = runtime or Runtime()
+    # shared only without a tracer and extern plugins (plugin objects are made per switch by their factories)
+    from emulator.target import plugins as process_plugins
+
+    shareable = tracer is None and plugins is None and not process_plugins.REGISTRY.origin
+    template = getattr(program, _TEMPLATE, None) if shareable else None
+    if template is not None:
+        cp = template.instantiate(objects, runtime)
+        if cp is not None:
+            return cp
+    given = dict(objects)  # before the generator adds what it builds itself
+    gen = CodeGen(program, objects, runtime, tracer, plugins)
+    cp = run_deep(gen.generate, ast_root=getattr(program, "ast", None))
+    if shareable and not hasattr(program, _TEMPLATE):
+        try:
+            setattr(program, _TEMPLATE, Template.of(gen.code, gen.pre_exec, given, runtime, gen.dispatch, cp))
+        except AttributeError:  # a program object without attributes of its own: nothing shared
+            pass
+    return cp
 
 
 # ---------------------------------------------------------------------------------------------- run-time helpers
