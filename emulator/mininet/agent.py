@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from emulator.errors import RocelabError
 from emulator.mininet.agentspec import AgentSpec
+from emulator.realtime import realtime_priority, settle_heap
 from emulator.report.lateness import Lateness
 from traffic.frames import ROCE_UDP_PORT
 from traffic.nic import WIRE_OVERHEAD
@@ -128,6 +129,8 @@ class Agent:
         """Serve until stop(); returns (and emits) the report."""
         self.open()
         try:
+            settle_heap()  # before ready: time zero must find every agent idle, not collecting
+            realtime_priority()  # the Mininet engine runs as root; elsewhere the normal scheduler stays
             self.emit({"event": "ready", "host": self.spec.host, "pid": os.getpid()})
             if not self.spec.t0_ns and not self._wait_go():
                 return self.report()

@@ -67,7 +67,8 @@ class P4Switch(Switch):
         if ours:
             tm = self.run_dir / f"{self.name}-tm.json"
             tm.write_text(json.dumps(self.tm_config or {}))
-            argv += ["--tm-config", str(tm), "--stats-file", str(self.stats_path), "--catch-up", str(CATCH_UP_FRAMES)]
+            argv += ["--tm-config", str(tm), "--stats-file", str(self.stats_path), "--catch-up", str(CATCH_UP_FRAMES),
+                     "--realtime-priority"]
             argv += [f"--port-rate={p}={r}" for p, r in sorted(self.port_rates.items())]
         return argv
 

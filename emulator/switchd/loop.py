@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from emulator.realtime import settle_heap
 from emulator.report.pcap import PcapWriter
 from emulator.tm.datapath import Datapath
 from emulator.tm.wire import WireClock, serialization_ns
@@ -101,6 +102,7 @@ class RealTimeSwitch:
                 pass
         self.dp.pending.clear()
         self.dp.sw = v1switch
+        settle_heap()
 
     def inject(self, port: int, frame: bytes) -> None:
         """From another thread (a PacketOut): the frame arrives on `port` at the loop's next turn."""
@@ -193,6 +195,7 @@ class RealTimeSwitch:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
+        settle_heap()
         timers = self.timers
         while self.running:
             now = self.now()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from emulator.errors import RocelabError
+from emulator.realtime import realtime_priority
 from emulator.switchd.options import SwitchOptions, parse_args
 
 
@@ -212,6 +213,9 @@ def run(opts: SwitchOptions) -> int:
               + f", P4Runtime on {handle.address}"
               + (f", program {opts.config}" if opts.config else ", no program (waiting for P4Runtime)"),
               file=sys.stderr, flush=True)
+        if opts.realtime_priority and not realtime_priority():
+            print("rocelab-switch: --realtime-priority: not allowed here; the normal scheduler is used",
+                  file=sys.stderr, flush=True)
         sw.run()
         if opts.stats_file:
             write_stats(sw, opts.stats_file)

@@ -16,7 +16,9 @@ override it), --stats-file FILE (the datapath's counters and the loop's scheduli
 exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
 keeps its nominal schedule for up to N frame times; default 0: strict pacing), --queue-depth N (packets per
 egress queue, 0: limited by the buffer's bytes only; default BMv2's 64, or bytes only with --tm-config or --pfc,
-whose lossless queues are held back by PFC, not tail-dropped).
+whose lossless queues are held back by PFC, not tail-dropped), --realtime-priority (the loop runs at a
+round-robin real-time priority when the system allows it, so its timers are served the moment they fire on a
+busy machine; the Mininet engine sets it).
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ class SwitchOptions:
     tm_config: str | None = None
     stats_file: str | None = None
     catch_up_frames: int = 0
+    realtime_priority: bool = False  # run the loop at SCHED_RR (emulator/realtime.py)
     queue_depth: int | None = None  # packets per egress queue (None: BMv2's 64 unless --tm-config or --pfc)
     extern_plugins: list[str] = field(default_factory=list)  # --extern-plugin / BMv2's --load-modules
     notes: list[str] = field(default_factory=list)
@@ -104,6 +107,7 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--stats-file", default=None, metavar="FILE")
     p.add_argument("--catch-up", type=int, default=0, metavar="FRAMES")
     p.add_argument("--queue-depth", type=int, default=None, metavar="PACKETS")
+    p.add_argument("--realtime-priority", action="store_true")
     return p
 
 
@@ -155,6 +159,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
                       catch_up_frames=t.catch_up, queue_depth=t.queue_depth,
+                      realtime_priority=t.realtime_priority,
                       extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m])
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
