@@ -177,8 +177,14 @@ class DeclarationParser:
                 self.pop_types()
             return decl
         # extern function prototype
+        ret, name, tparams, params = self._prototype("a function name")
+        return ast.ExternFunctionDecl(name, ret, tparams, params, annotations=annos, loc=start.loc)
+
+    def _prototype(self, what: str) -> tuple:
+        """`TYPE NAME<T...>(PARAMS);` of an extern function or method: its type parameters are in scope for the
+        parameters."""
         ret = self.type_ref()
-        name = self.name("a function name")
+        name = self.name(what)
         tparams = self.type_params()
         self.push_types(p.name for p in tparams)
         try:
@@ -186,7 +192,7 @@ class DeclarationParser:
         finally:
             self.pop_types()
         self.expect(";")
-        return ast.ExternFunctionDecl(name, ret, tparams, params, annotations=annos, loc=start.loc)
+        return ret, name, tparams, params
 
     def _extern_object_follows(self) -> bool:
         nxt = self.peek()
@@ -220,15 +226,7 @@ class DeclarationParser:
             return ast.MethodDecl(extern_name, None, [], params, annotations=annos, loc=start.loc)
         if self.at("EOF"):
             self.expect("}")
-        ret = self.type_ref()
-        name = self.name("a method name")
-        tparams = self.type_params()
-        self.push_types(p.name for p in tparams)
-        try:
-            params = self.parameters()
-        finally:
-            self.pop_types()
-        self.expect(";")
+        ret, name, tparams, params = self._prototype("a method name")
         return ast.MethodDecl(name, ret, tparams, params, abstract, annotations=annos, loc=start.loc)
 
     def action_decl(self, annos) -> ast.ActionDecl:
