@@ -21,6 +21,7 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Packet, Raw, bind_layers
 
 from traffic.icrc import compute_icrc
+from traffic.ipv4 import fix_ipv4_checksum
 from traffic.pfc import mac_bytes
 
 ROCE_UDP_PORT = 4791
@@ -186,7 +187,7 @@ def template_frame(addr: FlowAddr, opcode: int, payload_len: int, tos_byte: int,
     b[IP_OFF + 16:IP_OFF + 20] = dst
     _H.pack_into(b, UDP_OFF, addr.sport)
     _I.pack_into(b, BTH_OFF + 4, (shape[BTH_OFF + 4] << 24) | addr.dqpn)  # FECN/BECN/resv6 kept, dest QP
-    _fix_ip_checksum(b)
+    fix_ipv4_checksum(b, IP_OFF)
     end = len(b) - ICRC_LEN
     _ICRC.pack_into(b, end, compute_icrc(b, IP_OFF, end))
     return bytes(b)
@@ -375,7 +376,7 @@ def set_ecn(frame: bytes, ecn: int) -> bytes:
     """Frame with the IP ECN bits rewritten and the IP checksum fixed (what a marking switch does)."""
     b = bytearray(frame)
     b[IP_OFF + 1] = (b[IP_OFF + 1] & 0xFC) | (ecn & 3)
-    _fix_ip_checksum(b)
+    fix_ipv4_checksum(b, IP_OFF)
     return bytes(b)
 
 
@@ -383,13 +384,5 @@ def set_ttl(frame: bytes, ttl: int) -> bytes:
     """Frame with the IP TTL rewritten and the IP checksum fixed (what a router does)."""
     b = bytearray(frame)
     b[IP_OFF + 8] = ttl & 0xFF
-    _fix_ip_checksum(b)
+    fix_ipv4_checksum(b, IP_OFF)
     return bytes(b)
-
-
-def _fix_ip_checksum(b: bytearray) -> None:
-    b[IP_OFF + 10] = b[IP_OFF + 11] = 0
-    s = sum(struct.unpack_from("!10H", b, IP_OFF))
-    s = (s & 0xFFFF) + (s >> 16)
-    s = (s & 0xFFFF) + (s >> 16)
-    _H.pack_into(b, IP_OFF + 10, ~s & 0xFFFF)

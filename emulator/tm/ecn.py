@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from emulator.errors import ConfigError
+from traffic.ipv4 import fix_ipv4_checksum
 
 ETH_IPV4 = b"\x08\x00"
 ETH_VLAN = b"\x81\x00"
@@ -80,9 +81,5 @@ def ce_marked(frame: bytes) -> bytes | None:
         return None
     b = bytearray(frame)
     b[off + 1] = tos | 3
-    b[off + 10:off + 12] = b"\0\0"
-    total = sum(int.from_bytes(b[i:i + 2], "big") for i in range(off, off + ihl, 2))
-    while total >> 16:
-        total = (total & 0xFFFF) + (total >> 16)
-    b[off + 10:off + 12] = (~total & 0xFFFF).to_bytes(2, "big")
+    fix_ipv4_checksum(b, off, ihl)
     return bytes(b)
