@@ -188,6 +188,11 @@ class BindingChecker:
                 raise _err(f"{{#}} cannot have type {target}", e)
             e.type = target
             return
+        if isinstance(e, ast.DefaultValue):
+            if isinstance(target, (T.Extern, T.ParserT, T.ControlT, T.PackageT)):
+                raise _err(f"{target} has no default value", e)
+            e.type = target
+            return
         if isinstance(src, T.InfInt) and isinstance(target, T.Bits):
             if e.const_value is None:
                 raise _err(f"untyped integer expression used where {target} is expected", e)

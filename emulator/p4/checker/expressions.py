@@ -124,7 +124,7 @@ class ExpressionChecker:
                 self.coerce(e, target)
                 return e.type
             return st
-        if isinstance(e, ast.InvalidHeaderExpression):
+        if isinstance(e, (ast.InvalidHeaderExpression, ast.DefaultValue)):
             return T.DONTCARE  # typed by coerce from the context
         if isinstance(e, (ast.DontCare, ast.Default)):
             return T.DONTCARE

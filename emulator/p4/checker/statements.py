@@ -126,8 +126,16 @@ class StatementChecker:
             coll.type = vt
             return
         ct = T.strip_newtype(self.check_expr(coll, scope, ctx))
+        if isinstance(ct, (T.List, T.Tuple)):
+            # a list `(list<T>){a, b}` (or a list expression): its elements, evaluated once before the loop
+            if isinstance(coll, ast.ListExpression):
+                self.coerce(coll, T.List((vt,)))
+            elif not all(self.same_type(x, vt) for x in ct.elements):
+                raise _err(f"loop variable '{st.var.name}' has type {vt} but the list holds {ct}", st.var)
+            return
         if not isinstance(ct, T.HeaderStack):
-            raise _err(f"a for-in loop iterates over a range 'lo .. hi' or a header stack, not {ct}", coll)
+            raise _err(f"a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not {ct}",
+                       coll)
         if not self.same_type(ct.elem, vt):
             raise _err(f"loop variable '{st.var.name}' has type {vt} but the stack holds {ct.elem}", st.var)
 

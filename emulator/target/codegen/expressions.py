@@ -393,3 +393,5 @@ class ExpressionGen:
 
     def x_InvalidHeaderExpression(self, e, t, want):
         return self.zero_of(want if want is not None else t)
+
+    x_DefaultValue = x_InvalidHeaderExpression
