@@ -12,11 +12,12 @@
 // productions: parserTypeDeclaration controlTypeDeclaration optConstructorParameters instantiation/annotated
 // productions: controlDeclaration controlLocalDeclarations controlLocalDeclaration controlBody
 // productions: baseType/bit baseType/bitW baseType/intW baseType/bitExpr baseType/intExpr baseType/varbitExpr
-// productions: baseType/varbitW baseType/bool baseType/error headerStackType typeRef typeName prefixedType
+// productions: baseType/varbitW baseType/bool baseType/error baseType/int baseType/match_kind headerStackType typeRef typeName prefixedType
 // productions: dotPrefix expression/type_member expression/error_member expression/cast
 #include "include/harness.p4"
 ;
 const bit<8> K = 8w0x10;
+const int SHIFTED = 1 << 40;
 typedef bit<(4 + 4)> byte_t;
 type bit<8> tag_t;
 typedef header hh_t { bit<8> q; } hh_alias_t;
@@ -36,10 +37,11 @@ struct misc_t {
     varbit<(8 * 2)> vb;
     varbit<16> vb2;
     bool b;
+    int<8> signed_field;
     error e;
     hh_t[2] stack;
 }
-extern void never_called(in bit<8> x);
+extern void never_called(in bit<8> x, in match_kind kind);
 parser MyParserType(packet_in p);
 control MyControl(inout bit<8> v);
 package MyPackage(MyControl c);
@@ -69,7 +71,7 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
             hdr.h.d = (bit<8>)Color.BLUE;
         }
         .h_t copy = hdr.h;
-        hdr.h.x = (bit<32>)copy.a;
+        hdr.h.x = (bit<32>)copy.a + (bit<32>)(SHIFTED >> 40);
         sm.egress_spec = (bit<9>)K;
     }
 }

@@ -32,7 +32,7 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
         hdr.h.b = (a <= b ? 8w1 : 0) | (a >= b ? 8w2 : 0) | (a < c ? 8w4 : 0) | (a > c ? 8w8 : 0)
                   | (a != d ? 8w16 : 0) | (a == 0x35 ? 8w32 : 0);
         bool l = (a == 1 && b == 2) || !(c == 0);
-        bool f = false;
+        bool f = false || !true;
         hdr.h.c = (a & c) ^ (b | d) ^ ~a ^ (l ? -a : +b) ^ (f ? 8w0 : (d == 3 ? 8w0x40 : 8w0x80));
         hdr.h.d = 8w0xFF + 8w0b1010_1010 + 8w0o17 + 8w0d10 + 0x0_1;
         hdr.h.w = a ++ b[3:0] ++ c[7:4];

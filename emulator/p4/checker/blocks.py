@@ -48,7 +48,7 @@ class BlockChecker:
             elif seen_dirless:
                 raise _err("action parameters with a direction must come before directionless ones", p)
         s = self.params_scope(d.params, scope)
-        params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p)) for p in d.params)
+        params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p), p.default is not None) for p in d.params)
         self.decl_types[d] = T.ActionT(d.name, params, d)
         self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
 
