@@ -701,7 +701,8 @@ T pick_max<T>(in T x, in T y) { return x > y ? x : y; }
 def test_struct_expression_with_dots_and_missing_field():
     prog = compile_(program(body="meta_t m2 = { a = 1, ... }; meta_t m3 = { b = 2, a = 1, c = 3, s = 0, f = false };"))
     st = body_stmts(prog)
-    assert st[0].init.type.name == "meta_t" and st[0].init.const_value is None
+    assert st[0].init.type.name == "meta_t"
+    assert st[0].init.const_value == (1, 0, 0, 0, False)  # `...`: the other fields take their default values
     assert st[1].init.const_value == (1, 2, 3, 0, False)  # declaration order, not written order
     text = program(body="meta_t m2 = { a = 1 };")
     assert_error(text, "{ a = 1 }", "field 'b' of meta_t is missing")
