@@ -148,14 +148,14 @@ error { MyErr }
 Color c = Color.BLUE;
 bit<16> e = EtherType.ARP;
 meta.b = hdr.eth.etype + EtherType.IPV4;
-verify(meta.a == 1, error.MyErr);
+error err = error.MyErr;
 """))
     st = body_stmts(prog)
     assert st[0].init.const_value == 2 and isinstance(st[0].init.type, T.Enum)
     assert isinstance(st[0].init.decl, ast.IdDecl) and st[0].init.decl.name == "BLUE"
     assert st[1].init.const_value == 0x806 and isinstance(st[1].init.type, T.SerEnum)
     assert prog.error_type.members[-1] == "MyErr"
-    err_arg = st[3].call.args[1].expr
+    err_arg = st[3].init
     assert err_arg.const_value == prog.error_type.members.index("MyErr")
     assert err_arg.decl.name == "MyErr"
     assert "NoError" in prog.error_type.members and "exact" in prog.match_kinds
