@@ -52,13 +52,19 @@ class BlockChecker:
         self.decl_types[d] = T.ActionT(d.name, params, d)
         self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
 
+    def declare_ctor_params(self, d, s: Scope) -> None:
+        """A parser's or control's constructor parameters, which are directionless (compile-time values)."""
+        for p in d.ctor_params:
+            if p.direction:
+                raise _err(f"constructor parameter '{p.name}' cannot have a direction ({p.direction})", p)
+            self.param_of(p, s)
+            self.declare(s, p.name, p)
+
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
-        for p in d.ctor_params:
-            self.param_of(p, s)
-            self.declare(s, p.name, p)
+        self.declare_ctor_params(d, s)
         ls = Scope(s)
         ctx = _Ctx("parser", None, d)
         self.instantiate_direct_invocations(d, list(d.states), s)
@@ -165,9 +171,7 @@ class BlockChecker:
         self.type_of_decl(d, scope)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
-        for p in d.ctor_params:
-            self.param_of(p, s)
-            self.declare(s, p.name, p)
+        self.declare_ctor_params(d, s)
         ls = Scope(s)
         ctx = _Ctx("control", T.VOID, d)
         self.instantiate_direct_invocations(d, [d.body], s)

@@ -53,6 +53,8 @@ class StatementChecker:
         elif isinstance(st, ast.ExitStatement):
             if ctx.kind == "parser":
                 raise _err("exit is not allowed in a parser", st)
+            if ctx.kind == "function":
+                raise _err("exit is not allowed in a function", st)
         elif isinstance(st, ast.ReturnStatement):
             if ctx.kind == "parser":
                 raise _err("return is not allowed in a parser", st)
