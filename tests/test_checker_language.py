@@ -78,3 +78,19 @@ def test_casts_to_and_from_int_fold_at_compile_time():
 ])
 def test_cast_to_int_errors(body, needle, message):
     assert_error(program(body=body), needle, message)
+
+
+def test_default_value_takes_its_type_from_the_context():
+    prog = compile_(program(body="meta.a = ...; bool z = meta.a == ...; meta_t m = ...;"))
+    st = body_stmts(prog)
+    assert st[0].right.type == T.Bits(8) and st[0].right.const_value == 0
+    assert st[1].init.right.type == T.Bits(8)
+    assert st[2].init.const_value == (0, 0, 0, 0, False)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("bool z = ... == 1;", "...", "cannot tell the type of '...' in ==: give the other operand a type"),
+    ("meta.a = ... + ...;", "...", "cannot tell the type of '...' in +: give the other operand a type"),
+])
+def test_default_value_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)

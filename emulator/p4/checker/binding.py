@@ -323,6 +323,11 @@ class BindingChecker:
         return t
 
     def unify_operands(self, a: ast.Expression, b: ast.Expression, op: str, node) -> T.P4Type:
+        for x, other in ((a, b), (b, a)):
+            if isinstance(x, ast.DefaultValue):  # `...` takes the other operand's type
+                if isinstance(other.type, (T.DontCare, T.InfInt)):
+                    raise _err(f"cannot tell the type of '...' in {op}: give the other operand a type", x)
+                self.coerce(x, other.type)
         ta, tb = a.type, b.type
         if self.same_type(ta, tb):
             return ta
