@@ -1,8 +1,8 @@
 // Top-level declarations and types: empty declarations, constants, typedef/type (also of a struct, header and
 // enum declaration), serializable and plain enums with trailing commas, error and match_kind declarations,
-// header unions, header stacks, extern functions, package/parser/control type declarations, controls with
-// constructor parameters and annotated instances, bit (= bit<1>), widths given by expressions, fields named
-// like the grammar's contextual keywords.
+// header unions (also in a stack: making one member valid invalidates the other), header stacks, extern
+// functions, package/parser/control type declarations, controls with constructor parameters and annotated
+// instances, bit (= bit<1>), widths given by expressions, fields named like the grammar's contextual keywords.
 // productions: p4program declaration constantDeclaration typeDeclaration derivedTypeDeclaration
 // productions: typedefDeclaration/typedef typedefDeclaration/derived typedefDeclaration/type
 // productions: headerTypeDeclaration structTypeDeclaration headerUnionDeclaration structFieldList structField
@@ -66,8 +66,12 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
         m.e = error.OtherError;
         U u;
         u.one = hh;
+        U[2] unions;
+        unions[1].two = hdr.h;
+        unions[1].one.setValid();
         hdr.h.c = (bit<8>)t + hh.q + p2.y + (bit<8>)e8 + (bit<8>)Color.GREEN + (bit<8>)m.flag;  // c + 9
-        if (m.e == error.OtherError && u.one.isValid() && !u.two.isValid()) {
+        if (m.e == error.OtherError && u.one.isValid() && !u.two.isValid() && unions[1].one.isValid()
+                && !unions[1].two.isValid() && !unions[0].isValid()) {
             hdr.h.d = (bit<8>)Color.BLUE;
         }
         .h_t copy = hdr.h;
