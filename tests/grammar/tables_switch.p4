@@ -3,8 +3,8 @@
 // whatever the order), non-const entries with one const entry (the control plane adds more), const default
 // actions, size and other properties, annotations on properties and entries; switch on action_run with a
 // fall-through label into default, and switch on a value with a fall-through label and an expression label.
-// Also the annotation forms: bare, with a free-form body (nested parentheses, strings, keywords), structured
-// with an expression list and with key = value pairs (trailing commas).
+// Also the annotation forms: bare, with a free-form body (nested parentheses, strings, keywords, characters
+// that are no P4 token), structured with an expression list and with key = value pairs (trailing commas).
 // productions: tableDeclaration tablePropertyList tableProperty/key tableProperty/actions tableProperty/entries
 // productions: tableProperty/value nonTableKwName keyElementList keyElement/annotated actionList/annotated
 // productions: actionRef/arguments entry/const entry/priority entryPriority/expression entriesList optCONST
@@ -15,7 +15,7 @@
 // productions: statement blockStatement statOrDeclList statementOrDeclaration
 #include "include/harness.p4"
 @bare
-@free(1 (nested (deeper)) "text" key table + -)
+@free(1 (nested (deeper)) "text" key table + - $ `)
 @listed[1, "two", 3 + 4,]
 @pairs[a = 1, b = "str", c = true,]
 control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
