@@ -49,6 +49,8 @@ class StatementChecker:
             if st.else_ is not None:
                 self.check_stmt(st.else_, Scope(scope), ctx)
         elif isinstance(st, ast.SwitchStatement):
+            if ctx.kind == "parser":  # not a parserStatement in the grammar (p4c: a syntax error)
+                raise _err("switch statements are not allowed in a parser; use a select transition", st)
             self.check_switch(st, scope, ctx)
         elif isinstance(st, ast.ExitStatement):
             if ctx.kind == "parser":
