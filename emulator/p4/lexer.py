@@ -192,7 +192,11 @@ def tokenize(src: SourceText) -> list[Token]:
             append(Token(tok_text, tok_text, None, loc_of(line, col), line, col, pos))
         elif kind == "int" or kind == "bad_int":
             if m.group("bad_int"):
-                raise src.error(f"invalid integer literal '{tok_text}'", loc_of(line, col))
+                hint = ""
+                neg = re.match(r"-([0-9][0-9A-Za-z_]*)", text[end:end + 64])
+                if re.fullmatch(r"[0-9]+[ws]", tok_text) and neg:
+                    hint = f": the minus sign goes first (-{tok_text}{neg[1]})"
+                raise src.error(f"invalid integer literal '{tok_text}'{hint}", loc_of(line, col))
             try:
                 value = parse_int(tok_text)
             except ValueError:
