@@ -94,3 +94,14 @@ def test_default_value_takes_its_type_from_the_context():
 ])
 def test_default_value_errors(body, needle, message):
     assert_error(program(body=body), needle, message)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("for (bit<8> x in (list<bit<16>>){1, 2}) { }", "x in",
+     "loop variable 'x' has type bit<8> but the list holds bit<16> values"),
+    ("for (bit<8> x in 5) { }", "5)",
+     "a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not int"),
+    ("for (bit<8> x in {true}) { }", "true", "type mismatch: expected bit<8>, got bool"),
+])
+def test_for_in_list_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)

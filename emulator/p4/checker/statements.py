@@ -134,8 +134,11 @@ class StatementChecker:
             # a list `(list<T>){a, b}` (or a list expression): its elements, evaluated once before the loop
             if isinstance(coll, ast.ListExpression):
                 self.coerce(coll, T.List((vt,)))
-            elif not all(self.same_type(x, vt) for x in ct.elements):
-                raise _err(f"loop variable '{st.var.name}' has type {vt} but the list holds {ct}", st.var)
+            else:
+                bad = next((x for x in ct.elements if not self.same_type(x, vt)), None)
+                if bad is not None:
+                    raise _err(f"loop variable '{st.var.name}' has type {vt} but the list holds {bad} values",
+                               st.var)
             return
         if not isinstance(ct, T.HeaderStack):
             raise _err(f"a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not {ct}",
