@@ -97,7 +97,7 @@ def test_default_value_errors(body, needle, message):
 
 
 @pytest.mark.parametrize("body, needle, message", [
-    ("for (bit<8> x in (list<bit<16>>){1, 2}) { }", "x in",
+    ("for (bit<8> x in (list<bit<16>>){1, 2}) { }", "bit<8> x",
      "loop variable 'x' has type bit<8> but the list holds bit<16> values"),
     ("for (bit<8> x in 5) { }", "5)",
      "a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not int"),
