@@ -439,6 +439,8 @@ class V1Switch:
         if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
             sm.enq_timestamp = now_us & 0xFFFFFFFF
             sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
+            if self._has_bytes_depth:
+                sm.enq_qdepth_bytes = sm.deq_qdepth_bytes = 0
         else:
             sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
             sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF

@@ -108,9 +108,8 @@ class Datapath:
                 continue
             eport = job.egress_port
             if eport in direct and not self.pending:
-                info = self.tm.pass_through(job, port, now)
-                if info is not None:  # an idle port that is always free: egress and out now, no queueing
-                    frame = self._egress(job, info, port, eport, now)
+                if self.tm.pass_through(job, port, now):  # an idle port, always free: egress and out now
+                    frame = self._egress(job, None, port, eport, now)
                     if frame is not None:
                         direct[eport](eport, frame)
                     continue
@@ -140,8 +139,9 @@ class Datapath:
             # dropped in egress (or its frames went to other ports): no wire time used, take the next one
 
     def _egress(self, job: Any, info: Any, in_port: int | None, port: int, now: int) -> bytes | None:
-        """v1model egress of a dequeued job: the frame for `port`'s wire (ECN-marked by the TM if configured), or
-        None; clones, recirculations and frames for other ports are handed on."""
+        """v1model egress of a dequeued job (`info` None: it went through an empty queue at once): the frame for
+        `port`'s wire (ECN-marked by the TM if configured), or None; clones, recirculations and frames for other
+        ports are handed on."""
         res = self.sw.egress(job, now, info)
         if res.clones or res.recirculate:
             self._egress_side_effects(res, in_port, port, now)
@@ -150,7 +150,7 @@ class Datapath:
             return None
         if len(frames) == 1 and frames[0][0] == port:
             if self.ecn is not None:
-                return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes)
+                return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes if info is not None else 0)
             return frames[0][1]
         return self._spread(frames, port, now)
 
