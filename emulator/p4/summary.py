@@ -188,8 +188,30 @@ class Summarizer:
                 name = self.action(callee.decl, decl, path)
                 if id(node) in live:
                     self.used_actions.add(name)
-            elif callee.kind == "extern_function" and callee.name == "digest":
-                self.digest(callee, node)
+            elif callee.kind == "extern_function":
+                if callee.name == "digest":
+                    self.digest(callee, node)
+                if callee.name != "static_assert":  # evaluated (and removed) by the front end
+                    self.info.uses_externs = True
+            elif callee.kind == "function" and self.calls_extern_function(callee.decl):
+                self.info.uses_externs = True  # p4c inlines functions, so their extern calls count
+
+    @staticmethod
+    def calls_extern_function(fd, seen: set[int] | None = None) -> bool:
+        """Whether a function (or one it calls) calls an extern function."""
+        seen = set() if seen is None else seen
+        if fd is None or id(fd) in seen:
+            return False
+        seen.add(id(fd))
+        for n in ast.walk(fd):
+            callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
+            if callee is None:
+                continue
+            if callee.kind == "extern_function" and callee.name != "static_assert":
+                return True
+            if callee.kind == "function" and Summarizer.calls_extern_function(callee.decl, seen):
+                return True
+        return False
 
     @staticmethod
     def applied_tables(decl) -> set[int]:
@@ -396,6 +418,7 @@ class Summarizer:
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
+        self.info.uses_externs = True
         tn = ext.name
         kw = dict(annotations=annotations_of(annos), decl=node, id_override=id_override(annos))
         if tn in ("counter", "meter"):
