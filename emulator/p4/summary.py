@@ -179,7 +179,7 @@ class Summarizer:
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
         # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
         # removes what is no longer used), digests
-        live = self.live_calls(decl, applied)
+        live = self.live_calls(decl)
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
@@ -222,28 +222,15 @@ class Summarizer:
                 if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
 
     @staticmethod
-    def live_calls(decl, applied: set[int]) -> set[int]:
-        """ids of the action calls that p4c's front end keeps: those in the apply body's live code, and in the live
-        code of the local actions that applied tables name or kept calls reach (an unused action is removed, and
-        the calls in it with it)."""
+    def live_calls(decl) -> set[int]:
+        """ids of the action calls that p4c's front end keeps: those in the apply body's live code. A call in an
+        action's body does not count: the front end inlines actions called from actions (InlineActions), so an
+        action only other actions call is gone from P4Info (p4c's crc32-bmv2: `send_back`)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        local = {id(a): a for a in decl.locals if isinstance(a, ast.ActionDecl)}
-        todo = [decl.body] + [local[id(r.name.decl)] for t in decl.locals if isinstance(t, ast.TableDecl)
-                              and id(t) in applied for r in t.actions.actions if id(r.name.decl) in local]
-        seen, calls = set(), set()
-        while todo:
-            root = todo.pop()
-            if id(root) in seen:
-                continue
-            seen.add(id(root))
-            for n in live_walk(root):
-                callee = getattr(n, "callee", None)
-                if isinstance(n, ast.MethodCall) and callee is not None and callee.kind == "action":
-                    calls.add(id(n))
-                    if id(callee.decl) in local:
-                        todo.append(local[id(callee.decl)])
-        return calls
+        return {id(n) for n in live_walk(decl.body)
+                if isinstance(n, ast.MethodCall) and getattr(n, "callee", None) is not None
+                and n.callee.kind == "action"}
 
     @staticmethod
     def body_nodes(decl):
