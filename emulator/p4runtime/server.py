@@ -83,6 +83,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {device_id} "
                                  f"(this switch is device {self.device.device_id})")
 
+    def _check_primary(self, request) -> None:
+        self.arbiter.check_primary(request.election_id, getattr(request, "role", ""), request.HasField("election_id"))
+
     @staticmethod
     def _abort(context, exc: P4RuntimeError, details=None):
         if details is not None:
@@ -107,7 +110,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def SetForwardingPipelineConfig(self, request, context):
         try:
             self._check_device(request.device_id)
-            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            self._check_primary(request)
             self._set_pipeline(request)
         except P4RuntimeError as exc:
             self._abort(context, exc)
@@ -186,7 +189,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def Write(self, request, context):
         try:
             self._check_device(request.device_id)
-            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            self._check_primary(request)
             ents = self._pipeline_entities()
             with self.device.lock:
                 errors = ents.write_batch(request.updates, request.atomicity)

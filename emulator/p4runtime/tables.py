@@ -25,7 +25,7 @@ class EntryExtras:
     idle_timeout_ns: int = 0
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
-    oneshot: tuple[int, list] | None = None  # (group id, [(member id, action msg)]) of a one-shot selector
+    oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
 
 
 @dataclass
@@ -227,7 +227,7 @@ class TableWriter:
                     raise invalid(f"table '{t.name}': action set weight must be >= 1, got {apa.weight}")
                 name, args = decode_action(self.pipe, apa.action)
                 prof.add_member(name, args, member_id=nxt)
-                members.append((nxt, apa.weight, apa.action))
+                members.append((nxt, apa.weight, (name, args)))
                 nxt -= 1
             if not prof.with_selector:
                 self.store.oneshot_ids[prof.name] = nxt
@@ -312,9 +312,9 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     extras = store.extras.get((t.name, e.handle))
     if extras is not None and extras.oneshot:
         gid, members = extras.oneshot
-        for _, weight, action in members:
+        for _, weight, (name, args) in members:  # read back canonical, as every other entry
             apa = msg.action.action_profile_action_set.action_profile_actions.add(weight=weight)
-            apa.action.CopyFrom(action)
+            encode_action(pipe, name, args, apa.action)
     elif e.member is not None:
         msg.action.action_profile_member_id = e.member
     elif e.group is not None:

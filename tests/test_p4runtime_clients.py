@@ -1,0 +1,110 @@
+"""What controllers written for simple_switch_grpc do beyond the basics, answered as PI/BMv2 answers it: requests
+without an election id (PTF runners' `update_config`, p4-guide's base test), unknown P4 ids, one-shot sets read
+back canonical. Raw stubs of the `p4runtime` package, the way those base tests call them."""
+from __future__ import annotations
+
+import grpc
+import pytest
+import test_p4runtime_server as server_tests
+from p4runtime_util import Controller
+from test_p4runtime_server import DELETE, INSERT, SFP, code_of, table_entry
+
+from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
+
+h, ctl = server_tests.h, server_tests.ctl  # the server harness and a primary controller (fixtures)
+
+
+def _stub(h):
+    channel = grpc.insecure_channel(h.address)
+    return channel, p4runtime_pb2_grpc.P4RuntimeStub(channel)
+
+
+def _pipeline_request(h, election_id=None):
+    req = SFP(device_id=1, action=SFP.VERIFY_AND_COMMIT)
+    if election_id is not None:
+        req.election_id.high, req.election_id.low = election_id
+    req.config.p4info.CopyFrom(h.p4info)
+    req.config.p4_device_config = h.config
+    return req
+
+
+def _write_request(entity, kind=INSERT, election_id=None):
+    req = p4runtime_pb2.WriteRequest(device_id=1)
+    if election_id is not None:
+        req.election_id.high, req.election_id.low = election_id
+    req.updates.add(type=kind).entity.CopyFrom(entity)
+    return req
+
+
+def test_requests_without_election_id_pass_until_a_stream_arbitrates(h):
+    """p4-guide's and p4c's PTF runners push the pipeline with a bare channel and no election id before any stream
+    exists; PI accepts that (and a Write alike) while no client has a stream, and only then."""
+    channel, stub = _stub(h)
+    try:
+        stub.SetForwardingPipelineConfig(_pipeline_request(h))
+        l2 = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x02\x00\x00\x00\x00\x07")], "Ing.drop")
+        stub.Write(_write_request(l2))
+        with pytest.raises(grpc.RpcError) as exc:  # an election id with nobody arbitrated is not the primary's
+            stub.Write(_write_request(l2, DELETE, (0, 1)))
+        assert exc.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        c = Controller(h.address, device_id=1, election_id=(0, 1))
+        try:
+            with pytest.raises(grpc.RpcError) as exc:  # a stream exists now: no election id is not the primary
+                stub.Write(_write_request(l2, DELETE))
+            assert exc.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            stub.Write(_write_request(l2, DELETE, (0, 1)))
+        finally:
+            c.close()
+    finally:
+        channel.close()
+
+
+def test_stream_without_election_id_is_the_primary_when_alone(h):
+    """p4-guide's base test arbitrates with the election id unset and writes without one: id 0 is the primary's."""
+    c = Controller(h.address, device_id=1, election_id=(0, 0))
+    channel, stub = _stub(h)
+    try:
+        arb = c.arbitrate((0, 0))
+        assert arb.status.code == grpc.StatusCode.OK.value[0]
+        stub.SetForwardingPipelineConfig(_pipeline_request(h))
+        stub.Write(_write_request(table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x07")], "Ing.drop")))
+        assert len(h.device.pipeline.table_by_name["Ing.l2"].target.entries()) == 1
+    finally:
+        c.close()
+        channel.close()
+
+
+@pytest.mark.parametrize("entity", ["table", "counter", "profile", "digest"])
+def test_an_id_the_p4info_does_not_define_is_invalid_argument(h, ctl, entity):
+    e = p4runtime_pb2.Entity()
+    if entity == "table":
+        e.CopyFrom(table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x07")], "Ing.drop"))
+        e.table_entry.table_id = 12345
+        with pytest.raises(grpc.RpcError) as exc:
+            ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=12345)))
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    elif entity == "counter":
+        e.counter_entry.counter_id = 12345
+        e.counter_entry.index.index = 0
+    elif entity == "profile":
+        e.action_profile_member.action_profile_id = 12345
+        e.action_profile_member.member_id = 1
+    else:
+        e.digest_entry.digest_id = 12345
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT if entity != "counter" else p4runtime_pb2.Update.MODIFY, e))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_one_shot_action_set_reads_back_canonical(h, ctl):
+    """p4runtime-shell pads a 9-bit port to two bytes; reads give the canonical form, as for every other entry."""
+    e = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    action_set = e.table_entry.action.action_profile_action_set
+    for port, weight in ((5, 1), (6, 2)):
+        apa = action_set.action_profile_actions.add(weight=weight)
+        apa.action.action_id = h.id("actions", "Ing.set_port")
+        apa.action.params.add(param_id=1, value=bytes([0, port]))
+    ctl.write((INSERT, e))
+    (got,) = ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ecmp"))))
+    actions = got.table_entry.action.action_profile_action_set.action_profile_actions
+    assert [(a.action.params[0].value, a.weight) for a in actions] == [(b"\x05", 1), (b"\x06", 2)]
