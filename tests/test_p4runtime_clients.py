@@ -3,11 +3,13 @@ without an election id (PTF runners' `update_config`, p4-guide's base test), unk
 back canonical. Raw stubs of the `p4runtime` package, the way those base tests call them."""
 from __future__ import annotations
 
+import queue
+
 import grpc
 import pytest
 import test_p4runtime_server as server_tests
 from p4runtime_util import Controller
-from test_p4runtime_server import DELETE, INSERT, SFP, code_of, table_entry
+from test_p4runtime_server import DELETE, INSERT, MAC1, MAC2, SFP, code_of, eth_ipv4, table_entry
 
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
@@ -108,3 +110,69 @@ def test_one_shot_action_set_reads_back_canonical(h, ctl):
     (got,) = ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ecmp"))))
     actions = got.table_entry.action.action_profile_action_set.action_profile_actions
     assert [(a.action.params[0].value, a.weight) for a in actions] == [(b"\x05", 1), (b"\x06", 2)]
+
+
+def _learning(h, ctl, **config):
+    d = p4runtime_pb2.Entity()
+    d.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+    for key, value in config.items():
+        setattr(d.digest_entry.config, key, value)
+    ctl.write((INSERT, d))
+    ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.learn")))
+
+
+def _no_more(ctl, kind: str, wait: float = 0.3) -> bool:
+    try:
+        ctl.next(kind, timeout=wait)
+    except queue.Empty:
+        return True
+    return False
+
+
+def test_digest_data_is_reported_once_until_acknowledged(h, ctl):
+    """ack_timeout_ns: a learning switch's controller hears of a source once while its list is not acked (PI's
+    digest cache); after the DigestListAck the same data is reported again."""
+    _learning(h, ctl, max_list_size=1, ack_timeout_ns=10**12)
+    h.send(7, eth_ipv4())
+    first = ctl.next("digest")
+    h.send(7, eth_ipv4())  # same source, same port: suppressed
+    assert _no_more(ctl, "digest")
+    h.send(7, eth_ipv4(src=bytes.fromhex("020000000009")))  # new data: reported
+    second = ctl.next("digest")
+    assert second.list_id == first.list_id + 1 and second.data[0].struct.members[0].bitstring[-1] == 9
+    ack = p4runtime_pb2.StreamMessageRequest()
+    ack.digest_ack.digest_id, ack.digest_ack.list_id = first.digest_id, first.list_id
+    ctl.requests.put(ack)
+    for _ in range(50):  # the ack travels on the stream: resend until it has been taken
+        h.send(7, eth_ipv4())
+        try:
+            again = ctl.next("digest", timeout=0.1)
+            break
+        except queue.Empty:
+            continue
+    assert again.data[0].struct.members[0].bitstring == MAC1
+
+
+def test_digest_messages_wait_for_max_timeout_in_one_list(h, ctl):
+    """max_list_size 0 and a max_timeout_ns: the messages of several packets arrive together in one list."""
+    _learning(h, ctl, max_timeout_ns=300_000_000)
+    for src in (1, 2, 3):
+        h.send(7, eth_ipv4(src=bytes([2, 0, 0, 0, 0, src])))
+    lst = ctl.next("digest")
+    assert [d.struct.members[0].bitstring[-1] for d in lst.data] == [1, 2, 3]
+
+
+def test_time_since_last_hit_is_read_when_asked(h, ctl):
+    """TableEntry.time_since_last_hit (p4runtime-shell's `te.time_since_last_hit`): set in the query, the server
+    fills elapsed_ns, counted from the entry's last hit, and from its insertion while it has none."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
+    e.table_entry.idle_timeout_ns = 10**12
+    ctl.write((INSERT, e))
+    q = p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.l2")))
+    (plain,) = ctl.read(q)
+    assert not plain.table_entry.HasField("time_since_last_hit")
+    q.table_entry.time_since_last_hit.SetInParent()
+    h.handle.service.entities.store.clock_us = lambda: 1000.0  # the data plane's clock, in µs
+    h.device.pipeline.table_by_name["Ing.l2"].target.entries()[0].hit_us = 400.0
+    (got,) = ctl.read(q)
+    assert got.table_entry.time_since_last_hit.elapsed_ns == 600_000

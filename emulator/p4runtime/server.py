@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import grpc
 
 from emulator.p4runtime.arbitration import Arbiter, Client
+from emulator.p4runtime.digests import DigestLists
 from emulator.p4runtime.entities import Entities
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
 from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
@@ -57,18 +58,20 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.arbiter = Arbiter(device.device_id)
         self.entities: Entities | None = None
         self.digest_config: dict = {}
-        self.list_id = 0
+        self.digest_lists = DigestLists(self.digest_config)
         device.listen(self._from_dataplane)
         self._stop = threading.Event()
-        self._idle = threading.Thread(target=self._idle_scan, daemon=True, name="p4rt-idle-timeout")
+        self._idle = threading.Thread(target=self._timers, daemon=True, name="p4rt-timers")
         self._idle.start()
 
-    def _idle_scan(self, period_s: float = 0.05) -> None:
-        """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout)."""
+    def _timers(self, period_s: float = 0.05) -> None:
+        """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout), and
+        the digest lists whose max_timeout_ns ran out."""
         while not self._stop.wait(period_s):
             ents = self.entities
             if ents is None:
                 continue
+            self._send_digests(ents.pipe, self.digest_lists.tick(time.monotonic_ns()))
             with self.device.lock:
                 expired = idle_entries(ents.pipe, ents.store, self.device.clock_us())
             if expired:
@@ -145,6 +148,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _commit(self, pipe: Pipeline) -> None:
         with self.device.lock:
             self.digest_config = {}
+            self.digest_lists = DigestLists(self.digest_config)
             self.entities = Entities(pipe, TableStore(clock_us=self.device.clock_us), self.digest_config)
             self.device.commit(pipe)
         log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
@@ -254,8 +258,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                         return
                 elif which == "packet":
                     self._packet_out(client, req.packet)
-                elif which == "digest_ack":
-                    pass  # lists are sent as they come; an ack needs no action here
+                elif which == "digest_ack":  # its data may be reported again (digests.py)
+                    self.digest_lists.ack(req.digest_ack.digest_id, req.digest_ack.list_id)
         except grpc.RpcError:
             pass
         except Exception:  # a broken stream must not take the server down
@@ -303,11 +307,15 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 d = pipe.digest_by_name.get(name)
                 if d is not None and d.preamble.id in self.digest_config:
                     grouped.setdefault(d.preamble.id, []).append(values)
+            now = time.monotonic_ns()
             for did, values in grouped.items():
-                self.list_id += 1
-                msg = p4runtime_pb2.StreamMessageResponse()
-                msg.digest.CopyFrom(digest_list(pipe, did, self.list_id, values, time.time_ns()))
-                self.arbiter.primary_send(msg)
+                self._send_digests(pipe, self.digest_lists.add(did, values, now))
+
+    def _send_digests(self, pipe, lists: list) -> None:
+        for did, list_id, values in lists:
+            msg = p4runtime_pb2.StreamMessageResponse()
+            msg.digest.CopyFrom(digest_list(pipe, did, list_id, values, time.time_ns()))
+            self.arbiter.primary_send(msg)
 
 
 @dataclass
