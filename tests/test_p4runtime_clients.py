@@ -8,10 +8,13 @@ import queue
 import grpc
 import pytest
 import test_p4runtime_server as server_tests
-from p4runtime_util import Controller
+from google.protobuf import text_format
+from p4runtime_util import RT_P4, Controller, compile_program
 from test_p4runtime_server import DELETE, INSERT, MAC1, MAC2, SFP, code_of, eth_ipv4, table_entry
 
-from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
+from emulator.p4runtime.device import Device
+from emulator.p4runtime.server import serve
+from emulator.proto import p4info_pb2, p4runtime_pb2, p4runtime_pb2_grpc
 
 h, ctl = server_tests.h, server_tests.ctl  # the server harness and a primary controller (fixtures)
 
@@ -176,3 +179,40 @@ def test_time_since_last_hit_is_read_when_asked(h, ctl):
     h.device.pipeline.table_by_name["Ing.l2"].target.entries()[0].hit_us = 400.0
     (got,) = ctl.read(q)
     assert got.table_entry.time_since_last_hit.elapsed_ns == 600_000
+
+
+def test_counters_read_only_the_counts_of_their_unit(tmp_path):
+    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
+    counter with no packet count, direct counters alike."""
+    info_path, cfg_path = compile_program(RT_P4.parent / "counter_units.p4", tmp_path)
+    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+    device = Device(device_id=1)
+    handle = serve(device, "127.0.0.1:0")
+    c = Controller(handle.address)
+    try:
+        c.set_pipeline(p4info, cfg_path.read_bytes())
+        ids = {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables, *p4info.actions)}
+        e = p4runtime_pb2.Entity()
+        e.table_entry.table_id = ids["Ing.l2"]
+        e.table_entry.match.add(field_id=1).exact.value = MAC2
+        e.table_entry.action.action.action_id = ids["Ing.fwd"]
+        e.table_entry.action.action.params.add(param_id=1, value=b"\x01")
+        c.write((INSERT, e))
+        with device.lock:
+            device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
+        data = {}
+        for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
+            q = p4runtime_pb2.Entity()
+            q.counter_entry.counter_id = ids[name]
+            q.counter_entry.index.index = 0
+            (got,) = c.read(q)
+            data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
+        assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
+        q = p4runtime_pb2.Entity()
+        q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
+        q.direct_counter_entry.table_entry.ClearField("action")
+        (got,) = c.read(q)
+        assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
+    finally:
+        c.close()
+        handle.stop()

@@ -328,7 +328,9 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
             last = e.hit_us if e.hit_us >= 0 else extras.since_us  # never hit: idle since it was written
             msg.time_since_last_hit.elapsed_ns = max(0, round((store.now_us() - last) * 1000))
     if query is not None and query.HasField("counter_data") and t.target.direct_counter is not None:
-        msg.counter_data.packet_count, msg.counter_data.byte_count = e.counter[0], e.counter[1]
+        from emulator.p4runtime.externs import counter_data, direct_counter_unit
+
+        counter_data(direct_counter_unit(pipe, t.id), e.counter[0], e.counter[1], msg.counter_data)
     if query is not None and query.HasField("meter_config") and t.target.direct_meter is not None and e.meter:
         from emulator.p4runtime.externs import meter_config
 
