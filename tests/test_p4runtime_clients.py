@@ -216,3 +216,27 @@ def test_counters_read_only_the_counts_of_their_unit(tmp_path):
     finally:
         c.close()
         handle.stop()
+
+
+def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
+    """RECONCILE_AND_COMMIT of the same program: entries keep their controller metadata and idle timeout, a
+    one-shot entry still reads as its action set, the default action and the digest config stay."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
+    e.table_entry.metadata = b"cookie"
+    e.table_entry.idle_timeout_ns = 10**12
+    one_shot = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    apa = one_shot.table_entry.action.action_profile_action_set.action_profile_actions.add(weight=1)
+    apa.action.action_id = h.id("actions", "Ing.set_port")
+    apa.action.params.add(param_id=1, value=b"\x05")
+    default = table_entry(h, "Ing.ipv4_lpm", (), "Ing.drop")
+    default.table_entry.is_default_action = True
+    digest = p4runtime_pb2.Entity()
+    digest.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+    digest.digest_entry.config.max_list_size = 1
+    ctl.write((INSERT, e), (INSERT, one_shot), (p4runtime_pb2.Update.MODIFY, default), (INSERT, digest))
+    wildcard = [p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry()), p4runtime_pb2.Entity(
+        table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ipv4_lpm"), is_default_action=True)),
+        p4runtime_pb2.Entity(digest_entry=p4runtime_pb2.DigestEntry())]
+    before = ctl.read(*wildcard)
+    ctl.set_pipeline(h.p4info, h.config, action=SFP.RECONCILE_AND_COMMIT)
+    assert ctl.read(*wildcard) == before and len(before) == 4

@@ -26,7 +26,7 @@ from emulator.p4runtime.entities import Entities
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
 from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
 from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import TableStore, idle_entries
+from emulator.p4runtime.tables import INSERT, MODIFY, TableStore, idle_entries
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 log = logging.getLogger("rocelab.p4runtime")
@@ -141,36 +141,50 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if action == VERIFY_AND_SAVE:
             dev.saved = pipe
             return
-        if action == RECONCILE_AND_COMMIT and self.entities is not None:
-            self._reconcile(pipe)
-        self._commit(pipe)
+        self._commit(pipe, self._reconcile(pipe) if action == RECONCILE_AND_COMMIT and self.entities else None)
 
-    def _commit(self, pipe: Pipeline) -> None:
+    def _commit(self, pipe: Pipeline, entities: Entities | None = None) -> None:
+        """Forward with `pipe` from now on; its state is `entities` (reconciled) or empty."""
         with self.device.lock:
-            self.digest_config = {}
+            self.entities = entities or Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
+            self.digest_config = self.entities.digest_config
             self.digest_lists = DigestLists(self.digest_config)
-            self.entities = Entities(pipe, TableStore(clock_us=self.device.clock_us), self.digest_config)
             self.device.commit(pipe)
         log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
 
-    def _reconcile(self, pipe: Pipeline) -> None:
+    def _reconcile(self, pipe: Pipeline) -> Entities:
         """Carry the forwarding state over to the new pipeline: every entity is read from the old one and written
-        into the new one; one that does not fit refuses the whole change (the old pipeline stays)."""
+        into the new one, with the entries' controller metadata, idle timeouts and one-shot sets, the default
+        actions and the digest configs; one that does not fit refuses the whole change (the old pipeline stays)."""
         old = self.entities
-        new = Entities(pipe, TableStore(), {})
+        new = Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
         with self.device.lock:
-            for kind in ("action_profile_member", "action_profile_group", "table_entry",
-                         "packet_replication_engine_entry"):
-                found: list = []
-                q = p4runtime_pb2.Entity()
-                getattr(q, kind).SetInParent()
-                old.read(q, found)
-                for ent in found:
+            for kind, update in (("action_profile_member", INSERT), ("action_profile_group", INSERT),
+                                 ("table_entry", INSERT), ("packet_replication_engine_entry", INSERT),
+                                 ("default", MODIFY), ("digest_entry", INSERT)):
+                for ent in self._state_of(old, kind):
                     try:
-                        new.write(1, ent)
+                        new.write(update, ent)
                     except P4RuntimeError as exc:
                         raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION,
                                              f"cannot reconcile the forwarding state: {exc.message}") from None
+        return new
+
+    @staticmethod
+    def _state_of(ents: Entities, kind: str) -> list:
+        """Every entity of one kind (`default`: the default entries of tables whose default is not const)."""
+        found: list = []
+        if kind == "default":
+            for t in ents.pipe.tables.values():
+                if not t.const_default:
+                    q = p4runtime_pb2.Entity()
+                    q.table_entry.table_id, q.table_entry.is_default_action = t.id, True
+                    ents.read(q, found)
+            return [e for e in found if e.table_entry.action.WhichOneof("type")]
+        q = p4runtime_pb2.Entity()
+        getattr(q, kind).SetInParent()
+        ents.read(q, found)
+        return found
 
     def GetForwardingPipelineConfig(self, request, context):
         try:
