@@ -240,3 +240,18 @@ def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
     before = ctl.read(*wildcard)
     ctl.set_pipeline(h.p4info, h.config, action=SFP.RECONCILE_AND_COMMIT)
     assert ctl.read(*wildcard) == before and len(before) == 4
+
+
+@pytest.mark.parametrize("extra", ["counter_data", "idle_timeout"])
+def test_a_refused_entry_leaves_nothing_behind(h, ctl, extra):
+    """counter_data for a table without a direct counter, an idle timeout for a table without support_timeout:
+    INVALID_ARGUMENT, and the entry is not in the table afterwards (PI checks before it touches the target)."""
+    e = table_entry(h, "Ing.acl", [("hdr.ipv4.protocol", "range", b"\x06", b"\x11")], "Ing.drop", priority=3)
+    if extra == "counter_data":
+        e.table_entry.counter_data.packet_count = 1
+    else:
+        e.table_entry.idle_timeout_ns = 10**9
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, e))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+    assert ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.acl")))) == []

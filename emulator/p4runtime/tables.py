@@ -156,6 +156,7 @@ class TableWriter:
         if len(t.target) >= t.target.info.size:
             raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                  f"table '{t.name}' is full ({t.target.info.size} entries)")
+        data = self._entry_data(t, entry)
         kwargs, oneshot = self._target_action(t, entry)
         try:
             handle = t.target.add_entry(match, priority=prio, **kwargs)
@@ -164,7 +165,7 @@ class TableWriter:
             raise
         self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns,
                                                           self.store.now_us(), oneshot=oneshot)
-        self._entry_data(t, handle, entry)
+        self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
@@ -172,6 +173,7 @@ class TableWriter:
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
+        data = self._entry_data(t, entry)
         if entry.HasField("action"):
             kwargs, oneshot = self._target_action(t, entry)
             t.target.modify_entry(handle, **kwargs)
@@ -181,7 +183,7 @@ class TableWriter:
         if entry.idle_timeout_ns != old.idle_timeout_ns:
             old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
         self.store.extras[(t.name, handle)] = old
-        self._entry_data(t, handle, entry)
+        self._set_entry_data(t, handle, data)
 
     def _delete(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
@@ -252,19 +254,34 @@ class TableWriter:
         for m, _, _ in members:
             prof.members.pop(m, None)
 
-    def _entry_data(self, t: TableDesc, handle: int, entry) -> None:
-        """Direct counter data and direct meter config given with the entry."""
-        e = t.target.entry(handle)
+    @staticmethod
+    def _entry_data(t: TableDesc, entry) -> tuple[tuple | None, list | None]:
+        """The direct counter data and direct meter rates given with the entry, checked (with the idle timeout)
+        before the table changes, so a refused update leaves nothing behind."""
+        counts = rates = None
         if entry.HasField("counter_data"):
             if t.target.direct_counter is None:
                 raise invalid(f"table '{t.name}' has no direct counter")
-            e.counter[0], e.counter[1] = entry.counter_data.packet_count, entry.counter_data.byte_count
+            counts = (entry.counter_data.packet_count, entry.counter_data.byte_count)
         if entry.HasField("meter_config"):
             if t.target.direct_meter is None:
                 raise invalid(f"table '{t.name}' has no direct meter")
             from emulator.p4runtime.externs import meter_rates
 
-            t.target.direct_meter.set_rates(e, meter_rates(entry.meter_config))
+            rates = meter_rates(entry.meter_config)
+        if entry.idle_timeout_ns and not t.target.info.idle_timeout:
+            raise invalid(f"table '{t.name}' does not support idle timeout (no support_timeout = true): "
+                          f"idle_timeout_ns must be 0, got {entry.idle_timeout_ns}")
+        return counts, rates
+
+    @staticmethod
+    def _set_entry_data(t: TableDesc, handle: int, data: tuple) -> None:
+        counts, rates = data
+        e = t.target.entry(handle)
+        if counts is not None:
+            e.counter[0], e.counter[1] = counts
+        if rates is not None:
+            t.target.direct_meter.set_rates(e, rates)
 
 
 def read_entries(pipe: Pipeline, store: TableStore, query, out: list) -> None:
