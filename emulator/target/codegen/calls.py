@@ -126,6 +126,8 @@ class CallGen:
         post = []
         for p, a, g in zip(params, callee.args, sub.frame):
             t = p.param_type.resolved
+            if T.contains_typevar(t) and getattr(a, "type", None) is not None and not isinstance(a, A.DontCare):
+                t = a.type  # a generic parser/control's parameter: the type of this instance's argument
             comp = _composite(t)
             if a is None or isinstance(a, A.DontCare):
                 o(f"{g} = {self.zero_of(t)}")
