@@ -4,7 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.p4.constfold import wrap as _cf_wrap
-from emulator.target.classes import pyattr
+from emulator.target.classes import emit_source, pyattr
 from emulator.target.codegen.base import Emitter, Unsupported, _bits, _composite, _mask, strip
 
 # an expression whose source has more parentheses than this is computed into a temporary
@@ -20,7 +20,14 @@ class ExpressionGen:
 
     def _emit_path(self, out: str, src: str, t, e=None, text: str = "") -> None:
         t = strip(t)
-        if isinstance(t, (T.Header, T.HeaderUnion, T.HeaderStack)):
+        value = None
+        if isinstance(t, T.Header) and not self.tr:
+            h = self.uniq("h")
+            value = emit_source(self.cls_of(t), h)
+        if value is not None:  # the header's _emit in place
+            self.out(f"{h} = {src}")
+            self.out(f"if {h}._valid: {out}.append({value})")
+        elif isinstance(t, (T.Header, T.HeaderUnion, T.HeaderStack)):
             self.out(f"{src}._emit({out})")
             if self.tr:
                 self.out(f"_T.emitted({text.split('.', 1)[-1]!r}, {src})")

@@ -40,7 +40,7 @@ class StatementGen:
             if r is not None:
                 o(r)
         elif isinstance(s, A.IfStatement):
-            cond = self.expr(s.cond)
+            cond = self.table_hit_in_place(s.cond) or self.expr(s.cond)
             if self.tr:
                 cv = self.uniq("cond")
                 o(f"{cv} = {cond}")
