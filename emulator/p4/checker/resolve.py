@@ -72,7 +72,12 @@ class TypeResolver:
         elif isinstance(d, ast.TypedefDecl):
             t = self.resolve_type(d.aliased, scope)
         elif isinstance(d, ast.NewTypeDecl):
-            t = T.NewType(d.name, self.resolve_type(d.aliased, scope))
+            base = self.resolve_type(d.aliased, scope)
+            if not isinstance(base, (T.Bits, T.Bool, T.NewType)):
+                # P4-16 7.6: a new type is made from bit<W>, int<W>, bool or another new type (p4c agrees)
+                raise _err(f"'type' can only make a new type from bit<W>, int<W>, bool or another 'type', not "
+                           f"{base}", d)
+            t = T.NewType(d.name, base)
         elif isinstance(d, ast.ExternDecl):
             tps = tuple(tp.name for tp in d.type_params)
             t = T.Extern(d.name, tps, (), d)
