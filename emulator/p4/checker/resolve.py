@@ -42,6 +42,13 @@ class TypeResolver:
                 if isinstance(d, ast.HeaderDecl) and not T.contains_typevar(ft) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
                                "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
+                if isinstance(d, ast.HeaderDecl) and isinstance(ft, T.VarBits) \
+                        and any(isinstance(x.type, T.VarBits) for x in fs):
+                    raise _err(f"header {d.name} has a second varbit field '{f.name}': a header has at most one", f)
+                if isinstance(d, ast.HeaderUnionDecl) and not T.contains_typevar(ft) \
+                        and not isinstance(T.strip_newtype(ft), T.Header):
+                    raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
+                               "headers", f)
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)
