@@ -33,6 +33,8 @@ class TypeResolver:
             for f in d.fields:
                 if f.name in seen:
                     raise _err(f"duplicate field '{f.name}' in {d.name}", f)
+                if f.name == "_":
+                    raise _err(f"'_' is the don't-care: it cannot name a field of {d.name}", f)
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
                 for a in f.annotations or ():
