@@ -109,7 +109,7 @@ def test_for_in_list_errors(body, needle, message):
 
 def test_a_header_has_at_most_one_varbit_field():
     text = program(top="header two_vb_t { bit<8> n; varbit<16> a; varbit<16> b; }\n")
-    assert_error(text, "varbit<16> b", "header two_vb_t has a second varbit field 'b': a header has at most one")
+    assert_error(text, "varbit<16> b", "header two_vb_t has a second varbit field 'b': v1model headers have at most one")
 
 
 @pytest.mark.parametrize("top, body, needle, message", [

@@ -46,7 +46,9 @@ class TypeResolver:
                                "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
                 if isinstance(d, ast.HeaderDecl) and isinstance(ft, T.VarBits) \
                         and any(isinstance(x.type, T.VarBits) for x in fs):
-                    raise _err(f"header {d.name} has a second varbit field '{f.name}': a header has at most one", f)
+                    # BMv2's header types have one variable-length field at most
+                    raise _err(f"header {d.name} has a second varbit field '{f.name}': v1model headers have at "
+                               "most one", f)
                 if isinstance(d, ast.HeaderUnionDecl) and not T.contains_typevar(ft) \
                         and not isinstance(T.strip_newtype(ft), T.Header):
                     raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
