@@ -46,6 +46,9 @@ from emulator.p4.program import (
 )
 from emulator.p4.typespec import flat_fields, p4info_name
 
+# the match kinds a BMv2 table implements (core.p4 and v1model.p4 declare them)
+BMV2_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
+
 
 def live_walk(node):
     """ast.walk, leaving out the branch of an `if` whose condition is a compile-time constant that never takes it
@@ -359,6 +362,11 @@ class Summarizer:
             raise P4Error(f"two tables are named '{info.name}' (use @name to tell them apart)", t.loc)
         if sum(1 for m in info.match_fields if m.match_kind == "lpm") > 1:
             raise P4Error(f"table {info.name} has more than one lpm key", t.key.loc)
+        for m in info.match_fields:
+            if m.match_kind not in BMV2_MATCH_KINDS:
+                # a program's own `match_kind { ... }` member: p4c's BMv2 back end has no table for it either
+                raise P4Error(f"match kind '{m.match_kind}' is not supported by v1model: BMv2 tables match with "
+                              f"{', '.join(sorted(BMV2_MATCH_KINDS))} (and selector)", m.decl.loc)
         size = t.get_property("size")
         if isinstance(size, ast.ValueProperty) and info.size <= 0:
             raise P4Error(f"table size must be positive, not {info.size}", size.value.loc)
