@@ -348,3 +348,17 @@ def test_constructor_arguments_see_the_initial_values_of_local_variables(tmp_pat
 """, decls="struct s_t { bit<8> a; bit<8> b; }")
     assert [(c.preamble.name, c.size) for c in p.counters] == [("I.c1", 7)]
     assert [(r.preamble.name, r.size) for r in p.registers] == [("I.r", 5)]
+
+
+def test_digests_of_lists_are_named_digest_n_counting_only_those(tmp_path):
+    # p4c's v1model handler names a digest after its type; a list/tuple has no name, so each such call gets
+    # `digest_N`, N counting only those calls (a struct digest before them takes no number), its type spec a tuple
+    p = p4info_of(tmp_path, """
+    apply {
+        digest<meta_t>(1, meta);
+        digest(1, { hdr.h.a, hdr.h.b });
+        digest(1, { hdr.h.b });
+    }""")
+    assert names(p.digests) == ["meta_t", "digest_0", "digest_1"]
+    assert [m.bitstring.bit.bitwidth for m in p.digests[1].type_spec.tuple.members] == [8, 16]
+    assert p.digests[0].type_spec.struct.name == "meta_t"
