@@ -255,3 +255,21 @@ def test_a_refused_entry_leaves_nothing_behind(h, ctl, extra):
         ctl.write((INSERT, e))
     assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
     assert ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.acl")))) == []
+
+
+@pytest.mark.parametrize("kind", ["multicast_group_entry", "clone_session_entry", "digest_entry"])
+def test_reading_one_that_does_not_exist_is_not_found(h, ctl, kind):
+    """A multicast group, clone session or digest config asked for by its id must exist (PI: NOT_FOUND); id 0
+    is the wildcard and reads none without error."""
+    e, wildcard = p4runtime_pb2.Entity(), p4runtime_pb2.Entity()
+    if kind == "digest_entry":
+        e.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+        wildcard.digest_entry.SetInParent()
+    else:
+        setattr(getattr(e.packet_replication_engine_entry, kind),
+                "multicast_group_id" if kind == "multicast_group_entry" else "session_id", 9)
+        getattr(wildcard.packet_replication_engine_entry, kind).SetInParent()
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(e)
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+    assert ctl.read(wildcard) == []
