@@ -181,41 +181,80 @@ def test_time_since_last_hit_is_read_when_asked(h, ctl):
     assert got.table_entry.time_since_last_hit.elapsed_ns == 600_000
 
 
-def test_counters_read_only_the_counts_of_their_unit(tmp_path):
-    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
-    counter with no packet count, direct counters alike."""
-    info_path, cfg_path = compile_program(RT_P4.parent / "counter_units.p4", tmp_path)
-    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
-    device = Device(device_id=1)
-    handle = serve(device, "127.0.0.1:0")
-    c = Controller(handle.address)
-    try:
+@pytest.fixture
+def own(tmp_path):
+    """serve(program): a server with tests/p4runtime/PROGRAM.p4 committed -> (device, controller, ids by name)."""
+    started = []
+
+    def serve_program(program: str):
+        info_path, cfg_path = compile_program(RT_P4.parent / program, tmp_path)
+        p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+        device = Device(device_id=1)
+        handle = serve(device, "127.0.0.1:0")
+        c = Controller(handle.address)
+        started.append((c, handle))
         c.set_pipeline(p4info, cfg_path.read_bytes())
-        ids = {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables, *p4info.actions)}
-        e = p4runtime_pb2.Entity()
-        e.table_entry.table_id = ids["Ing.l2"]
-        e.table_entry.match.add(field_id=1).exact.value = MAC2
-        e.table_entry.action.action.action_id = ids["Ing.fwd"]
-        e.table_entry.action.action.params.add(param_id=1, value=b"\x01")
-        c.write((INSERT, e))
-        with device.lock:
-            device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
-        data = {}
-        for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
-            q = p4runtime_pb2.Entity()
-            q.counter_entry.counter_id = ids[name]
-            q.counter_entry.index.index = 0
-            (got,) = c.read(q)
-            data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
-        assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
-        q = p4runtime_pb2.Entity()
-        q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
-        q.direct_counter_entry.table_entry.ClearField("action")
-        (got,) = c.read(q)
-        assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
-    finally:
+        return device, c, {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables,
+                                                                       *p4info.actions)}
+
+    yield serve_program
+    for c, handle in started:
         c.close()
         handle.stop()
+
+
+def _entry(ids, table, exact: bytes, action, params=()):
+    e = p4runtime_pb2.Entity()
+    e.table_entry.table_id = ids[table]
+    if exact:
+        e.table_entry.match.add(field_id=1).exact.value = exact
+    else:
+        e.table_entry.is_default_action = True
+    e.table_entry.action.action.action_id = ids[action]
+    for i, value in enumerate(params, 1):
+        e.table_entry.action.action.params.add(param_id=i, value=value)
+    return e
+
+
+def test_counters_read_only_the_counts_of_their_unit(own):
+    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
+    counter with no packet count, direct counters alike."""
+    device, c, ids = own("counter_units.p4")
+    e = _entry(ids, "Ing.l2", MAC2, "Ing.fwd", [b"\x01"])
+    c.write((INSERT, e))
+    with device.lock:
+        device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
+    data = {}
+    for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
+        q = p4runtime_pb2.Entity()
+        q.counter_entry.counter_id = ids[name]
+        q.counter_entry.index.index = 0
+        (got,) = c.read(q)
+        data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
+    assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
+    q = p4runtime_pb2.Entity()
+    q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
+    q.direct_counter_entry.table_entry.ClearField("action")
+    (got,) = c.read(q)
+    assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
+
+
+def test_action_scopes_and_missing_members_get_pi_codes(own, h, ctl):
+    """PI's answers: a @defaultonly action in an entry or a @tableonly one as default is PERMISSION_DENIED; an
+    entry of an indirect table naming a member that does not exist is INVALID_ARGUMENT."""
+    _, c, ids = own("action_scopes.p4")
+    with pytest.raises(grpc.RpcError) as exc:
+        c.write((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.drop")))
+    assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.RpcError) as exc:
+        c.write((p4runtime_pb2.Update.MODIFY, _entry(ids, "Ing.t", b"", "Ing.fwd", [b"\x01"])))
+    assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED
+    c.write((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.fwd", [b"\x01"])))
+    ecmp = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    ecmp.table_entry.action.action_profile_member_id = 77
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, ecmp))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
 
 
 def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
