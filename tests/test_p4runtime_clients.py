@@ -240,15 +240,20 @@ def test_counters_read_only_the_counts_of_their_unit(own):
 
 
 def test_action_scopes_and_missing_members_get_pi_codes(own, h, ctl):
-    """PI's answers: a @defaultonly action in an entry or a @tableonly one as default is PERMISSION_DENIED; an
-    entry of an indirect table naming a member that does not exist is INVALID_ARGUMENT."""
-    _, c, ids = own("action_scopes.p4")
-    with pytest.raises(grpc.RpcError) as exc:
-        c.write((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.drop")))
-    assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED
-    with pytest.raises(grpc.RpcError) as exc:
-        c.write((p4runtime_pb2.Update.MODIFY, _entry(ids, "Ing.t", b"", "Ing.fwd", [b"\x01"])))
-    assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED
+    """PI's answers: a @defaultonly action in an entry, a @tableonly one as default and any write to a table with
+    const entries are PERMISSION_DENIED (the const entry still reads back); an entry of an indirect table naming a
+    member that does not exist is INVALID_ARGUMENT."""
+    _, c, ids = own("pi_codes.p4")
+    const_entry = _entry(ids, "Ing.fixed", MAC1, "Ing.fwd", [b"\x02"])
+    for kind, entity in ((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.drop")),
+                         (p4runtime_pb2.Update.MODIFY, _entry(ids, "Ing.t", b"", "Ing.fwd", [b"\x01"])),
+                         (INSERT, _entry(ids, "Ing.fixed", MAC2, "Ing.fwd", [b"\x02"])),
+                         (p4runtime_pb2.Update.MODIFY, const_entry), (DELETE, const_entry)):
+        with pytest.raises(grpc.RpcError) as exc:
+            c.write((kind, entity))
+        assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED, (kind, entity)
+    (fixed,) = c.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=ids["Ing.fixed"])))
+    assert fixed.table_entry.action.action.params[0].value == b"\x01"
     c.write((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.fwd", [b"\x01"])))
     ecmp = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
     ecmp.table_entry.action.action_profile_member_id = 77

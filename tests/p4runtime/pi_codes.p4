@@ -1,5 +1,5 @@
-// @tableonly and @defaultonly actions: P4Runtime refuses an entry with a default-only action and a default
-// action that is table-only with PERMISSION_DENIED, as PI does.
+// What P4Runtime refuses with PERMISSION_DENIED, as PI does: an entry with a @defaultonly action, a @tableonly
+// action as default, and any write to a table whose entries are const.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -29,7 +29,15 @@ control Ing(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm
         actions = { @tableonly fwd; @defaultonly drop; }
         default_action = drop();
     }
-    apply { t.apply(); }
+    table fixed {
+        key = { hdr.eth.src: exact; }
+        actions = { fwd; NoAction; }
+        const entries = { 0x020000000001 : fwd(1); }
+    }
+    apply {
+        t.apply();
+        fixed.apply();
+    }
 }
 
 control Eg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
