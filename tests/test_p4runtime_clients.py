@@ -317,3 +317,24 @@ def test_reading_one_that_does_not_exist_is_not_found(h, ctl, kind):
         ctl.read(e)
     assert exc.value.code() == grpc.StatusCode.NOT_FOUND
     assert ctl.read(wildcard) == []
+
+
+def test_streams_are_capped_and_writes_still_run(h, ctl):
+    """Each stream holds a server thread; leaked streams (a PTF test whose setUp failed never closes its own)
+    must not starve Write and Read: past 16 streams (PI's limit) a new one is RESOURCE_EXHAUSTED, and a Write
+    still runs."""
+    from emulator.p4runtime.server import MAX_STREAMS
+
+    extra = []
+    try:
+        for i in range(MAX_STREAMS - 1):  # ctl holds one already
+            extra.append(Controller(h.address, election_id=(0, 100 + i), role="other"))
+        channel, stub = _stub(h)
+        extra.append(channel)
+        with pytest.raises(grpc.RpcError) as exc:
+            next(stub.StreamChannel(iter(queue.Queue().get, None)))
+        assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")))
+    finally:
+        for c in extra:
+            c.close()
