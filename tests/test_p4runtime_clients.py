@@ -338,3 +338,18 @@ def test_streams_are_capped_and_writes_still_run(h, ctl):
     finally:
         for c in extra:
             c.close()
+
+
+def test_zero_padded_bytestrings_longer_than_the_field_are_accepted(h, ctl):
+    """PI takes any bytestring whose value fits the field, leading zeros beyond its width too (a 9-bit port as
+    four bytes, as tests built with `to_bytes(4, "big")` send it); a value that does not fit stays refused."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", bytes(2) + MAC2)], "Ing.fwd",
+                    [bytes(3) + MAC2, b"\x00\x00\x00\x05"])
+    ctl.write((INSERT, e))
+    (got,) = ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.l2"))))
+    assert got.table_entry.match[0].exact.value == MAC2
+    assert [p.value for p in got.table_entry.action.action.params] == [MAC2, b"\x05"]
+    too_big = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC1)], "Ing.fwd", [MAC2, b"\x00\x00\x02\x00"])
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, too_big))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
