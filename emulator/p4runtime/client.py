@@ -245,14 +245,7 @@ class P4RuntimeClient(ExternOps):
         self.write((kind, self._entity(which, msg)))
 
     def _read_one(self, which: str, msg) -> list:
-        """The entities one query finds; none when the server says the one it names does not exist (NOT_FOUND,
-        as PI answers for a multicast group, clone session or digest config asked for by id)."""
-        try:
-            return [getattr(e, which) for e in self.read(self._entity(which, msg))]
-        except P4RuntimeClientError as exc:
-            if exc.code == "NOT_FOUND":
-                return []
-            raise
+        return [getattr(e, which) for e in self.read(self._entity(which, msg))]
 
     # ------------------------------------------------------------------ tables
     def _table_entry(self, t: TableInfo, match, priority: int | None):
