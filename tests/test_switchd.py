@@ -316,3 +316,12 @@ def test_egress_queues_hold_64_packets_by_default_as_bmv2(lab, tmp_path, extra, 
     finally:
         ctl.close()
         stop(proc)
+
+
+def test_bench_switch_in_process_costs_go_through_the_whole_datapath():
+    """`rocelab bench switch` also times fabric.p4 in-process: V1Switch.process() and the switch's datapath
+    (ingress, TM, egress, the send call); the datapath round must forward the bench's frame (it raises if not)."""
+    from emulator.bench.switch import in_process_costs
+
+    costs = in_process_costs(n=128)
+    assert set(costs) == {"process_us", "datapath_us"} and all(v > 0 for v in costs.values())

@@ -249,3 +249,23 @@ def test_buffer_accounting_invariants(ops, static, sched):
         assert eport.res_used == [0] * 8 and eport.qbytes == [0] * 8
         sent_xoff = [eport.stats.pause_sent[p] > 0 for p in range(8)]
         assert all(eport.stats.resume_sent[p] > 0 for p in range(8) if sent_xoff[p])
+
+
+def test_pass_through_counts_as_enqueue_then_dequeue_of_an_empty_queue():
+    """The real-time switch's idle unshaped ports: pass_through gives the QueueInfo and counters that enqueue()
+    and dequeue() at the same instant give, and refuses (None) whenever the job would really have to wait."""
+    a, b = make_tm(), make_tm()
+    j = job(1, 3, 700)
+    assert a.pass_through(j, 0, 5_000)
+    assert b.enqueue(j, 0, 5_000)
+    _, info, _ = b.dequeue(1, 5_000)  # what egress is told otherwise: an empty queue, enqueued now
+    assert (info.enq_timestamp_us, info.enq_qdepth, info.deq_timedelta_us, info.deq_qdepth, info.enq_qdepth_bytes,
+            info.deq_qdepth_bytes) == (5, 0, 0, 0, 0, 0)
+    assert a.snapshot(5_000) == b.snapshot(5_000) and a.busy_ports == b.busy_ports == {1}
+    assert a.enqueue(job(1, 0), 0, 0)
+    assert not a.pass_through(job(1, 3), 0, 0)  # the port holds a packet: FIFO/priority order needs the queue
+    assert not a.pass_through(job(2, 0, 4096), 0, 0)  # beyond the reserve: enqueue() judges the shared pool
+    a.pause(2, (0,), 10_000, 0)
+    assert not a.pass_through(job(2, 0), 0, 0)  # paused priority
+    pfc = make_tm(pfc=PfcConfig(enabled=True, priorities=(3,)))
+    assert not pfc.pass_through(job(2, 3), 1, 0)  # lossless: XOFF accounting happens in the queue

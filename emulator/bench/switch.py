@@ -5,8 +5,13 @@ Set-up (root): namespaces h1 and h2, each joined to the root namespace by a veth
 loop) runs in the root namespace on the root-side ends. The forwarder is stopped (SIGSTOP) while a sender in h1
 queues the frames in its receive buffer, then continued; a receiver in h2 counts what arrives: packets/s = frames
 received / time from the first to the last. So the figure is the forwarder's own capacity, not shared with the
-sender's CPU (2 cores), and both forwarders are measured the same way. Writes: batches of 100 exact
-entries through the gRPC stubs into a running switch. Everything created is removed at the end.
+sender's CPU (2 cores), and both forwarders are measured the same way, `--repeat` times each (figures: medians,
+with the range). The machine's other load moves packets/s a lot (a forwarder waiting for a core, a receiver that
+falls behind), so each forwarder's CPU time per frame (its main thread's user + system time over the measurement,
+from /proc) is reported too: the steadier comparison. The in-process costs per frame (`V1Switch.process` and the
+switch's whole datapath without sockets, fabric.p4 with the same tables) say where the switch's time goes.
+Writes: batches of 100 exact entries through the gRPC stubs into a running switch. Everything created is removed
+at the end.
 """
 from __future__ import annotations
 
@@ -28,7 +33,15 @@ DESCRIPTIONS = {
     "bare_loop_pps": "frames/s of a Python AF_PACKET recv+send loop on the same veths",
     "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
     "writes_per_s": "P4Runtime table writes/s, batches of 100 (goal >= 10,000)",
+    "switch_pps_range": "lowest and highest switch_pps of the repeats",
+    "bare_loop_pps_range": "lowest and highest bare_loop_pps of the repeats",
+    "switch_cpu_us": "rocelab-switch's CPU time per frame (user + system, main thread; median)",
+    "bare_loop_cpu_us": "the bare loop's CPU time per frame (user + system; median)",
+    "cpu_ratio": "bare_loop_cpu_us / switch_cpu_us: the ratio without scheduling noise",
+    "process_us": "in-process: V1Switch.process() per frame (fabric.p4: parser .. deparser, ideal TM)",
+    "datapath_us": "in-process: the switch's datapath per frame (ingress, TM, egress, send call; no sockets)",
     "frames_offered": "frames the sender sent per measurement",
+    "repeats": "measurements per forwarder",
     "protobuf": "protobuf version/implementation of this process and the switch's (pure Python is ~10x slower)",
 }
 
@@ -83,6 +96,7 @@ while True:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=30_000, help="frames offered per measurement (default 30,000)")
+    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder (default 3)")
 
 
 def _ip(*args: str) -> None:
@@ -129,7 +143,14 @@ def _frame() -> bytes:
                  / UDP(sport=49152, dport=4791) / bytes(64))
 
 
-def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> float:
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of the process's main thread (the forwarder; not the switch's gRPC threads)."""
+    fields = open(f"/proc/{pid}/task/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> tuple[float, float]:
+    """(frames/s received in h2, the forwarder's CPU microseconds per frame)."""
     import signal
 
     rx = lab.py(lab.ns[1], RECEIVER, "1.0")
@@ -139,11 +160,13 @@ def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> float:
         tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames))
         tx.wait(timeout=300)
     finally:
+        cpu0 = _cpu_s(forwarder.pid)
         forwarder.send_signal(signal.SIGCONT)
     out, err = rx.communicate(timeout=300)
+    cpu = _cpu_s(forwarder.pid) - cpu0
     n, span = out.split()
     n, span = int(n), float(span)
-    return n / span if span > 0 else 0.0
+    return (n / span if span > 0 else 0.0), (cpu * 1e6 / n if n else 0.0)
 
 
 def _free_port() -> int:
@@ -230,12 +253,14 @@ def run(args: argparse.Namespace) -> dict:
     if os.geteuid() != 0:
         raise RocelabError("bench switch needs root (network namespaces and raw sockets)")
     frames = args.frames
+    repeat = max(1, int(getattr(args, "repeat", 3)))
+    costs = in_process_costs()
     with _Lab() as lab, tempfile.TemporaryDirectory(prefix="rocelab-bench-") as work:
         bare = subprocess.Popen([sys.executable, "-c", BARE_LOOP, lab.root[0], lab.root[1]],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             bare.stdout.readline()
-            bare_pps = _measure(lab, frames, bare)
+            bare_runs = [_measure(lab, frames, bare) for _ in range(repeat)]
         finally:
             bare.terminate()
             bare.wait(timeout=10)
@@ -254,16 +279,86 @@ def run(args: argparse.Namespace) -> dict:
                     raise RocelabError(f"bench switch: rocelab-switch did not start: {sw.stderr.read()}")
                 time.sleep(0.05)
             (channel, done, _stream), (stub, p4info) = _program(addr, work)
-            switch_pps = _measure(lab, frames, sw)
+            switch_runs = [_measure(lab, frames, sw) for _ in range(repeat)]
             writes = _writes_per_s(stub, p4info)
             done.set()
             channel.close()
         finally:
             sw.terminate()
             sw.wait(timeout=10)
+    switch_pps, bare_pps = _median([r[0] for r in switch_runs]), _median([r[0] for r in bare_runs])
+    switch_cpu, bare_cpu = _median([r[1] for r in switch_runs]), _median([r[1] for r in bare_runs])
     return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
             "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, "writes_per_s": round(writes),
-            "frames_offered": frames, "protobuf": _protobuf()}
+            "switch_pps_range": _range(r[0] for r in switch_runs), "bare_loop_pps_range": _range(r[0] for r in bare_runs),
+            "switch_cpu_us": round(switch_cpu, 2), "bare_loop_cpu_us": round(bare_cpu, 2),
+            "cpu_ratio": round(bare_cpu / switch_cpu, 3) if switch_cpu else 0.0,
+            **costs, "frames_offered": frames, "repeats": repeat, "protobuf": _protobuf()}
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
+def _range(values) -> str:
+    v = [round(x) for x in values]
+    return f"{min(v):,}-{max(v):,}"
+
+
+def in_process_costs(n: int = 10_000) -> dict[str, float]:
+    """Microseconds per frame, in this process (no sockets, no other process): V1Switch.process() of fabric.p4
+    with the bench's route, and rocelab-switch's datapath (RealTimeSwitch.receive_batch in batches of 64, as a
+    wake-up reads them: ingress, traffic manager, egress and the send call, to a port that discards). The
+    fastest of 5 rounds: the least disturbed by other processes."""
+    import threading
+
+    from emulator.control.fabric import FabricControl
+    from emulator.switchd.loop import RealTimeSwitch
+    from emulator.switchd.main import _tm_config
+    from emulator.switchd.options import parse_args
+
+    fab = FabricControl.load(os.path.join(os.path.dirname(__file__), "..", "..", "p4src", "fabric.p4"))
+    fab.add_nexthop(1, port=2, dmac=0x020000000002, smac=0x020000000001)
+    fab.add_route("10.0.2.0", 24, 1)
+    sw, frame = fab.switch, _frame()
+
+    class _Device:  # what RealTimeSwitch needs of emulator.p4runtime.device.Device
+        lock = threading.RLock()
+        switch = sw
+        on_pipeline = inject = clock_us = None
+
+        @staticmethod
+        def digests(items: list) -> None:
+            items.clear()
+
+    sent: list[int] = []
+    dp = RealTimeSwitch(_Device(), _tm_config(parse_args(["--no-p4"])))
+    dp.add_port(1, lambda port, f: None, "in")
+    dp.add_port(2, lambda port, f: sent.append(len(f)), "out")
+    batch = [(1, frame)] * 64
+
+    def through_datapath(k: int) -> None:
+        for _ in range(k // 64):
+            dp.receive_batch(batch)
+
+    def through_process(k: int) -> None:
+        for _ in range(k):
+            sw.process(1, frame)
+
+    out = {}
+    for name, fn in (("process_us", through_process), ("datapath_us", through_datapath)):
+        fn(1000)
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            fn(n)
+            best = min(best, (time.perf_counter() - t0) / (n // 64 * 64 if fn is through_datapath else n))
+        out[name] = round(best * 1e6, 2)
+    dp.close()
+    if not sent:
+        raise RocelabError("bench switch: the in-process datapath forwarded nothing (fabric.p4 set-up)")
+    return out
 
 
 def _protobuf() -> str:
@@ -274,4 +369,4 @@ def _protobuf() -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    print(json.dumps(run(argparse.Namespace(frames=60_000))))
+    print(json.dumps(run(argparse.Namespace(frames=60_000, repeat=3))))

@@ -70,6 +70,23 @@ class InterfacePort:
         return self.sock.fileno()
 
     def receive(self, limit: int = 64) -> list[tuple[int, bytes]]:
+        if self._filter_outgoing:
+            return self._receive_filtered(limit)
+        out = []
+        recv = self.sock.recv  # not recvfrom: for AF_PACKET, CPython names the interface with an ioctl per frame
+        port = self.port
+        try:
+            for _ in range(limit):
+                out.append((port, recv(MAX_FRAME)))
+        except BlockingIOError:
+            pass
+        except OSError as exc:
+            if exc.errno not in (errno.ENETDOWN, errno.ENXIO):
+                raise
+        return out
+
+    def _receive_filtered(self, limit: int) -> list[tuple[int, bytes]]:
+        """Kernels without PACKET_IGNORE_OUTGOING: what the switch sent itself is told apart by its packet type."""
         out = []
         recv = self.sock.recvfrom
         for _ in range(limit):
@@ -81,7 +98,7 @@ class InterfacePort:
                 if exc.errno in (errno.ENETDOWN, errno.ENXIO):
                     break
                 raise
-            if self._filter_outgoing and addr[2] == socket.PACKET_OUTGOING:
+            if addr[2] == socket.PACKET_OUTGOING:
                 continue
             out.append((self.port, data))
         return out

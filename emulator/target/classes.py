@@ -4,6 +4,7 @@ code; `pyattr` names the attribute that holds a P4 field."""
 from __future__ import annotations
 
 import keyword
+import re
 import struct
 from typing import Any
 
@@ -170,12 +171,9 @@ def _header_methods(layout: TypeLayout) -> list[str]:
         L += ["        " + s for s in _unpack_lines(widths, fixed, "v")] or ["        pass"]
         L.append("    def _emit(self, out):")
         L.append("        if self._valid:")
+        L.append(f"            out.append({_emit_value(widths, plan, 'self', '_ST.pack')})")
         if plan is not None:
-            L.append(f"            out.append(_ST.pack({plan[2]}))")
-        elif fixed % 8 == 0:
-            L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}).to_bytes({nbytes}, 'big'))")
-        else:
-            L.append(f"            out.append(({_pack_expr(widths, fixed) or '0'}, {fixed}))")
+            L.append("    _st_pack = _ST.pack")  # for the deparser's inline emit (emit_source)
     else:
         # headers with a varbit field: extract field by field (rare, not hot)
         # BMv2's checks, in its order: a size that is not whole bytes is ParserInvalidArgument, a size above the
@@ -208,6 +206,34 @@ def _header_methods(layout: TypeLayout) -> list[str]:
             else:
                 L.append(f"            out.append(({_field_u(name, w, kind)}, {w}))")
     return L
+
+
+def _emit_value(widths, plan, obj: str, pack: str) -> str:
+    """What a fixed-size header `obj` emits: its bytes (through `pack`, its struct's pack, when it has a struct
+    plan) or, not byte-aligned, a (value, width) pair."""
+    fixed = sum(w for _, w, _ in widths)
+    if plan is not None:
+        return f"{pack}({_on(plan[2], obj)})"
+    value = _on(_pack_expr(widths, fixed) or "0", obj)
+    if fixed % 8 == 0:
+        return f"({value}).to_bytes({fixed // 8}, 'big')"
+    return f"({value}, {fixed})"
+
+
+def _on(src: str, obj: str) -> str:
+    """Source written for `self.<field>` made to read `<obj>.<field>`."""
+    return src if obj == "self" else re.sub(r"\bself\.", obj + ".", src)
+
+
+def emit_source(cls: type, obj: str) -> str | None:
+    """The value header class `cls`'s _emit appends for the header held in local `obj` (the deparser emits it
+    in place: one call fewer per header), or None for a header with a varbit field."""
+    layout = getattr(cls, "_layout", None)
+    if layout is None or layout.kind != "header" or cls._has_varbit:
+        return None
+    widths = _flat_widths(layout.fields)
+    plan = _struct_plan(widths)
+    return _emit_value(widths, plan, obj, f"{obj}._st_pack")
 
 
 _CODES = ((8, "Q"), (4, "I"), (2, "H"), (1, "B"))

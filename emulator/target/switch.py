@@ -85,9 +85,9 @@ class IngressResult:
 
     __slots__ = ("jobs", "digests", "dropped")
 
-    def __init__(self, jobs: list | None = None, digests: list | None = None, dropped: bool = False):
+    def __init__(self, jobs: list | None = None, digests: list | tuple = (), dropped: bool = False):
         self.jobs = [] if jobs is None else jobs
-        self.digests = [] if digests is None else digests  # (digest struct name, field values tuple)
+        self.digests = digests  # (digest struct name, field values tuple); read-only () when there are none
         self.dropped = dropped
 
     def __repr__(self) -> str:
@@ -95,14 +95,15 @@ class IngressResult:
 
 
 class EgressResult:
-    """Frames to transmit as (port, bytes), E2E clone jobs to enqueue, packets to recirculate."""
+    """Frames to transmit as (port, bytes), E2E clone jobs to enqueue, packets to recirculate (the last two
+    read-only () when there are none: the common case costs no lists)."""
 
     __slots__ = ("frames", "clones", "recirculate")
 
-    def __init__(self, frames: list | None = None, clones: list | None = None, recirculate: list | None = None):
+    def __init__(self, frames: list | None = None, clones: list | tuple = (), recirculate: list | tuple = ()):
         self.frames = [] if frames is None else frames
-        self.clones = [] if clones is None else clones
-        self.recirculate = [] if recirculate is None else recirculate  # RecircPacket (bytes)
+        self.clones = clones
+        self.recirculate = recirculate  # RecircPacket (bytes)
 
     def __repr__(self) -> str:
         return f"EgressResult(frames={self.frames}, clones={self.clones}, recirculate={self.recirculate})"
@@ -348,7 +349,7 @@ class V1Switch:
         if ctx.clone is not None:
             self._clone_i2e(ctx.clone, data, port, now_ns, meta, sm, res.jobs, loops)
         if ctx.digests:
-            res.digests.extend(ctx.digests)
+            res.digests = [*res.digests, *ctx.digests]
         if ctx.resubmit is not None:
             if loops < self.max_loops:
                 self._ingress_pass(port, data, now_ns, RESUBMIT, (meta, sm, ctx.resubmit), res, loops + 1)
@@ -429,7 +430,6 @@ class V1Switch:
             return EgressResult()
 
     def _egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None) -> EgressResult:
-        res = EgressResult()
         sm = job.sm
         now_us = now_ns // 1000
         sm.egress_port = job.egress_port
@@ -439,6 +439,8 @@ class V1Switch:
         if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
             sm.enq_timestamp = now_us & 0xFFFFFFFF
             sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
+            if self._has_bytes_depth:
+                sm.enq_qdepth_bytes = sm.deq_qdepth_bytes = 0
         else:
             sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
             sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF
@@ -457,10 +459,12 @@ class V1Switch:
             ctx.truncate = job.truncate
         self.rt.cur = ctx
         self._run_egress(hdr, meta, sm)
+        clones: list | tuple = ()
         if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
-            self._clone_e2e(ctx.clone, job, hdr, meta, sm, res.clones, ctx.lreg)
+            clones = []
+            self._clone_e2e(ctx.clone, job, hdr, meta, sm, clones, ctx.lreg)
         if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
-            return res
+            return EgressResult(None, clones)
         self._run_compute(hdr, meta)  # BMv2 updates checksums in its deparser
         parts: list = []
         self._run_deparser(parts, hdr)
@@ -470,23 +474,22 @@ class V1Switch:
         else:
             frame = join_emitted(parts, job.payload)
         if ctx.recirculate is not None:
-            if job.loops < self.max_loops:
-                r = RecircPacket(frame)
-                r.port = sm.ingress_port
-                r.meta, r.sm, r.copier = meta, sm, ctx.recirculate
-                r.loops = job.loops + 1
-                res.recirculate.append(r)
-            return res
+            if job.loops >= self.max_loops:
+                return EgressResult(None, clones)
+            r = RecircPacket(frame)
+            r.port = sm.ingress_port
+            r.meta, r.sm, r.copier = meta, sm, ctx.recirculate
+            r.loops = job.loops + 1
+            return EgressResult(None, clones, [r])
         if ctx.truncate is not None and ctx.truncate < len(frame):
             frame = frame[:ctx.truncate]
-        res.frames.append((job.egress_port, frame))
-        return res
+        return EgressResult([(job.egress_port, frame)], clones)
 
     # -------------------------------------------------------------------------------------------- both
     def process(self, port: int, data: bytes, now_ns: int = 0) -> list[tuple[int, bytes]]:
         """Ingress and egress through an ideal zero-delay TM; recirculations and clones followed (bounded)."""
         res = self.ingress(port, data, now_ns)
-        self.last_digests = res.digests
+        self.last_digests = list(res.digests)
         if len(res.jobs) == 1:  # the common case: one unicast copy
             er = self.egress(res.jobs[0], now_ns, None)
             if not er.clones and not er.recirculate:

@@ -197,6 +197,7 @@ class TableLookup:
             # call instead of lookup -> _resolve_indirect -> select_packed); every other case is the generic path
             prof = self.profile
             expanded = prof._expanded  # updated in place as groups change
+            members_of = prof.members  # member id -> (action, args), updated in place
             sel_pack = self._sel_pack
             n_keys = self.n_keys
             generic = types.MethodType(TableLookup.lookup, self)
@@ -207,6 +208,10 @@ class TableLookup:
                     r = e.result
                     if r:
                         return r
+                    if e.member is not None:  # an entry naming one member (a single next hop)
+                        act = members_of.get(e.member)
+                        if act is not None:
+                            return (act[0], act[1], e)
                     members = expanded.get(e.group)  # None for a member entry (group None)
                     if members is not None and len(members) > 1:
                         chosen = members[prof._hash(sel_pack(keys[n_keys:])) % len(members)]

@@ -8,6 +8,8 @@
                                               # free: the TM's PFC requests as frames first, then the scheduler's pick run
                                               # through v1model egress. None: nothing sendable now.
     dp.more(port)                             # may the port have something after this frame?
+    dp.direct[port] = send                    # optional: the port is always free (unshaped); a frame that would
+                                              # find its queues empty is sent at once through send(port, frame)
 
 The engine owns time and the wire: it calls `next_frame` only when the port is free, serializes the frame at the
 port's rate and calls `next_frame` again when it is done. The datapath asks the engine for the rest through
@@ -67,6 +69,10 @@ class Datapath:
                                  on_pause=on_pause, path=path)
         self.mac_of = mac_of if mac_of is not None else default_mac
         self.pending: dict[int, deque[bytes]] = {}  # frames egress produced for another port (rare)
+        # port -> send(port, frame): ports the engine keeps free at all times (no rate to pace: the real-time
+        # engine's unshaped ports). A job for such a port that would find its queues empty goes through egress
+        # and out at once (TrafficManager.pass_through) instead of waiting for a wake-up.
+        self.direct: dict[int, Callable[[int, bytes], None]] = {}
         self.digests: list[Any] = []
         self.mac_ctrl_ignored = 0  # MAC control frames that are not PFC (e.g. 802.3x PAUSE)
         self.ingress_drops = 0
@@ -95,12 +101,20 @@ class Datapath:
         enqueue = self.tm.enqueue
         wake = self.wake
         limit = self.priority_queues
+        direct = self.direct
         for job in jobs:
             if limit is not None and job.priority >= limit:
                 self.priority_drops += 1
                 continue
+            eport = job.egress_port
+            if eport in direct and not self.pending:
+                if self.tm.pass_through(job, port, now):  # an idle port, always free: egress and out now
+                    frame = self._egress(job, None, port, eport, now)
+                    if frame is not None:
+                        direct[eport](eport, frame)
+                    continue
             if enqueue(job, port, now):
-                wake(job.egress_port, now)
+                wake(eport, now)
 
     # -- transmit -----------------------------------------------------------------------------------------------
     def next_frame(self, port: int, now: int) -> bytes | None:
@@ -113,26 +127,32 @@ class Datapath:
                 return pend.popleft()
         if not eport.backlog:
             return None
-        egress = self.sw.egress
         dequeue = self.tm.dequeue
         while True:
             got = dequeue(port, now)
             if got is None:
                 return None
             job, info, in_port = got
-            res = egress(job, now, info)
-            if res.clones or res.recirculate:
-                self._egress_side_effects(res, in_port, port, now)
-            frames = res.frames
-            if not frames:
-                continue  # dropped in egress: no wire time used, take the next one
-            if len(frames) == 1 and frames[0][0] == port:
-                if self.ecn is not None:
-                    return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes)
-                return frames[0][1]
-            frame = self._spread(frames, port, now)
+            frame = self._egress(job, info, in_port, port, now)
             if frame is not None:
                 return frame
+            # dropped in egress (or its frames went to other ports): no wire time used, take the next one
+
+    def _egress(self, job: Any, info: Any, in_port: int | None, port: int, now: int) -> bytes | None:
+        """v1model egress of a dequeued job (`info` None: it went through an empty queue at once): the frame for
+        `port`'s wire (ECN-marked by the TM if configured), or None; clones, recirculations and frames for other
+        ports are handed on."""
+        res = self.sw.egress(job, now, info)
+        if res.clones or res.recirculate:
+            self._egress_side_effects(res, in_port, port, now)
+        frames = res.frames
+        if not frames:
+            return None
+        if len(frames) == 1 and frames[0][0] == port:
+            if self.ecn is not None:
+                return self.ecn.apply(frames[0][1], job.priority, info.enq_qdepth_bytes if info is not None else 0)
+            return frames[0][1]
+        return self._spread(frames, port, now)
 
     def _receive_pfc(self, port: int, frame: bytes, now: int) -> None:
         if not receive_pfc(self.tm, port, frame, now):

@@ -132,6 +132,36 @@ class TrafficManager:
             stats.max_queue_pkts[prio] = len(q)
         return True
 
+    def pass_through(self, job: Any, in_port: int | None, now: int) -> bool:
+        """Enqueue and dequeue at once, for a port whose transmitter is free (an engine's unshaped port): when the
+        job's queue would be its port's only packet, it waits nowhere, and this counts it as enqueue() then
+        dequeue() would; egress sees an empty queue (enqueued and dequeued now: what V1Switch.egress assumes
+        without a QueueInfo). False when it must really queue (the port holds packets or PFC frames, its priority
+        is paused, the job is lossless PFC traffic whose XOFF accounting the queue does, or admission needs the
+        checks of enqueue()): then call enqueue()."""
+        port = self.ports.get(job.egress_port)
+        if port is None or port.backlog or port.ctrl:
+            return False
+        prio = job.priority
+        length = job.length
+        if port.paused_until[prio] > now or length > self.buffer.reserved or self.max_pkts < 1:
+            return False
+        ing = self.ingress.get(in_port)
+        if ing is not None and ing.lossless[prio]:
+            return False
+        # the (port, priority) reserve takes it (an empty queue has its whole reserve) and gets it back at once
+        self.busy_ports.add(port.id)
+        stats = port.stats
+        stats.enq_pkts[prio] += 1
+        stats.enq_bytes[prio] += length
+        stats.tx_pkts[prio] += 1
+        stats.tx_bytes[prio] += length
+        if length > stats.max_queue_bytes[prio]:
+            stats.max_queue_bytes[prio] = length
+        if not stats.max_queue_pkts[prio]:
+            stats.max_queue_pkts[prio] = 1
+        return True
+
     def dequeue(self, port_id: int, now: int) -> tuple[Any, Any, int | None] | None:
         """The next job of the port by its scheduler among non-paused priorities: (job, QueueInfo, in_port)."""
         port = self.ports[port_id]

@@ -34,6 +34,9 @@ class CallGen:
             fn = self.env.get(id(callee.decl))
             if fn is None:
                 raise Unsupported("table is not in scope", c.loc)
+            if stmt and fn in self.table_lookups:
+                self.apply_in_place(fn)
+                return None
             return f"{fn}({self.where(c)!r})" if self.tr else f"{fn}()"
         if k == "block_apply":
             sub = self._instance_of(callee.receiver)
@@ -53,9 +56,13 @@ class CallGen:
             # from invalid has all its fields reset to 0, and both adjust the packet's length register, which
             # is standard_metadata.packet_length at the start of egress
             nbytes = self._hdr_nbytes(h, strip(recv.type))
-            if m == "setValid":
-                if isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
-                    o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
+            if m == "setValid" and isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
+                o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
+            if self.kind == "parser":
+                # in a parser state p4c emits a plain `set $valid$` instead: the fields keep what was written to
+                # them while the header was invalid, and the length register is not touched
+                o(f"{h}._valid = {m == 'setValid'}")
+            elif m == "setValid":
                 o(f"if not {h}._valid:")
                 o(f"    {h}._set(type({h})())")
                 o(f"    {h}._valid = True")
@@ -76,6 +83,33 @@ class CallGen:
             return self.extern_method(self._args_in_order(callee), c, stmt)
         raise Unsupported(f"unsupported call kind {k}", c.loc)
 
+    def apply_in_place(self, fn: str) -> str:
+        """The body of table function `fn` at the apply site (one call fewer per packet); returns the local that
+        holds the matched entry (None on a miss). The key expressions only read, so they mean the same here."""
+        lookup, dname = self.table_lookups[fn]
+        a, args, e = self.uniq("ta"), self.uniq("targs"), self.uniq("te")
+        self.out(f"{a}, {args}, {e} = {lookup}")
+        self.out(f"{dname}[{a}](*{args})")
+        return e
+
+    def table_hit_in_place(self, cond) -> str | None:
+        """`t.apply().hit`, `t.apply().miss` or their negation as an if condition, generated in place: the
+        condition text, or None for any other condition (a table applied inside `&&` or `||` must stay a call:
+        it may not be evaluated at all)."""
+        neg = False
+        while isinstance(cond, A.Unary) and cond.op == "!":
+            neg, cond = not neg, cond.expr
+        if not (isinstance(cond, A.Member) and cond.name in ("hit", "miss") and isinstance(cond.expr, A.MethodCall)):
+            return None
+        callee = getattr(cond.expr, "callee", None)
+        if callee is None or callee.kind != "table_apply":
+            return None
+        fn = self.env.get(id(callee.decl))
+        if fn not in self.table_lookups:
+            return None
+        e = self.apply_in_place(fn)
+        return f"{e} is {'not ' if (cond.name == 'hit') != neg else ''}None"
+
     def _instance_of(self, recv):
         d = getattr(recv, "decl", None)
         v = self.env.get(id(d)) if d is not None else None
@@ -92,6 +126,8 @@ class CallGen:
         post = []
         for p, a, g in zip(params, callee.args, sub.frame):
             t = p.param_type.resolved
+            if T.contains_typevar(t) and getattr(a, "type", None) is not None and not isinstance(a, A.DontCare):
+                t = a.type  # a generic parser/control's parameter: the type of this instance's argument
             comp = _composite(t)
             if a is None or isinstance(a, A.DontCare):
                 o(f"{g} = {self.zero_of(t)}")

@@ -155,10 +155,10 @@ class ControlGen:
                     s = f"({s} & {_mask(_bits(kt)[0])})"
                 ks.append(s)
             tup = "(" + "".join(s + ", " for s in ks) + ")"
-            if direct:
-                o(f"a, args, e = {tg}.apply({tup}, _rt.cur.length, _rt.cur.now_us)")
-            else:
-                o(f"a, args, e = {tg}.lookup({tup})")
+            lookup = (f"{tg}.apply({tup}, _rt.cur.length, _rt.cur.now_us)" if direct else f"{tg}.lookup({tup})")
+            o(f"a, args, e = {lookup}")
+            if not self.tr:
+                self.table_lookups[fn] = (lookup, dname)
             if self.tr:
                 tp = self.bind("TP_" + qn, tparams)
                 o(f"_T.table({qn!r}, e, a, args, {tp}, loc or {self.where(t)!r})")

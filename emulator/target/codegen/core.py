@@ -92,6 +92,9 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         self.functions: dict[int, str] = {}
         self.action_names: dict[tuple, str] = {}  # (inst n, id(ActionDecl)) -> name the table reports
         self.dispatch: list[tuple[str, dict]] = []
+        # table function -> (its lookup call, its dispatch dict): an untraced apply() whose result is used whole
+        # (a statement, or `if (t.apply().hit)`) is generated in place, without the call to the function
+        self.table_lookups: dict[str, tuple[str, str]] = {}
         self.inst: Instance | None = None
         self.kind = "control"  # "parser" or "control": stack indexing semantics differ
         self.fn_kind = "control"  # control / action / function

@@ -4,7 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.p4.constfold import wrap as _cf_wrap
-from emulator.target.classes import pyattr
+from emulator.target.classes import emit_source, pyattr
 from emulator.target.codegen.base import Emitter, Unsupported, _bits, _composite, _mask, strip
 
 # an expression whose source has more parentheses than this is computed into a temporary
@@ -20,7 +20,14 @@ class ExpressionGen:
 
     def _emit_path(self, out: str, src: str, t, e=None, text: str = "") -> None:
         t = strip(t)
-        if isinstance(t, (T.Header, T.HeaderUnion, T.HeaderStack)):
+        value = None
+        if isinstance(t, T.Header) and not self.tr:
+            h = self.uniq("h")
+            value = emit_source(self.cls_of(t), h)
+        if value is not None:  # the header's _emit in place
+            self.out(f"{h} = {src}")
+            self.out(f"if {h}._valid: {out}.append({value})")
+        elif isinstance(t, (T.Header, T.HeaderUnion, T.HeaderStack)):
             self.out(f"{src}._emit({out})")
             if self.tr:
                 self.out(f"_T.emitted({text.split('.', 1)[-1]!r}, {src})")
@@ -339,9 +346,11 @@ class ExpressionGen:
     def x_ListExpression(self, e, t, want):
         tgt = strip(want) if want is not None else t
         if isinstance(tgt, (T.Struct, T.Header)):
-            return self._construct(tgt, list(e.components))
+            # `{a, ...}`: the fields after the given ones take their default values
+            return self._construct(tgt, list(e.components) + [None] * (len(tgt.fields) - len(e.components)))
         if isinstance(tgt, T.Tuple):
             srcs = self._ordered_n(list(zip(e.components, tgt.elements)))
+            srcs += [self.zero_of(x) for x in tgt.elements[len(srcs):]]
             return "(" + "".join(x + ", " for x in srcs) + ")"
         return "(" + "".join(x + ", " for x in self._ordered_n([(c, None) for c in e.components])) + ")"
 
@@ -393,3 +402,5 @@ class ExpressionGen:
 
     def x_InvalidHeaderExpression(self, e, t, want):
         return self.zero_of(want if want is not None else t)
+
+    x_DefaultValue = x_InvalidHeaderExpression

@@ -393,15 +393,32 @@ class ExternGen:
                 b = _bits(args[1].type)
                 if b and b[1]:
                     val = f"({val} & {_mask(b[0])})"
-                o(f"{x}.write({self.expr(args[0])}, {val})")
                 if self.tr:
+                    o(f"{x}.write({self.expr(args[0])}, {val})")
                     self.trace("extern", "register_write", f"{self._xname(x)}[{{}}] <- {{}}", c,
                                f"str({self.expr(args[0])})", val)
+                    return None
+                # Register.write in place (one call fewer per packet): in range, the cell gets the value cut to
+                # the register's width; out of range, nothing but the count (BMv2 logs it)
+                i = self.uniq("xi")
+                o(f"{i} = {self.expr(args[0])}")
+                o(f"if {i} < {x}.size: {x}.values.set[{i}] = {val} & {x}.mask")
+                o(f"else: {x}.out_of_range += 1")
                 return None
         if tname == "counter" and m == "count":
-            o(f"{x}.count({self.expr(args[0])}, _rt.cur.length)")
             if self.tr:
+                o(f"{x}.count({self.expr(args[0])}, _rt.cur.length)")
                 self.trace("extern", "count", f"{self._xname(x)}[{{}}]", c, f"str({self.expr(args[0])})")
+                return None
+            # Counter.count in place
+            i, cells = self.uniq("xi"), self.uniq("xc")
+            o(f"{i} = {self.expr(args[0])}")
+            o(f"if {i} < {x}.size:")
+            o(f"    {cells} = {x}.packets.set")
+            o(f"    {cells}[{i}] = {cells}.get({i}, 0) + 1")
+            o(f"    {cells} = {x}.bytes.set")
+            o(f"    {cells}[{i}] = {cells}.get({i}, 0) + _rt.cur.length")
+            o(f"else: {x}.out_of_range += 1")
             return None
         if tname == "direct_counter" and m == "count":
             return None  # the table counts its hits

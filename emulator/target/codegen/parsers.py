@@ -20,7 +20,19 @@ class ParserGen:
         # an acyclic state graph (no header stack loop): each state calls the next one itself (`return S_x()`),
         # without the dispatch loop of P<n>; the call depth is bounded by the number of states
         self._chain = not _has_cycle({s.name: _targets(s.transition) for s in d.states})
+        # (chained, untraced) a state that only goes on to another (`state start { transition parse_eth; }`) is
+        # that state: callers call it directly, one call fewer per packet
+        passes = {s.name: s.transition.target.name for s in d.states if self._chain and not self.tr
+                  and not s.statements and s.transition is not None
+                  and isinstance(s.transition.target, A.PathExpression) and s.transition.target.name in fns}
+        for name in passes:
+            last = name
+            while last in passes:
+                last = passes[last]
+            fns[name] = fns[last]
         for s in d.states:
+            if s.name in passes:
+                continue
             with self.new_def() as o:
                 self.inst, self.kind, self.fn_kind = inst, "parser", "control"
                 o(f"def {fns[s.name]}():")
@@ -33,6 +45,10 @@ class ParserGen:
                 self.transition(s.transition, fns)
         if "start" not in fns:
             raise Unsupported(f"parser {d.name} has no start state", d.loc)
+        if self._chain and not self.tr and not inits:  # nothing to set up: the start state is the entry
+            self._chain = False
+            inst.entry = fns["start"]
+            return
         with self.new_def() as o:
             self.inst, self.kind = inst, "parser"
             o(f"def P{inst.n}():")

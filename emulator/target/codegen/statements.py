@@ -40,7 +40,7 @@ class StatementGen:
             if r is not None:
                 o(r)
         elif isinstance(s, A.IfStatement):
-            cond = self.expr(s.cond)
+            cond = self.table_hit_in_place(s.cond) or self.expr(s.cond)
             if self.tr:
                 cv = self.uniq("cond")
                 o(f"{cv} = {cond}")
@@ -117,6 +117,9 @@ class StatementGen:
             o(f"for {it} in range({self.expr(coll.lo, want=coll.type)}, {self.expr(coll.hi, want=coll.type)} + 1):")
             o.ind += 1
             o(f"{v} = {it}")
+        elif isinstance(strip(coll.type), (T.List, T.Tuple)):
+            o(f"for {v} in {self.expr(coll)}:")
+            o.ind += 1
         else:
             it = self.uniq("it")
             o(f"for {it} in {self.expr(coll)}.elems:")
