@@ -176,6 +176,7 @@ class TableWriter:
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
+        self._refuse_const(t, handle)
         data = self._entry_data(t, entry)
         if entry.HasField("action"):
             kwargs, oneshot = self._target_action(t, entry)
@@ -188,11 +189,17 @@ class TableWriter:
         self.store.extras[(t.name, handle)] = old
         self._set_entry_data(t, handle, data)
 
+    @staticmethod
+    def _refuse_const(t: TableDesc, handle: int) -> None:
+        if t.target.entry(handle).const:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}': the entry is const")
+
     def _delete(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
         handle = self._find(t, match, prio)
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
+        self._refuse_const(t, handle)
         t.target.delete_entry(handle)
         extras = self.store.extras.pop((t.name, handle), None)
         if extras is not None:
@@ -329,6 +336,7 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
             msg.match.append(fm)
     if e.priority is not None:
         msg.priority = e.priority
+    msg.is_const = e.const
     extras = store.extras.get((t.name, e.handle))
     if extras is not None and extras.oneshot:
         gid, members = extras.oneshot
