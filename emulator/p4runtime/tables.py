@@ -89,11 +89,14 @@ def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
 
 
 def _target_error(exc: RuntimeApiError) -> P4RuntimeError:
+    """The status PI gives the same refusal: a full table RESOURCE_EXHAUSTED, an @tableonly action as default or
+    a @defaultonly one in an entry PERMISSION_DENIED (and any change to a table with const entries), an entry naming a member or group that does not exist
+    INVALID_ARGUMENT ("Invalid member / group id"), like any other bad entry."""
     text = str(exc)
     if "is full" in text:
         return P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
-    if text.startswith("unknown member") or text.startswith("unknown group"):
-        return not_found(text)
+    if "is @tableonly" in text or "is @defaultonly" in text or "has const entries" in text:
+        return P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, text)
     return invalid(text)
 
 

@@ -1,7 +1,8 @@
 // In a parser state p4c writes setValid()/setInvalid() as a plain assignment to the header's validity bit
 // (BMv2 `set $valid$`), not as the add_header/remove_header primitives a control uses: a field written while
 // the header was invalid keeps its value, a header made invalid and valid again keeps its fields, and the
-// packet's length register (standard_metadata.packet_length in egress) does not move.
+// packet's length register (standard_metadata.packet_length in egress) does not move. A function p4c inlines
+// behaves as the block it is called from: put() keeps the value in the parser and loses it in the control.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -27,18 +28,28 @@ struct headers_t {
 
 struct meta_t { }
 
+void put(inout extra_t e, in bit<16> v) {
+    e.x = v;                    // written while invalid...
+    e.setValid();               // ...kept in a parser state, reset to 0 in a control
+}
+
 parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     state start {
         pkt.extract(hdr.outer);
         transition select(hdr.outer.kind) {
             1: add_extra;
             2: toggle_outer;
+            4: put_extra;
             default: accept;
         }
     }
     state add_extra {
         hdr.extra.x = 0x1234;       // written while invalid...
         hdr.extra.setValid();       // ...and kept when made valid in the parser
+        transition accept;
+    }
+    state put_extra {
+        put(hdr.extra, 0x5678);
         transition accept;
     }
     state toggle_outer {
@@ -55,6 +66,9 @@ control MyVerify(inout headers_t hdr, inout meta_t meta) {
 control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
         sm.egress_spec = 1;
+        if (hdr.outer.kind == 5) {
+            put(hdr.extra, 0x9abc);     // a control: add_header resets the field, 2 bytes more
+        }
     }
 }
 

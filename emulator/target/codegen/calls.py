@@ -159,7 +159,8 @@ class CallGen:
 
     def call_function(self, callee, stmt: bool):
         d = callee.decl
-        fn = self.functions.get(id(d)) or self.gen_function(d)
+        # one copy per context: a function called from a parser state sets validity as a parser does
+        fn = self.functions.get((id(d), self.kind == "parser")) or self.gen_function(d)
         o = self.out
         void = isinstance(strip(callee.ret), T.Void)
         params = [(p.direction, p.type) for p in callee.params]
@@ -216,7 +217,7 @@ class CallGen:
         if d.type_params:
             raise Unsupported(f"generic function {d.name} is not supported by the v1model back end", d.loc)
         fn = f"FN_{_ident(d.name)}_{next(self.counter)}"
-        self.functions[id(d)] = fn
+        self.functions[(id(d), self.kind == "parser")] = fn
         saved_env = dict(self.env)
         with self.new_def() as o:
             self.inst, self.fn_kind = None, "function"

@@ -89,7 +89,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         self.field_list_copiers: dict[int, Any] = {}
         self._bound: dict[Any, str] = {}
         self.actions: dict[tuple, tuple[str, str]] = {}  # (inst n, id(ActionDecl)) -> (fn, qualified name)
-        self.functions: dict[int, str] = {}
+        self.functions: dict[tuple[int, bool], str] = {}  # (declaration, called from a parser) -> name
         self.action_names: dict[tuple, str] = {}  # (inst n, id(ActionDecl)) -> name the table reports
         self.dispatch: list[tuple[str, dict]] = []
         # table function -> (its lookup call, its dispatch dict): an untraced apply() whose result is used whole
