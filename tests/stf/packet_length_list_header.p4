@@ -2,7 +2,7 @@
 // assignment per field, and in a control setValid is BMv2's add_header, so the packet's length register
 // (standard_metadata.packet_length in egress) grows by the header's size when the header was invalid. A local
 // header variable is a header to BMv2 as well: its initializer counts too, and copying it into the packet's
-// header afterwards (BMv2 assign_header) does not.
+// header afterwards (BMv2 assign_header) does not; a function returning a list returns a new local.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -27,6 +27,10 @@ struct headers_t {
 }
 
 struct meta_t { }
+
+extra_t make_extra(in bit<16> v) {
+    return {v};                             // p4c returns through a fresh local header
+}
 
 parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     state start {
@@ -56,6 +60,8 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
         } else if (hdr.outer.kind == 4) {
             extra_t t = {0x9abc};           // the local is made valid: 2 bytes more
             hdr.extra = t;                  // a header copy: no change
+        } else if (hdr.outer.kind == 5) {
+            hdr.extra = make_extra(0xdef0); // the function's returned header: 2 bytes more
         }
     }
 }

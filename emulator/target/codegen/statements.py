@@ -133,6 +133,12 @@ class StatementGen:
         o = self.out
         if self.fn_kind == "function":
             vals = [] if s.value is None else [self.expr(s.value, want=self.ret_type)]
+            if vals and _composite(self.ret_type):
+                # p4c returns through a fresh local (`retval = {...}`), which is a header like any other to BMv2
+                rv = self.uniq("rv")
+                o(f"{rv} = {vals[0]}")
+                self.list_made_valid(rv, self.ret_type, s.value, fresh=True)
+                vals = [rv]
             if self.ret_outs:
                 if not vals and not isinstance(strip(self.ret_type), T.Void):
                     vals = ["None"]
