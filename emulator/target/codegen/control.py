@@ -30,6 +30,7 @@ class ControlGen:
             self._global_line(o, inst)
             for g, vd in inits:
                 o(f"{g} = {self._init_value(vd)}")
+                self.list_made_valid(g, self.decl_type(vd), vd.init, fresh=True)
             self.block(d.body)
         inst.entry = f"C{inst.n}"
 

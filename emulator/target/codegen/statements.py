@@ -77,6 +77,7 @@ class StatementGen:
             v = self.uniq("v_" + s.name)
             self.env[id(s)] = v
             o(f"{v} = {self._init_value(s)}")
+            self.list_made_valid(v, self.decl_type(s), s.init, fresh=True)
         elif isinstance(s, A.ConstDecl):
             self.env[id(s)] = repr(self.const(s.value))
         elif isinstance(s, A.Instantiation):
@@ -132,6 +133,12 @@ class StatementGen:
         o = self.out
         if self.fn_kind == "function":
             vals = [] if s.value is None else [self.expr(s.value, want=self.ret_type)]
+            if vals and _composite(self.ret_type):
+                # p4c returns through a fresh local (`retval = {...}`), which is a header like any other to BMv2
+                rv = self.uniq("rv")
+                o(f"{rv} = {vals[0]}")
+                self.list_made_valid(rv, self.ret_type, s.value, fresh=True)
+                vals = [rv]
             if self.ret_outs:
                 if not vals and not isinstance(strip(self.ret_type), T.Void):
                     vals = ["None"]
@@ -202,11 +209,30 @@ class StatementGen:
         lt = left.type
         if _composite(lt):
             dst = self.expr(left)
+            self.list_made_valid(dst, lt, right)
             self.out(f"{dst}._set({self.expr(right, want=lt)})")
             if isinstance(left, A.Member) and isinstance(strip(left.expr.type), T.HeaderUnion):
                 self.out(f"if {dst}._valid: {self.expr(left.expr)}._only({pyattr(left.name)!r})")
             return
         self.store(left, self.expr(right, want=lt))
+
+    def list_made_valid(self, dst: str, t, value, fresh: bool = False) -> None:
+        """p4c gives a header the value of a list or struct expression as setValid() and one assignment per
+        field; in a control setValid is BMv2's add_header, which grows the packet's length register when the
+        header was invalid (`fresh`: a new local, invalid until now). A parser's setValid does not touch it."""
+        while isinstance(value, A.Cast):
+            value = value.expr
+        if self.kind == "parser" or not isinstance(value, (A.ListExpression, A.StructExpression)):
+            return
+        t = strip(t)
+        if isinstance(t, T.Header):
+            self.out(("" if fresh else f"if not {dst}._valid: ") + f"_rt.cur.lreg += {self._hdr_nbytes(dst, t)}")
+        elif isinstance(t, T.Struct):
+            parts = ({c.name: c.expr for c in value.components} if isinstance(value, A.StructExpression)
+                     else {f.name: c for f, c in zip(t.fields, value.components)})
+            for f in t.fields:
+                if f.name in parts:
+                    self.list_made_valid(f"{dst}.{pyattr(f.name)}", f.type, parts[f.name], fresh)
 
     def _freeze_indexes(self, left) -> None:
         """P4 evaluates an assignment's left side before its right side: when the right side has calls (whose
