@@ -263,10 +263,13 @@ def test_action_scopes_and_missing_members_get_pi_codes(own, h, ctl):
 
 
 def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
-    """RECONCILE_AND_COMMIT of the same program: entries keep their controller metadata and idle timeout, a
-    one-shot entry still reads as its action set, the default action and the digest config stay."""
+    """Entries read back their controller metadata as written (the bytes and, where the p4runtime package has
+    it, the older uint64 cookie, which PI keeps too). RECONCILE_AND_COMMIT of the same program keeps them, the
+    idle timeouts, one-shot entries as action sets, the default action and the digest config."""
     e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
     e.table_entry.metadata = b"cookie"
+    if "controller_metadata" in e.table_entry.DESCRIPTOR.fields_by_name:  # p4runtime < 1.5: PI keeps it too
+        e.table_entry.controller_metadata = 42
     e.table_entry.idle_timeout_ns = 10**12
     one_shot = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
     apa = one_shot.table_entry.action.action_profile_action_set.action_profile_actions.add(weight=1)
@@ -282,6 +285,8 @@ def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
         table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ipv4_lpm"), is_default_action=True)),
         p4runtime_pb2.Entity(digest_entry=p4runtime_pb2.DigestEntry())]
     before = ctl.read(*wildcard)
+    l2 = next(b.table_entry for b in before if b.table_entry.table_id == e.table_entry.table_id)
+    assert l2.metadata == b"cookie" and getattr(l2, "controller_metadata", 42) == 42
     ctl.set_pipeline(h.p4info, h.config, action=SFP.RECONCILE_AND_COMMIT)
     assert ctl.read(*wildcard) == before and len(before) == 4
 

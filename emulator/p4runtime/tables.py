@@ -26,6 +26,7 @@ class EntryExtras:
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
     oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
+    controller_metadata: int = 0  # the older uint64 cookie (TableEntry.controller_metadata, gone from p4runtime 1.5)
 
 
 @dataclass
@@ -86,6 +87,11 @@ def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
     msg.action_id = desc.id
     for pid, v in zip(desc.order, args):
         msg.params.add(param_id=pid, value=codec.encode(v))
+
+
+def _cookie(entry) -> int:
+    """The entry's uint64 controller_metadata where the p4runtime package still has the field (PI keeps it)."""
+    return getattr(entry, "controller_metadata", 0)
 
 
 def _target_error(exc: RuntimeApiError) -> P4RuntimeError:
@@ -167,7 +173,8 @@ class TableWriter:
             self._drop_oneshot(t, oneshot)
             raise
         self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns,
-                                                          self.store.now_us(), oneshot=oneshot)
+                                                          self.store.now_us(), oneshot=oneshot,
+                                                          controller_metadata=_cookie(entry))
         self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
@@ -183,7 +190,7 @@ class TableWriter:
             t.target.modify_entry(handle, **kwargs)
             self._drop_oneshot(t, old.oneshot)
             old.oneshot = oneshot
-        old.metadata = entry.metadata
+        old.metadata, old.controller_metadata = entry.metadata, _cookie(entry)
         if entry.idle_timeout_ns != old.idle_timeout_ns:
             old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
         self.store.extras[(t.name, handle)] = old
@@ -352,6 +359,8 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     if extras is not None:
         msg.metadata = extras.metadata
         msg.idle_timeout_ns = extras.idle_timeout_ns
+        if extras.controller_metadata:
+            msg.controller_metadata = extras.controller_metadata
         if query is not None and query.HasField("time_since_last_hit") and t.target.info.idle_timeout:
             last = e.hit_us if e.hit_us >= 0 else extras.since_us  # never hit: idle since it was written
             msg.time_since_last_hit.elapsed_ns = max(0, round((store.now_us() - last) * 1000))
