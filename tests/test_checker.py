@@ -148,14 +148,14 @@ error { MyErr }
 Color c = Color.BLUE;
 bit<16> e = EtherType.ARP;
 meta.b = hdr.eth.etype + EtherType.IPV4;
-verify(meta.a == 1, error.MyErr);
+error err = error.MyErr;
 """))
     st = body_stmts(prog)
     assert st[0].init.const_value == 2 and isinstance(st[0].init.type, T.Enum)
     assert isinstance(st[0].init.decl, ast.IdDecl) and st[0].init.decl.name == "BLUE"
     assert st[1].init.const_value == 0x806 and isinstance(st[1].init.type, T.SerEnum)
     assert prog.error_type.members[-1] == "MyErr"
-    err_arg = st[3].call.args[1].expr
+    err_arg = st[3].init
     assert err_arg.const_value == prog.error_type.members.index("MyErr")
     assert err_arg.decl.name == "MyErr"
     assert "NoError" in prog.error_type.members and "exact" in prog.match_kinds
@@ -701,7 +701,8 @@ T pick_max<T>(in T x, in T y) { return x > y ? x : y; }
 def test_struct_expression_with_dots_and_missing_field():
     prog = compile_(program(body="meta_t m2 = { a = 1, ... }; meta_t m3 = { b = 2, a = 1, c = 3, s = 0, f = false };"))
     st = body_stmts(prog)
-    assert st[0].init.type.name == "meta_t" and st[0].init.const_value is None
+    assert st[0].init.type.name == "meta_t"
+    assert st[0].init.const_value == (1, 0, 0, 0, False)  # `...`: the other fields take their default values
     assert st[1].init.const_value == (1, 2, 3, 0, False)  # declaration order, not written order
     text = program(body="meta_t m2 = { a = 1 };")
     assert_error(text, "{ a = 1 }", "field 'b' of meta_t is missing")

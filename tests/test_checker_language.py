@@ -78,3 +78,30 @@ def test_casts_to_and_from_int_fold_at_compile_time():
 ])
 def test_cast_to_int_errors(body, needle, message):
     assert_error(program(body=body), needle, message)
+
+
+def test_default_value_takes_its_type_from_the_context():
+    prog = compile_(program(body="meta.a = ...; bool z = meta.a == ...; meta_t m = ...;"))
+    st = body_stmts(prog)
+    assert st[0].right.type == T.Bits(8) and st[0].right.const_value == 0
+    assert st[1].init.right.type == T.Bits(8)
+    assert st[2].init.const_value == (0, 0, 0, 0, False)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("bool z = ... == 1;", "...", "cannot tell the type of '...' in ==: give the other operand a type"),
+    ("meta.a = ... + ...;", "...", "cannot tell the type of '...' in +: give the other operand a type"),
+])
+def test_default_value_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)
+
+
+@pytest.mark.parametrize("body, needle, message", [
+    ("for (bit<8> x in (list<bit<16>>){1, 2}) { }", "bit<8> x",
+     "loop variable 'x' has type bit<8> but the list holds bit<16> values"),
+    ("for (bit<8> x in 5) { }", "5)",
+     "a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not int"),
+    ("for (bit<8> x in {true}) { }", "true", "type mismatch: expected bit<8>, got bool"),
+])
+def test_for_in_list_errors(body, needle, message):
+    assert_error(program(body=body), needle, message)

@@ -3,8 +3,7 @@ programs); docs/p4info.md lists each rule with its test. Ids, aliases and file b
 import pytest
 
 from emulator.p4 import p4info as p4i
-from emulator.p4.p4info import ACTION, build_p4info, jenkins_one_at_a_time, to_text
-from emulator.p4.program import ProgramInfo
+from emulator.p4.p4info import ACTION, build_p4info, jenkins_one_at_a_time
 
 
 def p4c_id(prefix: int, name: str) -> int:
@@ -137,10 +136,6 @@ def test_digest_and_register_type_specs(facts):
     assert list(facts.type_info.error.members)[:3] == ["NoError", "PacketTooShort", "NoMatch"]
     (r,) = facts.registers
     assert r.type_spec.bitstring.int.bitwidth == 12 and r.size == 4
-
-
-def test_type_info_is_always_written():
-    assert "type_info {" in to_text(build_p4info(ProgramInfo()))
 
 
 def test_actions_are_listed_in_p4c_order(facts):

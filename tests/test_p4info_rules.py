@@ -133,15 +133,16 @@ def test_hidden_objects_of_every_kind_are_left_out_and_not_referred_to(tmp_path)
 
 def test_actions_called_directly_are_listed_after_the_tables_actions(tmp_path):
     # p4c lists every action the program uses once its front end has run: a table's actions and those called
-    # directly (here `direct`, and `inner`, called from an action); unused ones are gone
+    # directly from an apply block (here `direct`); unused ones are gone, and so is `inner`, called only from
+    # actions: the front end inlines an action called from an action (p4c's crc32-bmv2: `send_back`)
     p = p4info_of(tmp_path, """
-        action inner() { meta.m = 1; }
-        action direct() { inner(); }
+        action inner(bit<8> v) { meta.m = v; }
+        action direct() { inner(1); }
         action unused() { }
-        action dummy() { }
+        action dummy() { inner(2); }
         table t { key = { hdr.h.a: exact; } actions = { dummy; NoAction; } default_action = NoAction; }
         apply { t.apply(); direct(); }""")
-    assert names(p.actions) == ["NoAction", "I.inner", "I.direct", "I.dummy"]
+    assert names(p.actions) == ["NoAction", "I.direct", "I.dummy"]
 
 
 def test_name_annotations_on_global_and_local_actions(tmp_path):
@@ -296,3 +297,39 @@ def test_specialized_generic_structs_are_named_as_p4c_names_them(tmp_path):
     members = {m.name: m.type_spec.struct.name for m in p.type_info.structs["dig_t"].members}
     assert members == {"s2": "s2_t_bit32", "s3": "s3_t", "p": "pair_t_bit8_s2_tint4"}
     assert names(p.digests) == ["dig_t", "s2_t_bit32"]
+
+
+@pytest.mark.parametrize("ingress, decls, written", [
+    ("action a() { hdr.h.a = 1; } apply { a(); }", "", False),  # actions only: no type_info at all
+    (SIMPLE_INGRESS, "", True),  # a table
+    ("counter(4, CounterType.packets) c; apply { }", "", True),  # an extern instance, even unused
+    ("apply { mark_to_drop(sm); }", "", True),  # an extern function call
+    ("apply { f(sm); }", "void f(inout standard_metadata_t s) { mark_to_drop(s); }", True),  # ... in a function
+])
+def test_type_info_is_written_when_a_table_or_an_extern_is_there(tmp_path, ingress, decls, written):
+    p = p4info_of(tmp_path, ingress, decls=decls)
+    assert p.HasField("type_info") is written
+    assert ("type_info {" in to_text(p)) is written
+
+
+def test_selector_size_semantics_default_and_max_member_weight(tmp_path):
+    p = p4info_of(tmp_path, """
+    action set(bit<8> v) { hdr.h.a = v; }
+    action_selector(HashAlgorithm.crc16, 64, 14) plain;
+    @max_group_size(8) @selector_size_semantics("SUM_OF_MEMBERS") action_selector(HashAlgorithm.crc16, 64, 14) mem;
+    @selector_size_semantics("sum_of_weights") @max_member_weight(7)
+    action_selector(HashAlgorithm.crc16, 64, 14) weighted;
+    @max_group_size(8) @max_member_weight(7) action_profile(64) prof;
+    table t1 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { set; } implementation = plain; }
+    table t2 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { set; } implementation = mem; }
+    table t3 { key = { hdr.h.a: exact; hdr.h.b: selector; } actions = { set; } implementation = weighted; }
+    table t4 { key = { hdr.h.a: exact; } actions = { set; } implementation = prof; }
+    apply { t1.apply(); t2.apply(); t3.apply(); t4.apply(); }
+""")
+    profiles = {x.preamble.name: x for x in p.action_profiles}
+    semantics = {n: x.WhichOneof("selector_size_semantics") for n, x in profiles.items()}
+    assert semantics == {"I.plain": "sum_of_weights", "I.mem": "sum_of_members",
+                         "I.weighted": "sum_of_members", "I.prof": None}
+    assert profiles["I.weighted"].sum_of_members.max_member_weight == 7
+    assert profiles["I.mem"].sum_of_members.max_member_weight == 0 and profiles["I.mem"].max_group_size == 8
+    assert profiles["I.prof"].max_group_size == 0  # the sizing annotations mean nothing without a selector

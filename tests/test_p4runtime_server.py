@@ -225,7 +225,7 @@ def test_padded_bytestrings_are_accepted_and_read_back_canonical(h, ctl):
 
 
 @pytest.mark.parametrize("mutate, code", [
-    (lambda e: setattr(e.table_entry, "table_id", 12345), grpc.StatusCode.NOT_FOUND),
+    (lambda e: setattr(e.table_entry, "table_id", 12345), grpc.StatusCode.INVALID_ARGUMENT),
     (lambda e: setattr(e.table_entry.action.action, "action_id", 999), grpc.StatusCode.INVALID_ARGUMENT),
     (lambda e: setattr(e.table_entry.match[0].exact, "value", b"\x01" * 7), grpc.StatusCode.INVALID_ARGUMENT),
     (lambda e: setattr(e.table_entry.action.action.params[1], "value", b"\x02\x00"), grpc.StatusCode.INVALID_ARGUMENT),

@@ -1257,3 +1257,14 @@ def test_table_with_empty_parameter_list():
     assert prog.declarations[0].locals[0].name == "t"
     e, _ = _err("control C() { table t(bit<8> x) { } apply { } }")
     assert "tables take no parameters" in e.message
+
+
+def test_sign_inside_a_sized_literal_is_refused_with_a_hint():
+    from emulator.errors import P4Error
+    from emulator.p4.frontend import load_program_text
+
+    with pytest.raises(P4Error) as ei:
+        load_program_text("const int<8> X = 8s-1;\n", "n.p4")
+    e = ei.value
+    assert (e.loc.line, e.loc.col) == (1, 18)
+    assert e.message == "invalid integer literal '8s': the minus sign goes first (-8s1)"

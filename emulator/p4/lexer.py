@@ -150,6 +150,7 @@ def tokenize(src: SourceText) -> list[Token]:
     line_start = 0
     n = len(text)
     loc_of = src.loc
+    unexpected = False
     while pos < n:
         m = match(text, pos)
         if m is None:
@@ -158,7 +159,11 @@ def tokenize(src: SourceText) -> list[Token]:
             loc = loc_of(line, col)
             if ch == '"':
                 raise src.error("unterminated string literal", loc)
-            raise src.error(f"unexpected character {ch!r}", loc)
+            # the grammar's UNEXPECTED_TOKEN: allowed only inside an annotation's body (checked below)
+            append(Token("UNEXPECTED", ch, None, loc, line, col, pos))
+            unexpected = True
+            pos += 1
+            continue
         kind = m.lastgroup
         end = m.end()
         if kind == "ws" or kind == "lc":
@@ -187,7 +192,11 @@ def tokenize(src: SourceText) -> list[Token]:
             append(Token(tok_text, tok_text, None, loc_of(line, col), line, col, pos))
         elif kind == "int" or kind == "bad_int":
             if m.group("bad_int"):
-                raise src.error(f"invalid integer literal '{tok_text}'", loc_of(line, col))
+                hint = ""
+                neg = re.match(r"-([0-9][0-9A-Za-z_]*)", text[end:end + 64])
+                if re.fullmatch(r"[0-9]+[ws]", tok_text) and neg:
+                    hint = f": the minus sign goes first (-{tok_text}{neg[1]})"
+                raise src.error(f"invalid integer literal '{tok_text}'{hint}", loc_of(line, col))
             try:
                 value = parse_int(tok_text)
             except ValueError:
@@ -197,4 +206,33 @@ def tokenize(src: SourceText) -> list[Token]:
             append(Token("STRING", tok_text, _unescape(tok_text[1:-1]), loc_of(line, col), line, col, pos))
         pos = end
     append(Token("EOF", "end of file", None, loc_of(line, pos - line_start + 1), line, pos - line_start + 1, pos))
+    if unexpected:
+        _check_unexpected(toks, src)
     return toks
+
+
+def _check_unexpected(toks: list[Token], src: SourceText) -> None:
+    """A character no token starts with is an error, except in the body of an annotation (`@a($ x)`,
+    `@a[...]`, or `@pragma` to the end of its line), where the grammar lets any token appear."""
+    i, n = 0, len(toks)
+    while i < n:
+        t = toks[i]
+        if t.kind == "UNEXPECTED":
+            raise src.error(f"unexpected character {t.text!r}", t.loc)
+        if t.kind == "@" and i + 1 < n:
+            name = toks[i + 1]
+            i += 2
+            if name.text == "pragma":
+                while i < n and toks[i].line == t.line and toks[i].kind != "EOF":
+                    i += 1
+            elif i < n and toks[i].kind in ("(", "["):
+                depth = 0
+                while i < n and toks[i].kind != "EOF":
+                    k = toks[i].kind
+                    depth += k in ("(", "[", "{")
+                    depth -= k in (")", "]", "}")
+                    i += 1
+                    if depth == 0:
+                        break
+            continue
+        i += 1

@@ -98,7 +98,6 @@ def build_p4info(info: ProgramInfo):
     p4 = pb.P4Info()
     types = TypeSpecConverter(p4.type_info, info.newtype_decls)
     _pkg_info(p4.pkg_info, info)
-    p4.type_info.SetInParent()  # p4c always writes type_info, empty or not
     params_by_action: dict[str, list] = {}
     for a in _visible(info.actions):
         if not a.unused:
@@ -133,6 +132,10 @@ def build_p4info(info: ProgramInfo):
         msg.size = vs.size
     for ch in _visible(info.controller_headers):
         _controller_header(p4.controller_packet_metadata.add(), ch, s, types)
+    if p4.tables or info.uses_externs:
+        # p4c creates type_info (empty or not) when it adds a table or meets an extern instance or an extern
+        # function call; a program with none of those has no type_info unless a type put something there
+        p4.type_info.SetInParent()
     return p4
 
 
@@ -244,10 +247,14 @@ def _action_profile(msg, ap, s: SymbolTable) -> None:
         return
     annos = ap.annotations or {}
     msg.max_group_size = _anno_int(annos, "max_group_size") or ap.max_group_size
-    semantics = (annos.get("selector_size_semantics") or [""])[0].strip().strip('"')
-    if semantics == "sum_of_members":
+    # a selector's size semantics: sum_of_weights unless @selector_size_semantics says sum_of_members (in any case);
+    # @max_member_weight sets sum_of_members' field, and so makes the semantics sum_of_members whatever was written
+    semantics = (annos.get("selector_size_semantics") or [""])[0].strip().strip('"').lower()
+    if "max_member_weight" in annos:
         msg.sum_of_members.max_member_weight = _anno_int(annos, "max_member_weight")
-    elif semantics == "sum_of_weights":
+    elif semantics == "sum_of_members":
+        msg.sum_of_members.SetInParent()
+    else:
         msg.sum_of_weights.SetInParent()
 
 

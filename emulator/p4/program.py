@@ -157,6 +157,9 @@ class ProgramInfo:
     blocks: dict[str, Any] = field(default_factory=dict)
     newtype_decls: dict[str, Any] = field(default_factory=dict)  # `type` declarations by name (P4Info type_info)
     main_annotations: dict[str, list[str]] = field(default_factory=dict)  # on `main` (P4Info pkg_info)
+    # an extern instance (of any extern type) or an extern function call is in the program: p4c then writes
+    # P4Info's type_info even when it stays empty (see p4info.py)
+    uses_externs: bool = False
 
     def table(self, name: str) -> TableInfo:
         return _find(self.tables, name, "table")

@@ -46,6 +46,9 @@ from emulator.p4.program import (
 )
 from emulator.p4.typespec import flat_fields, p4info_name
 
+# the match kinds a BMv2 table implements (core.p4 and v1model.p4 declare them)
+BMV2_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
+
 
 def live_walk(node):
     """ast.walk, leaving out the branch of an `if` whose condition is a compile-time constant that never takes it
@@ -179,7 +182,7 @@ class Summarizer:
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
         # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
         # removes what is no longer used), digests
-        live = self.live_calls(decl, applied)
+        live = self.live_calls(decl)
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
@@ -188,8 +191,30 @@ class Summarizer:
                 name = self.action(callee.decl, decl, path)
                 if id(node) in live:
                     self.used_actions.add(name)
-            elif callee.kind == "extern_function" and callee.name == "digest":
-                self.digest(callee, node)
+            elif callee.kind == "extern_function":
+                if callee.name == "digest":
+                    self.digest(callee, node)
+                if callee.name != "static_assert":  # evaluated (and removed) by the front end
+                    self.info.uses_externs = True
+            elif callee.kind == "function" and self.calls_extern_function(callee.decl):
+                self.info.uses_externs = True  # p4c inlines functions, so their extern calls count
+
+    @staticmethod
+    def calls_extern_function(fd, seen: set[int] | None = None) -> bool:
+        """Whether a function (or one it calls) calls an extern function."""
+        seen = set() if seen is None else seen
+        if fd is None or id(fd) in seen:
+            return False
+        seen.add(id(fd))
+        for n in ast.walk(fd):
+            callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
+            if callee is None:
+                continue
+            if callee.kind == "extern_function" and callee.name != "static_assert":
+                return True
+            if callee.kind == "function" and Summarizer.calls_extern_function(callee.decl, seen):
+                return True
+        return False
 
     @staticmethod
     def applied_tables(decl) -> set[int]:
@@ -200,28 +225,15 @@ class Summarizer:
                 if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
 
     @staticmethod
-    def live_calls(decl, applied: set[int]) -> set[int]:
-        """ids of the action calls that p4c's front end keeps: those in the apply body's live code, and in the live
-        code of the local actions that applied tables name or kept calls reach (an unused action is removed, and
-        the calls in it with it)."""
+    def live_calls(decl) -> set[int]:
+        """ids of the action calls that p4c's front end keeps: those in the apply body's live code. A call in an
+        action's body does not count: the front end inlines actions called from actions (InlineActions), so an
+        action only other actions call is gone from P4Info (p4c's crc32-bmv2: `send_back`)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        local = {id(a): a for a in decl.locals if isinstance(a, ast.ActionDecl)}
-        todo = [decl.body] + [local[id(r.name.decl)] for t in decl.locals if isinstance(t, ast.TableDecl)
-                              and id(t) in applied for r in t.actions.actions if id(r.name.decl) in local]
-        seen, calls = set(), set()
-        while todo:
-            root = todo.pop()
-            if id(root) in seen:
-                continue
-            seen.add(id(root))
-            for n in live_walk(root):
-                callee = getattr(n, "callee", None)
-                if isinstance(n, ast.MethodCall) and callee is not None and callee.kind == "action":
-                    calls.add(id(n))
-                    if id(callee.decl) in local:
-                        todo.append(local[id(callee.decl)])
-        return calls
+        return {id(n) for n in live_walk(decl.body)
+                if isinstance(n, ast.MethodCall) and getattr(n, "callee", None) is not None
+                and n.callee.kind == "action"}
 
     @staticmethod
     def body_nodes(decl):
@@ -350,6 +362,11 @@ class Summarizer:
             raise P4Error(f"two tables are named '{info.name}' (use @name to tell them apart)", t.loc)
         if sum(1 for m in info.match_fields if m.match_kind == "lpm") > 1:
             raise P4Error(f"table {info.name} has more than one lpm key", t.key.loc)
+        for m in info.match_fields:
+            if m.match_kind not in BMV2_MATCH_KINDS:
+                # a program's own `match_kind { ... }` member: p4c's BMv2 back end has no table for it either
+                raise P4Error(f"match kind '{m.match_kind}' is not supported by v1model: BMv2 tables match with "
+                              f"{', '.join(sorted(BMV2_MATCH_KINDS))} (and selector)", m.decl.loc)
         size = t.get_property("size")
         if isinstance(size, ast.ValueProperty) and info.size <= 0:
             raise P4Error(f"table size must be positive, not {info.size}", size.value.loc)
@@ -396,6 +413,7 @@ class Summarizer:
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
+        self.info.uses_externs = True
         tn = ext.name
         kw = dict(annotations=annotations_of(annos), decl=node, id_override=id_override(annos))
         if tn in ("counter", "meter"):

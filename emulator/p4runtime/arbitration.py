@@ -3,7 +3,9 @@
 Per (device, role) the stream with the highest election id is the primary. Every arbitration change is announced
 to every stream of the role: the primary gets status OK, the others ALREADY_EXISTS with the primary's election
 id (NOT_FOUND when the role has no primary). Two live streams may not share an election id (INVALID_ARGUMENT).
-Writes and pipeline changes are accepted only with the primary's election id (PERMISSION_DENIED otherwise).
+Writes and pipeline changes are accepted only with the primary's election id (PERMISSION_DENIED otherwise); as
+PI/simple_switch_grpc does, a request that carries no election id at all is accepted while no client holds a
+stream for the role (what PTF runners' `update_config`, grpc_cli and one-shot scripts rely on).
 """
 from __future__ import annotations
 
@@ -74,10 +76,13 @@ class Arbiter:
                 arb.status.message = "no primary"
             c.send(msg)
 
-    def check_primary(self, election_id, role: str = "") -> None:
-        """PERMISSION_DENIED unless `election_id` (a p4.v1.Uint128) is the role's primary's."""
+    def check_primary(self, election_id, role: str = "", given: bool = True) -> None:
+        """PERMISSION_DENIED unless `election_id` (a p4.v1.Uint128) is the role's primary's; `given` False (the
+        request has no election_id field) passes while the role has no stream at all."""
         eid = (election_id.high, election_id.low)
         with self.lock:
+            if not given and not any(c.role == role for c in self.clients):
+                return
             primary = self.primary(role)
         if primary is None or primary.election_id != eid:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED,

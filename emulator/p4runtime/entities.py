@@ -52,7 +52,7 @@ class Entities:
 
     def _write_digest(self, kind: int, d) -> None:
         if d.digest_id not in self.pipe.digests:
-            raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown digest id {d.digest_id}")
+            raise invalid(f"unknown digest id {d.digest_id}")
         present = d.digest_id in self.digest_config
         if kind == INSERT and present:
             raise P4RuntimeError(grpc.StatusCode.ALREADY_EXISTS, f"digest {d.digest_id} is already configured")

@@ -39,6 +39,23 @@ def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
 
 
 # ---------------------------------------------------------------------------------------------------- counters
+BYTES, PACKETS = 1, 2  # p4.config.v1.CounterSpec.Unit (BOTH = 3; UNSPECIFIED = 0 is read as both)
+
+
+def counter_data(unit: int, packets: int, nbytes: int, msg) -> None:
+    """Fill a CounterData with the counts the counter's unit has: as PI answers, a PACKETS counter reads no byte
+    count and a BYTES counter no packet count (the target keeps both)."""
+    if unit != BYTES:
+        msg.packet_count = packets
+    if unit != PACKETS:
+        msg.byte_count = nbytes
+
+
+def direct_counter_unit(pipe: Pipeline, table_id: int) -> int:
+    return next((item.spec.unit for _, _, item in pipe.direct_counters.values()
+                 if item.direct_table_id == table_id), 0)
+
+
 def write_counter(pipe: Pipeline, kind: int, ce) -> None:
     if kind != MODIFY:
         raise invalid("counter entries can only be modified")
@@ -52,11 +69,11 @@ def read_counters(pipe: Pipeline, q, out: list) -> None:
 
     ids = [q.counter_id] if q.counter_id else list(pipe.counters)
     for cid in ids:
-        name, obj, _ = pipe.lookup(pipe.counters, cid, "counter")
+        name, obj, info = pipe.lookup(pipe.counters, cid, "counter")
         for i in _indices(obj.size, q.index, q.HasField("index"), f"counter '{name}'"):
             msg = p4runtime_pb2.CounterEntry(counter_id=cid)
             msg.index.index = i
-            msg.data.packet_count, msg.data.byte_count = obj.packets[i], obj.bytes[i]
+            counter_data(info.spec.unit, obj.packets[i], obj.bytes[i], msg.data)
             out.append(msg)
 
 
@@ -108,7 +125,7 @@ def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
             msg = cls()
             msg.table_entry.CopyFrom(encode_entry(pipe, store, t, e))
             if attached == "direct_counter":
-                msg.data.packet_count, msg.data.byte_count = e.counter[0], e.counter[1]
+                counter_data(direct_counter_unit(pipe, t.id), e.counter[0], e.counter[1], msg.data)
             elif e.meter is not None:
                 meter_config(e.meter.rates(), msg.config)
             out.append(msg)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.errors import RocelabError
-from emulator.p4runtime.errors import invalid, not_found
+from emulator.p4runtime.errors import invalid
 
 
 def _cp(name: str) -> str:
@@ -112,12 +112,14 @@ class Pipeline:
             out[item.preamble.id] = (name, objects[name], item)
         return out
 
-    # ------------------------------------------------------------------ lookups (NOT_FOUND / INVALID_ARGUMENT)
+    # ------------------------------------------------------------------ lookups
+    # An id the P4Info does not define is INVALID_ARGUMENT, as PI answers it ("Invalid P4 id"); NOT_FOUND is for
+    # entries, members, groups and sessions that do not exist.
     def table(self, table_id: int) -> TableDesc:
         try:
             return self.tables[table_id]
         except KeyError:
-            raise not_found(f"unknown table id {table_id}") from None
+            raise invalid(f"unknown table id {table_id}") from None
 
     def action(self, action_id: int) -> ActionDesc:
         try:
@@ -130,4 +132,4 @@ class Pipeline:
         try:
             return objects[ident]
         except KeyError:
-            raise not_found(f"unknown {what} id {ident}") from None
+            raise invalid(f"unknown {what} id {ident}") from None

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 import grpc
 
 from emulator.p4runtime.arbitration import Arbiter, Client
+from emulator.p4runtime.digests import DigestLists
 from emulator.p4runtime.entities import Entities
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
 from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
 from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import TableStore, idle_entries
+from emulator.p4runtime.tables import INSERT, MODIFY, TableStore, idle_entries
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 log = logging.getLogger("rocelab.p4runtime")
@@ -57,18 +58,20 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.arbiter = Arbiter(device.device_id)
         self.entities: Entities | None = None
         self.digest_config: dict = {}
-        self.list_id = 0
+        self.digest_lists = DigestLists(self.digest_config)
         device.listen(self._from_dataplane)
         self._stop = threading.Event()
-        self._idle = threading.Thread(target=self._idle_scan, daemon=True, name="p4rt-idle-timeout")
+        self._idle = threading.Thread(target=self._timers, daemon=True, name="p4rt-timers")
         self._idle.start()
 
-    def _idle_scan(self, period_s: float = 0.05) -> None:
-        """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout)."""
+    def _timers(self, period_s: float = 0.05) -> None:
+        """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout), and
+        the digest lists whose max_timeout_ns ran out."""
         while not self._stop.wait(period_s):
             ents = self.entities
             if ents is None:
                 continue
+            self._send_digests(ents.pipe, self.digest_lists.tick(time.monotonic_ns()))
             with self.device.lock:
                 expired = idle_entries(ents.pipe, ents.store, self.device.clock_us())
             if expired:
@@ -82,6 +85,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if device_id != self.device.device_id:
             raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {device_id} "
                                  f"(this switch is device {self.device.device_id})")
+
+    def _check_primary(self, request) -> None:
+        self.arbiter.check_primary(request.election_id, getattr(request, "role", ""), request.HasField("election_id"))
 
     @staticmethod
     def _abort(context, exc: P4RuntimeError, details=None):
@@ -107,7 +113,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def SetForwardingPipelineConfig(self, request, context):
         try:
             self._check_device(request.device_id)
-            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            self._check_primary(request)
             self._set_pipeline(request)
         except P4RuntimeError as exc:
             self._abort(context, exc)
@@ -135,35 +141,50 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if action == VERIFY_AND_SAVE:
             dev.saved = pipe
             return
-        if action == RECONCILE_AND_COMMIT and self.entities is not None:
-            self._reconcile(pipe)
-        self._commit(pipe)
+        self._commit(pipe, self._reconcile(pipe) if action == RECONCILE_AND_COMMIT and self.entities else None)
 
-    def _commit(self, pipe: Pipeline) -> None:
+    def _commit(self, pipe: Pipeline, entities: Entities | None = None) -> None:
+        """Forward with `pipe` from now on; its state is `entities` (reconciled) or empty."""
         with self.device.lock:
-            self.digest_config = {}
-            self.entities = Entities(pipe, TableStore(clock_us=self.device.clock_us), self.digest_config)
+            self.entities = entities or Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
+            self.digest_config = self.entities.digest_config
+            self.digest_lists = DigestLists(self.digest_config)
             self.device.commit(pipe)
         log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
 
-    def _reconcile(self, pipe: Pipeline) -> None:
+    def _reconcile(self, pipe: Pipeline) -> Entities:
         """Carry the forwarding state over to the new pipeline: every entity is read from the old one and written
-        into the new one; one that does not fit refuses the whole change (the old pipeline stays)."""
+        into the new one, with the entries' controller metadata, idle timeouts and one-shot sets, the default
+        actions and the digest configs; one that does not fit refuses the whole change (the old pipeline stays)."""
         old = self.entities
-        new = Entities(pipe, TableStore(), {})
+        new = Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
         with self.device.lock:
-            for kind in ("action_profile_member", "action_profile_group", "table_entry",
-                         "packet_replication_engine_entry"):
-                found: list = []
-                q = p4runtime_pb2.Entity()
-                getattr(q, kind).SetInParent()
-                old.read(q, found)
-                for ent in found:
+            for kind, update in (("action_profile_member", INSERT), ("action_profile_group", INSERT),
+                                 ("table_entry", INSERT), ("packet_replication_engine_entry", INSERT),
+                                 ("default", MODIFY), ("digest_entry", INSERT)):
+                for ent in self._state_of(old, kind):
                     try:
-                        new.write(1, ent)
+                        new.write(update, ent)
                     except P4RuntimeError as exc:
                         raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION,
                                              f"cannot reconcile the forwarding state: {exc.message}") from None
+        return new
+
+    @staticmethod
+    def _state_of(ents: Entities, kind: str) -> list:
+        """Every entity of one kind (`default`: the default entries of tables whose default is not const)."""
+        found: list = []
+        if kind == "default":
+            for t in ents.pipe.tables.values():
+                if not t.const_default:
+                    q = p4runtime_pb2.Entity()
+                    q.table_entry.table_id, q.table_entry.is_default_action = t.id, True
+                    ents.read(q, found)
+            return [e for e in found if e.table_entry.action.WhichOneof("type")]
+        q = p4runtime_pb2.Entity()
+        getattr(q, kind).SetInParent()
+        ents.read(q, found)
+        return found
 
     def GetForwardingPipelineConfig(self, request, context):
         try:
@@ -186,7 +207,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def Write(self, request, context):
         try:
             self._check_device(request.device_id)
-            self.arbiter.check_primary(request.election_id, getattr(request, "role", ""))
+            self._check_primary(request)
             ents = self._pipeline_entities()
             with self.device.lock:
                 errors = ents.write_batch(request.updates, request.atomicity)
@@ -251,8 +272,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                         return
                 elif which == "packet":
                     self._packet_out(client, req.packet)
-                elif which == "digest_ack":
-                    pass  # lists are sent as they come; an ack needs no action here
+                elif which == "digest_ack":  # its data may be reported again (digests.py)
+                    self.digest_lists.ack(req.digest_ack.digest_id, req.digest_ack.list_id)
         except grpc.RpcError:
             pass
         except Exception:  # a broken stream must not take the server down
@@ -300,11 +321,15 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 d = pipe.digest_by_name.get(name)
                 if d is not None and d.preamble.id in self.digest_config:
                     grouped.setdefault(d.preamble.id, []).append(values)
+            now = time.monotonic_ns()
             for did, values in grouped.items():
-                self.list_id += 1
-                msg = p4runtime_pb2.StreamMessageResponse()
-                msg.digest.CopyFrom(digest_list(pipe, did, self.list_id, values, time.time_ns()))
-                self.arbiter.primary_send(msg)
+                self._send_digests(pipe, self.digest_lists.add(did, values, now))
+
+    def _send_digests(self, pipe, lists: list) -> None:
+        for did, list_id, values in lists:
+            msg = p4runtime_pb2.StreamMessageResponse()
+            msg.digest.CopyFrom(digest_list(pipe, did, list_id, values, time.time_ns()))
+            self.arbiter.primary_send(msg)
 
 
 @dataclass

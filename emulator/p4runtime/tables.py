@@ -25,7 +25,7 @@ class EntryExtras:
     idle_timeout_ns: int = 0
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
-    oneshot: tuple[int, list] | None = None  # (group id, [(member id, action msg)]) of a one-shot selector
+    oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
 
 
 @dataclass
@@ -156,6 +156,7 @@ class TableWriter:
         if len(t.target) >= t.target.info.size:
             raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                  f"table '{t.name}' is full ({t.target.info.size} entries)")
+        data = self._entry_data(t, entry)
         kwargs, oneshot = self._target_action(t, entry)
         try:
             handle = t.target.add_entry(match, priority=prio, **kwargs)
@@ -164,7 +165,7 @@ class TableWriter:
             raise
         self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns,
                                                           self.store.now_us(), oneshot=oneshot)
-        self._entry_data(t, handle, entry)
+        self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
@@ -172,6 +173,7 @@ class TableWriter:
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
+        data = self._entry_data(t, entry)
         if entry.HasField("action"):
             kwargs, oneshot = self._target_action(t, entry)
             t.target.modify_entry(handle, **kwargs)
@@ -181,7 +183,7 @@ class TableWriter:
         if entry.idle_timeout_ns != old.idle_timeout_ns:
             old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
         self.store.extras[(t.name, handle)] = old
-        self._entry_data(t, handle, entry)
+        self._set_entry_data(t, handle, data)
 
     def _delete(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
@@ -227,7 +229,7 @@ class TableWriter:
                     raise invalid(f"table '{t.name}': action set weight must be >= 1, got {apa.weight}")
                 name, args = decode_action(self.pipe, apa.action)
                 prof.add_member(name, args, member_id=nxt)
-                members.append((nxt, apa.weight, apa.action))
+                members.append((nxt, apa.weight, (name, args)))
                 nxt -= 1
             if not prof.with_selector:
                 self.store.oneshot_ids[prof.name] = nxt
@@ -252,19 +254,34 @@ class TableWriter:
         for m, _, _ in members:
             prof.members.pop(m, None)
 
-    def _entry_data(self, t: TableDesc, handle: int, entry) -> None:
-        """Direct counter data and direct meter config given with the entry."""
-        e = t.target.entry(handle)
+    @staticmethod
+    def _entry_data(t: TableDesc, entry) -> tuple[tuple | None, list | None]:
+        """The direct counter data and direct meter rates given with the entry, checked (with the idle timeout)
+        before the table changes, so a refused update leaves nothing behind."""
+        counts = rates = None
         if entry.HasField("counter_data"):
             if t.target.direct_counter is None:
                 raise invalid(f"table '{t.name}' has no direct counter")
-            e.counter[0], e.counter[1] = entry.counter_data.packet_count, entry.counter_data.byte_count
+            counts = (entry.counter_data.packet_count, entry.counter_data.byte_count)
         if entry.HasField("meter_config"):
             if t.target.direct_meter is None:
                 raise invalid(f"table '{t.name}' has no direct meter")
             from emulator.p4runtime.externs import meter_rates
 
-            t.target.direct_meter.set_rates(e, meter_rates(entry.meter_config))
+            rates = meter_rates(entry.meter_config)
+        if entry.idle_timeout_ns and not t.target.info.idle_timeout:
+            raise invalid(f"table '{t.name}' does not support idle timeout (no support_timeout = true): "
+                          f"idle_timeout_ns must be 0, got {entry.idle_timeout_ns}")
+        return counts, rates
+
+    @staticmethod
+    def _set_entry_data(t: TableDesc, handle: int, data: tuple) -> None:
+        counts, rates = data
+        e = t.target.entry(handle)
+        if counts is not None:
+            e.counter[0], e.counter[1] = counts
+        if rates is not None:
+            t.target.direct_meter.set_rates(e, rates)
 
 
 def read_entries(pipe: Pipeline, store: TableStore, query, out: list) -> None:
@@ -312,9 +329,9 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     extras = store.extras.get((t.name, e.handle))
     if extras is not None and extras.oneshot:
         gid, members = extras.oneshot
-        for _, weight, action in members:
+        for _, weight, (name, args) in members:  # read back canonical, as every other entry
             apa = msg.action.action_profile_action_set.action_profile_actions.add(weight=weight)
-            apa.action.CopyFrom(action)
+            encode_action(pipe, name, args, apa.action)
     elif e.member is not None:
         msg.action.action_profile_member_id = e.member
     elif e.group is not None:
@@ -324,8 +341,13 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     if extras is not None:
         msg.metadata = extras.metadata
         msg.idle_timeout_ns = extras.idle_timeout_ns
+        if query is not None and query.HasField("time_since_last_hit") and t.target.info.idle_timeout:
+            last = e.hit_us if e.hit_us >= 0 else extras.since_us  # never hit: idle since it was written
+            msg.time_since_last_hit.elapsed_ns = max(0, round((store.now_us() - last) * 1000))
     if query is not None and query.HasField("counter_data") and t.target.direct_counter is not None:
-        msg.counter_data.packet_count, msg.counter_data.byte_count = e.counter[0], e.counter[1]
+        from emulator.p4runtime.externs import counter_data, direct_counter_unit
+
+        counter_data(direct_counter_unit(pipe, t.id), e.counter[0], e.counter[1], msg.counter_data)
     if query is not None and query.HasField("meter_config") and t.target.direct_meter is not None and e.meter:
         from emulator.p4runtime.externs import meter_config
 

@@ -173,6 +173,12 @@ class InvalidHeaderExpression(Expression):
 
 
 @dataclass(eq=False)
+class DefaultValue(Expression):
+    """`...` standing for a whole value: the default value of the type the context expects (P4-16 1.2.4,
+    "Initializing with default values"): 0, false, error.NoError, an enum's first member, invalid headers."""
+
+
+@dataclass(eq=False)
 class Default(Expression):
     """`default` in select cases, keysets, and switch labels."""
 

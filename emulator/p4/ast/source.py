@@ -13,6 +13,7 @@ from emulator.p4.ast.expressions import (
     Cast,
     ConstructorCall,
     Default,
+    DefaultValue,
     DontCare,
     IntLiteral,
     InvalidHeaderExpression,
@@ -173,7 +174,7 @@ def to_source(e: Node | None) -> str:
         return f"{_operand(e.lo)} .. {_operand(e.hi)}"
     if isinstance(e, TypeExpression):
         return type_to_source(e.type_ref)
-    simple = {Default: "default", DontCare: "_", This: "this", InvalidHeaderExpression: "{#}"}
+    simple = {Default: "default", DontCare: "_", This: "this", InvalidHeaderExpression: "{#}", DefaultValue: "..."}
     if type(e) in simple:
         return simple[type(e)]
     if isinstance(e, Type):
@@ -186,7 +187,7 @@ def to_source(e: Node | None) -> str:
 
 _ATOMIC = (PathExpression, Member, IntLiteral, BoolLiteral, StringLiteral, ArrayIndex, Slice, MethodCall,
            ConstructorCall, ListExpression, StructExpression, TypeExpression, Default, DontCare, This,
-           InvalidHeaderExpression)
+           InvalidHeaderExpression, DefaultValue)
 
 
 def _operand(e: Node) -> str:

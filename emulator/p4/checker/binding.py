@@ -9,6 +9,21 @@ from emulator.p4 import types as T
 from emulator.p4.checker.scope import Callee, Scope, _clone, _Ctx, _err
 
 
+def default_const(t: T.P4Type) -> Any:
+    """The compile-time value of type t's default value (P4-16 1.2.4, as constants hold them: ints, bools,
+    enum/error indices, tuples for structs and tuples), or None where it is no such constant (headers)."""
+    t = T.strip_newtype(t)
+    if isinstance(t, T.Bool):
+        return False
+    if isinstance(t, (T.Bits, T.InfInt, T.Enum, T.SerEnum, T.Error)):
+        return 0
+    elements = [f.type for f in t.fields] if isinstance(t, T.Struct) else getattr(t, "elements", None)
+    if isinstance(t, (T.Struct, T.Tuple)):
+        vals = [default_const(x) for x in elements]
+        return None if any(v is None for v in vals) else tuple(vals)
+    return None
+
+
 class BindingChecker:
     """Binding arguments to parameters and coercing types (a mixin of Checker)."""
 
@@ -188,6 +203,12 @@ class BindingChecker:
                 raise _err(f"{{#}} cannot have type {target}", e)
             e.type = target
             return
+        if isinstance(e, ast.DefaultValue):
+            if isinstance(target, (T.Extern, T.ParserT, T.ControlT, T.PackageT)):
+                raise _err(f"{target} has no default value", e)
+            e.type = target
+            e.const_value = default_const(target)
+            return
         if isinstance(src, T.InfInt) and isinstance(target, T.Bits):
             if e.const_value is None:
                 raise _err(f"untyped integer expression used where {target} is expected", e)
@@ -218,8 +239,12 @@ class BindingChecker:
             for c, t in zip(e.components, ets):
                 self.coerce(c, t)
             e.type = target
-            if not e.dots and all(c.const_value is not None for c in e.components):
-                e.const_value = tuple(c.const_value for c in e.components)
+            if all(c.const_value is not None for c in e.components):
+                # `{a, ...}`: the defaults of the other fields (a header so built is not a constant)
+                rest = tuple(default_const(x) if not isinstance(target, T.Header) else None
+                             for x in ets[len(e.components):])
+                if None not in rest:
+                    e.const_value = tuple(c.const_value for c in e.components) + rest
             return
         if isinstance(src, T.StructExprT) and isinstance(e, ast.StructExpression):
             if not isinstance(target, (T.Struct, T.Header)):
@@ -236,7 +261,9 @@ class BindingChecker:
                 raise _err(f"{target} has no field '{next(iter(given))}'", e)
             e.type = target
             by = {c.name: c.expr.const_value for c in e.components}
-            if not e.dots and all(v is not None for v in by.values()):
+            if e.dots and not isinstance(target, T.Header):
+                by = {f.name: default_const(f.type) for f in target.fields} | by
+            if len(by) == len(target.fields) and all(v is not None for v in by.values()):
                 e.const_value = tuple(by[f.name] for f in target.fields)
             return
         if isinstance(e, ast.Mux) and isinstance(src, T.InfInt):
@@ -296,6 +323,11 @@ class BindingChecker:
         return t
 
     def unify_operands(self, a: ast.Expression, b: ast.Expression, op: str, node) -> T.P4Type:
+        for x, other in ((a, b), (b, a)):
+            if isinstance(x, ast.DefaultValue):  # `...` takes the other operand's type
+                if isinstance(other.type, (T.DontCare, T.InfInt)):
+                    raise _err(f"cannot tell the type of '...' in {op}: give the other operand a type", x)
+                self.coerce(x, other.type)
         ta, tb = a.type, b.type
         if self.same_type(ta, tb):
             return ta

@@ -48,17 +48,23 @@ class BlockChecker:
             elif seen_dirless:
                 raise _err("action parameters with a direction must come before directionless ones", p)
         s = self.params_scope(d.params, scope)
-        params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p)) for p in d.params)
+        params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p), p.default is not None) for p in d.params)
         self.decl_types[d] = T.ActionT(d.name, params, d)
         self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
+
+    def declare_ctor_params(self, d, s: Scope) -> None:
+        """A parser's or control's constructor parameters, which are directionless (compile-time values)."""
+        for p in d.ctor_params:
+            if p.direction:
+                raise _err(f"constructor parameter '{p.name}' cannot have a direction ({p.direction})", p)
+            self.param_of(p, s)
+            self.declare(s, p.name, p)
 
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
-        for p in d.ctor_params:
-            self.param_of(p, s)
-            self.declare(s, p.name, p)
+        self.declare_ctor_params(d, s)
         ls = Scope(s)
         ctx = _Ctx("parser", None, d)
         self.instantiate_direct_invocations(d, list(d.states), s)
@@ -165,9 +171,7 @@ class BlockChecker:
         self.type_of_decl(d, scope)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
-        for p in d.ctor_params:
-            self.param_of(p, s)
-            self.declare(s, p.name, p)
+        self.declare_ctor_params(d, s)
         ls = Scope(s)
         ctx = _Ctx("control", T.VOID, d)
         self.instantiate_direct_invocations(d, [d.body], s)
@@ -186,7 +190,12 @@ class BlockChecker:
         for root in roots:
             for n in ast.walk(root) if root is not None else ():
                 if not (isinstance(n, ast.MethodCall) and isinstance(n.target, ast.Member)
-                        and n.target.name == "apply" and isinstance(n.target.expr, ast.PathExpression)):
+                        and n.target.name == "apply"):
+                    continue
+                if isinstance(n.target.expr, ast.TypeExpression):
+                    self._direct_specialized(block, n, made, scope)
+                    continue
+                if not isinstance(n.target.expr, ast.PathExpression):
                     continue
                 path = n.target.expr
                 if block.locals and any(getattr(x, "name", None) == path.name for x in block.locals) \
@@ -202,6 +211,30 @@ class BlockChecker:
                     inst = ast.Instantiation(ast.TypeName(d.name, loc=path.loc), [], d.name, loc=path.loc)
                     made[d.name] = inst
                     block.locals.append(inst)
+
+    def _direct_specialized(self, block, call: ast.MethodCall, made: dict, scope: Scope) -> None:
+        """`C<T>.apply(...)`: like `C.apply(...)`, with an implicit instance of the specialized type (one per
+        distinct type in the block, named after C, then C_1, C_2...); the call is pointed at that instance."""
+        te = call.target.expr
+        ty = te.type_ref
+        d = scope.lookup(ty.path) if isinstance(ty, ast.TypeName) else None
+        if not isinstance(d, (ast.ControlDecl, ast.ParserDecl)):
+            raise _err(f"{ast.type_to_source(ty)} is not a parser or control type", te)
+        if d.ctor_params:
+            raise _err(f"{d.name} takes constructor arguments: instantiate it to apply it", call)
+        key = ast.type_to_source(ty)
+        inst = made.get(key)
+        if inst is None:
+            taken = {getattr(x, "name", None) for x in block.locals}
+            name = d.name
+            i = 0
+            while name in taken:
+                i += 1
+                name = f"{d.name}_{i}"
+            inst = ast.Instantiation(ty, [], name, loc=te.loc)
+            made[key] = inst
+            block.locals.append(inst)
+        call.target.expr = ast.PathExpression(inst.name, loc=te.loc)
 
     # ------------------------------------------------------------------------------------------ instances
 

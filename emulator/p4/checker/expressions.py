@@ -124,7 +124,7 @@ class ExpressionChecker:
                 self.coerce(e, target)
                 return e.type
             return st
-        if isinstance(e, ast.InvalidHeaderExpression):
+        if isinstance(e, (ast.InvalidHeaderExpression, ast.DefaultValue)):
             return T.DONTCARE  # typed by coerce from the context
         if isinstance(e, (ast.DontCare, ast.Default)):
             return T.DONTCARE
@@ -343,6 +343,10 @@ class ExpressionChecker:
                 e.callee = callee
                 if callee.kind == "extern_function" and fd.name == "static_assert":
                     self.static_assert(e, callee)
+                if callee.kind == "extern_function" and fd.name == "verify" and ctx.kind != "parser":
+                    # the core library's verify() ends parsing in the reject state: only a parser can call it
+                    # (p4c refuses it elsewhere too, rather than dropping it)
+                    raise _err("verify() can only be called in a parser", e)
                 return callee.ret
             self.check_expr(tgt, scope, ctx)
             raise _err(f"'{tgt.name}' is not callable", tgt)

@@ -49,10 +49,14 @@ class StatementChecker:
             if st.else_ is not None:
                 self.check_stmt(st.else_, Scope(scope), ctx)
         elif isinstance(st, ast.SwitchStatement):
+            if ctx.kind == "parser":  # not a parserStatement in the grammar (p4c: a syntax error)
+                raise _err("switch statements are not allowed in a parser; use a select transition", st)
             self.check_switch(st, scope, ctx)
         elif isinstance(st, ast.ExitStatement):
             if ctx.kind == "parser":
                 raise _err("exit is not allowed in a parser", st)
+            if ctx.kind == "function":
+                raise _err("exit is not allowed in a function", st)
         elif isinstance(st, ast.ReturnStatement):
             if ctx.kind == "parser":
                 raise _err("return is not allowed in a parser", st)
@@ -126,8 +130,19 @@ class StatementChecker:
             coll.type = vt
             return
         ct = T.strip_newtype(self.check_expr(coll, scope, ctx))
+        if isinstance(ct, (T.List, T.Tuple)):
+            # a list `(list<T>){a, b}` (or a list expression): its elements, evaluated once before the loop
+            if isinstance(coll, ast.ListExpression):
+                self.coerce(coll, T.List((vt,)))
+            else:
+                bad = next((x for x in ct.elements if not self.same_type(x, vt)), None)
+                if bad is not None:
+                    raise _err(f"loop variable '{st.var.name}' has type {vt} but the list holds {bad} values",
+                               st.var)
+            return
         if not isinstance(ct, T.HeaderStack):
-            raise _err(f"a for-in loop iterates over a range 'lo .. hi' or a header stack, not {ct}", coll)
+            raise _err(f"a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not {ct}",
+                       coll)
         if not self.same_type(ct.elem, vt):
             raise _err(f"loop variable '{st.var.name}' has type {vt} but the stack holds {ct.elem}", st.var)
 

@@ -146,7 +146,9 @@ class ParserBase:
             if self.accept(";"):
                 continue
             d = self.declaration()
-            if d is not None:
+            if isinstance(d, list):
+                decls.extend(d)  # `typedef struct S {...} T;` declares two types
+            elif d is not None:
                 decls.append(d)
         return ast.Program(decls, list(self.src.pre.files), source=self.src.pre, loc=loc)
 

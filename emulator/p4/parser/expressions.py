@@ -111,6 +111,9 @@ class ExpressionParser:
             return ast.Unary(k, operand, loc=t.loc)
         elif k == "{":
             e = self.brace_expression()
+        elif k == "...":
+            self.advance()
+            return ast.DefaultValue(loc=t.loc)
         elif k == "this":
             self.advance()
             e = ast.This(loc=t.loc)
@@ -133,7 +136,7 @@ class ExpressionParser:
         elif k in ("error", "match_kind"):
             if self.peek(2).kind != ")":
                 return None
-        elif k == "ID" and self.is_type_name(nxt.text):
+        elif k == "ID" and (self.is_type_name(nxt.text) or (nxt.text == "list" and self.peek(2).kind == "<")):
             pass
         elif k == "." and self.peek(2).kind == "ID" and self.is_type_name(self.peek(2).text):
             pass
@@ -216,6 +219,12 @@ class ExpressionParser:
                 args = self.arguments()
                 e = self._call(e, [], args, t)
             elif k == "<" and self._generic_call_follows():
+                if isinstance(e, ast.PathExpression) and self.is_type_name(e.name):
+                    # `C<T>.apply(...)`: direct application of a specialized parser or control type
+                    targs = self.speculate(self._type_args_then_dot)
+                    if targs is not None:
+                        e = ast.TypeExpression(ast.TypeName(e.name, targs, e.absolute, loc=e.loc), loc=e.loc)
+                        continue
                 targs = self.speculate(self._type_args_then_paren)
                 if targs is None:
                     break
@@ -247,5 +256,11 @@ class ExpressionParser:
     def _type_args_then_paren(self):
         targs = self.type_args()
         if not self.at("("):
+            raise _Backtrack()
+        return targs
+
+    def _type_args_then_dot(self):
+        targs = self.type_args()
+        if not (self.at(".") and self.peek().text == "apply"):
             raise _Backtrack()
         return targs

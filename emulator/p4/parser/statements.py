@@ -76,8 +76,10 @@ class StatementParser:
         """`for (init; cond; updates) body` or `for (T x in collection) body` (P4-16 1.2.5)."""
         start = self.advance()
         self.expect("(")
-        if self._declaration_follows() and self.lookahead(lambda: (self.type_ref(), self.name(), self.expect("in"))):
+        if self.lookahead(lambda: (self.annotations() if self.at("@") else None, self.type_ref(), self.name(),
+                                   self.expect("in"))):
             vt = self.tok
+            var_annos = self.annotations() if self.at("@") else []
             ty = self.type_ref()
             name = self.name()
             self.expect("in")
@@ -85,7 +87,7 @@ class StatementParser:
             if self.accept(".."):
                 coll = ast.Range(coll, self.expression(), loc=coll.loc)
             self.expect(")")
-            var = ast.VarDecl(ty, name, None, loc=vt.loc)
+            var = ast.VarDecl(ty, name, None, annotations=var_annos, loc=vt.loc)
             return ast.ForInStatement(var, coll, self.statement(), loc=start.loc)
         init = self._for_clauses(";", declarations=True)
         self.expect(";")
@@ -100,11 +102,12 @@ class StatementParser:
         out: list[ast.Node] = []
         while not self.at(end):
             t = self.tok
-            if declarations and self._declaration_follows():
+            if declarations and (self.at("@") or self._declaration_follows()):
+                annos = self.annotations() if self.at("@") else []
                 ty = self.type_ref()
                 name = self.name()
                 init = self.initializer() if self.accept("=") else None
-                out.append(ast.VarDecl(ty, name, init, loc=t.loc))
+                out.append(ast.VarDecl(ty, name, init, annotations=annos, loc=t.loc))
             else:
                 e = self.expression()
                 assign = self.assignment_rest(e, t)

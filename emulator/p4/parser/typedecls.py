@@ -146,14 +146,23 @@ class TypeParser:
         self.accept(";")
         return ast.EnumDecl(name, members, underlying, annotations=annos, loc=start.loc)
 
-    def typedef_decl(self, annos) -> ast.Declaration:
+    def typedef_decl(self, annos) -> ast.Declaration | list[ast.Declaration]:
+        """`typedef T name;`, `type T name;`, or `typedef <struct/header/header_union/enum declaration> name;`
+        (the grammar's `TYPEDEF derivedTypeDeclaration name`), which declares both types."""
         start = self.advance()
-        ty = self.type_ref()
+        derived = None
+        if start.kind == "typedef" and self.tok.kind in ("header", "header_union", "struct", "enum"):
+            dt = self.tok
+            derived = self.enum_decl([]) if dt.kind == "enum" else self.struct_like([])
+            ty: ast.Type = ast.TypeName(derived.name, loc=dt.loc)
+        else:
+            ty = self.type_ref()
         name = self.name("a type name")
         self.declare_global_type(name)
         self.expect(";")
         cls = ast.TypedefDecl if start.kind == "typedef" else ast.NewTypeDecl
-        return cls(ty, name, annotations=annos, loc=start.loc)
+        alias = cls(ty, name, annotations=annos, loc=start.loc)
+        return alias if derived is None else [derived, alias]
 
     # ------------------------------------------------------------------------------------------ types
 

@@ -56,9 +56,13 @@ class CallGen:
             # from invalid has all its fields reset to 0, and both adjust the packet's length register, which
             # is standard_metadata.packet_length at the start of egress
             nbytes = self._hdr_nbytes(h, strip(recv.type))
-            if m == "setValid":
-                if isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
-                    o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
+            if m == "setValid" and isinstance(recv, A.Member) and isinstance(strip(recv.expr.type), T.HeaderUnion):
+                o(f"{self.expr(recv.expr)}._only({pyattr(recv.name)!r})")
+            if self.kind == "parser":
+                # in a parser state p4c emits a plain `set $valid$` instead: the fields keep what was written to
+                # them while the header was invalid, and the length register is not touched
+                o(f"{h}._valid = {m == 'setValid'}")
+            elif m == "setValid":
                 o(f"if not {h}._valid:")
                 o(f"    {h}._set(type({h})())")
                 o(f"    {h}._valid = True")
@@ -122,6 +126,8 @@ class CallGen:
         post = []
         for p, a, g in zip(params, callee.args, sub.frame):
             t = p.param_type.resolved
+            if T.contains_typevar(t) and getattr(a, "type", None) is not None and not isinstance(a, A.DontCare):
+                t = a.type  # a generic parser/control's parameter: the type of this instance's argument
             comp = _composite(t)
             if a is None or isinstance(a, A.DontCare):
                 o(f"{g} = {self.zero_of(t)}")

@@ -346,9 +346,11 @@ class ExpressionGen:
     def x_ListExpression(self, e, t, want):
         tgt = strip(want) if want is not None else t
         if isinstance(tgt, (T.Struct, T.Header)):
-            return self._construct(tgt, list(e.components))
+            # `{a, ...}`: the fields after the given ones take their default values
+            return self._construct(tgt, list(e.components) + [None] * (len(tgt.fields) - len(e.components)))
         if isinstance(tgt, T.Tuple):
             srcs = self._ordered_n(list(zip(e.components, tgt.elements)))
+            srcs += [self.zero_of(x) for x in tgt.elements[len(srcs):]]
             return "(" + "".join(x + ", " for x in srcs) + ")"
         return "(" + "".join(x + ", " for x in self._ordered_n([(c, None) for c in e.components])) + ")"
 
@@ -400,3 +402,5 @@ class ExpressionGen:
 
     def x_InvalidHeaderExpression(self, e, t, want):
         return self.zero_of(want if want is not None else t)
+
+    x_DefaultValue = x_InvalidHeaderExpression

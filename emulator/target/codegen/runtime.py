@@ -27,10 +27,13 @@ def _anno_ints(a) -> list[int]:
 
 
 def value_set_widths(t) -> list[int]:
-    """Field widths of a value_set's element type: one per struct field (a tuple select), else one."""
+    """Field widths of a value_set's element type: one per struct field or tuple element (a tuple select),
+    else one."""
     t = strip(t) if t is not None else None
     if isinstance(t, T.Struct):
         return [(_bits(f.type) or (1, False))[0] for f in t.fields]
+    if isinstance(t, T.Tuple):
+        return [(_bits(e) or (1, False))[0] for e in t.elements]
     return [(_bits(t) or (0, False))[0]]
 
 

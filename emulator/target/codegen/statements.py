@@ -117,6 +117,9 @@ class StatementGen:
             o(f"for {it} in range({self.expr(coll.lo, want=coll.type)}, {self.expr(coll.hi, want=coll.type)} + 1):")
             o.ind += 1
             o(f"{v} = {it}")
+        elif isinstance(strip(coll.type), (T.List, T.Tuple)):
+            o(f"for {v} in {self.expr(coll)}:")
+            o.ind += 1
         else:
             it = self.uniq("it")
             o(f"for {it} in {self.expr(coll)}.elems:")

@@ -1,0 +1,257 @@
+"""What controllers written for simple_switch_grpc do beyond the basics, answered as PI/BMv2 answers it: requests
+without an election id (PTF runners' `update_config`, p4-guide's base test), unknown P4 ids, one-shot sets read
+back canonical. Raw stubs of the `p4runtime` package, the way those base tests call them."""
+from __future__ import annotations
+
+import queue
+
+import grpc
+import pytest
+import test_p4runtime_server as server_tests
+from google.protobuf import text_format
+from p4runtime_util import RT_P4, Controller, compile_program
+from test_p4runtime_server import DELETE, INSERT, MAC1, MAC2, SFP, code_of, eth_ipv4, table_entry
+
+from emulator.p4runtime.device import Device
+from emulator.p4runtime.server import serve
+from emulator.proto import p4info_pb2, p4runtime_pb2, p4runtime_pb2_grpc
+
+h, ctl = server_tests.h, server_tests.ctl  # the server harness and a primary controller (fixtures)
+
+
+def _stub(h):
+    channel = grpc.insecure_channel(h.address)
+    return channel, p4runtime_pb2_grpc.P4RuntimeStub(channel)
+
+
+def _pipeline_request(h, election_id=None):
+    req = SFP(device_id=1, action=SFP.VERIFY_AND_COMMIT)
+    if election_id is not None:
+        req.election_id.high, req.election_id.low = election_id
+    req.config.p4info.CopyFrom(h.p4info)
+    req.config.p4_device_config = h.config
+    return req
+
+
+def _write_request(entity, kind=INSERT, election_id=None):
+    req = p4runtime_pb2.WriteRequest(device_id=1)
+    if election_id is not None:
+        req.election_id.high, req.election_id.low = election_id
+    req.updates.add(type=kind).entity.CopyFrom(entity)
+    return req
+
+
+def test_requests_without_election_id_pass_until_a_stream_arbitrates(h):
+    """p4-guide's and p4c's PTF runners push the pipeline with a bare channel and no election id before any stream
+    exists; PI accepts that (and a Write alike) while no client has a stream, and only then."""
+    channel, stub = _stub(h)
+    try:
+        stub.SetForwardingPipelineConfig(_pipeline_request(h))
+        l2 = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x02\x00\x00\x00\x00\x07")], "Ing.drop")
+        stub.Write(_write_request(l2))
+        with pytest.raises(grpc.RpcError) as exc:  # an election id with nobody arbitrated is not the primary's
+            stub.Write(_write_request(l2, DELETE, (0, 1)))
+        assert exc.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        c = Controller(h.address, device_id=1, election_id=(0, 1))
+        try:
+            with pytest.raises(grpc.RpcError) as exc:  # a stream exists now: no election id is not the primary
+                stub.Write(_write_request(l2, DELETE))
+            assert exc.value.code() == grpc.StatusCode.PERMISSION_DENIED
+            stub.Write(_write_request(l2, DELETE, (0, 1)))
+        finally:
+            c.close()
+    finally:
+        channel.close()
+
+
+def test_stream_without_election_id_is_the_primary_when_alone(h):
+    """p4-guide's base test arbitrates with the election id unset and writes without one: id 0 is the primary's."""
+    c = Controller(h.address, device_id=1, election_id=(0, 0))
+    channel, stub = _stub(h)
+    try:
+        arb = c.arbitrate((0, 0))
+        assert arb.status.code == grpc.StatusCode.OK.value[0]
+        stub.SetForwardingPipelineConfig(_pipeline_request(h))
+        stub.Write(_write_request(table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x07")], "Ing.drop")))
+        assert len(h.device.pipeline.table_by_name["Ing.l2"].target.entries()) == 1
+    finally:
+        c.close()
+        channel.close()
+
+
+@pytest.mark.parametrize("entity", ["table", "counter", "profile", "digest"])
+def test_an_id_the_p4info_does_not_define_is_invalid_argument(h, ctl, entity):
+    e = p4runtime_pb2.Entity()
+    if entity == "table":
+        e.CopyFrom(table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", b"\x07")], "Ing.drop"))
+        e.table_entry.table_id = 12345
+        with pytest.raises(grpc.RpcError) as exc:
+            ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=12345)))
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    elif entity == "counter":
+        e.counter_entry.counter_id = 12345
+        e.counter_entry.index.index = 0
+    elif entity == "profile":
+        e.action_profile_member.action_profile_id = 12345
+        e.action_profile_member.member_id = 1
+    else:
+        e.digest_entry.digest_id = 12345
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT if entity != "counter" else p4runtime_pb2.Update.MODIFY, e))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_one_shot_action_set_reads_back_canonical(h, ctl):
+    """p4runtime-shell pads a 9-bit port to two bytes; reads give the canonical form, as for every other entry."""
+    e = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    action_set = e.table_entry.action.action_profile_action_set
+    for port, weight in ((5, 1), (6, 2)):
+        apa = action_set.action_profile_actions.add(weight=weight)
+        apa.action.action_id = h.id("actions", "Ing.set_port")
+        apa.action.params.add(param_id=1, value=bytes([0, port]))
+    ctl.write((INSERT, e))
+    (got,) = ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ecmp"))))
+    actions = got.table_entry.action.action_profile_action_set.action_profile_actions
+    assert [(a.action.params[0].value, a.weight) for a in actions] == [(b"\x05", 1), (b"\x06", 2)]
+
+
+def _learning(h, ctl, **config):
+    d = p4runtime_pb2.Entity()
+    d.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+    for key, value in config.items():
+        setattr(d.digest_entry.config, key, value)
+    ctl.write((INSERT, d))
+    ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.learn")))
+
+
+def _no_more(ctl, kind: str, wait: float = 0.3) -> bool:
+    try:
+        ctl.next(kind, timeout=wait)
+    except queue.Empty:
+        return True
+    return False
+
+
+def test_digest_data_is_reported_once_until_acknowledged(h, ctl):
+    """ack_timeout_ns: a learning switch's controller hears of a source once while its list is not acked (PI's
+    digest cache); after the DigestListAck the same data is reported again."""
+    _learning(h, ctl, max_list_size=1, ack_timeout_ns=10**12)
+    h.send(7, eth_ipv4())
+    first = ctl.next("digest")
+    h.send(7, eth_ipv4())  # same source, same port: suppressed
+    assert _no_more(ctl, "digest")
+    h.send(7, eth_ipv4(src=bytes.fromhex("020000000009")))  # new data: reported
+    second = ctl.next("digest")
+    assert second.list_id == first.list_id + 1 and second.data[0].struct.members[0].bitstring[-1] == 9
+    ack = p4runtime_pb2.StreamMessageRequest()
+    ack.digest_ack.digest_id, ack.digest_ack.list_id = first.digest_id, first.list_id
+    ctl.requests.put(ack)
+    for _ in range(50):  # the ack travels on the stream: resend until it has been taken
+        h.send(7, eth_ipv4())
+        try:
+            again = ctl.next("digest", timeout=0.1)
+            break
+        except queue.Empty:
+            continue
+    assert again.data[0].struct.members[0].bitstring == MAC1
+
+
+def test_digest_messages_wait_for_max_timeout_in_one_list(h, ctl):
+    """max_list_size 0 and a max_timeout_ns: the messages of several packets arrive together in one list."""
+    _learning(h, ctl, max_timeout_ns=300_000_000)
+    for src in (1, 2, 3):
+        h.send(7, eth_ipv4(src=bytes([2, 0, 0, 0, 0, src])))
+    lst = ctl.next("digest")
+    assert [d.struct.members[0].bitstring[-1] for d in lst.data] == [1, 2, 3]
+
+
+def test_time_since_last_hit_is_read_when_asked(h, ctl):
+    """TableEntry.time_since_last_hit (p4runtime-shell's `te.time_since_last_hit`): set in the query, the server
+    fills elapsed_ns, counted from the entry's last hit, and from its insertion while it has none."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
+    e.table_entry.idle_timeout_ns = 10**12
+    ctl.write((INSERT, e))
+    q = p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.l2")))
+    (plain,) = ctl.read(q)
+    assert not plain.table_entry.HasField("time_since_last_hit")
+    q.table_entry.time_since_last_hit.SetInParent()
+    h.handle.service.entities.store.clock_us = lambda: 1000.0  # the data plane's clock, in µs
+    h.device.pipeline.table_by_name["Ing.l2"].target.entries()[0].hit_us = 400.0
+    (got,) = ctl.read(q)
+    assert got.table_entry.time_since_last_hit.elapsed_ns == 600_000
+
+
+def test_counters_read_only_the_counts_of_their_unit(tmp_path):
+    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
+    counter with no packet count, direct counters alike."""
+    info_path, cfg_path = compile_program(RT_P4.parent / "counter_units.p4", tmp_path)
+    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+    device = Device(device_id=1)
+    handle = serve(device, "127.0.0.1:0")
+    c = Controller(handle.address)
+    try:
+        c.set_pipeline(p4info, cfg_path.read_bytes())
+        ids = {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables, *p4info.actions)}
+        e = p4runtime_pb2.Entity()
+        e.table_entry.table_id = ids["Ing.l2"]
+        e.table_entry.match.add(field_id=1).exact.value = MAC2
+        e.table_entry.action.action.action_id = ids["Ing.fwd"]
+        e.table_entry.action.action.params.add(param_id=1, value=b"\x01")
+        c.write((INSERT, e))
+        with device.lock:
+            device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
+        data = {}
+        for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
+            q = p4runtime_pb2.Entity()
+            q.counter_entry.counter_id = ids[name]
+            q.counter_entry.index.index = 0
+            (got,) = c.read(q)
+            data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
+        assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
+        q = p4runtime_pb2.Entity()
+        q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
+        q.direct_counter_entry.table_entry.ClearField("action")
+        (got,) = c.read(q)
+        assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
+    finally:
+        c.close()
+        handle.stop()
+
+
+def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
+    """RECONCILE_AND_COMMIT of the same program: entries keep their controller metadata and idle timeout, a
+    one-shot entry still reads as its action set, the default action and the digest config stay."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
+    e.table_entry.metadata = b"cookie"
+    e.table_entry.idle_timeout_ns = 10**12
+    one_shot = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    apa = one_shot.table_entry.action.action_profile_action_set.action_profile_actions.add(weight=1)
+    apa.action.action_id = h.id("actions", "Ing.set_port")
+    apa.action.params.add(param_id=1, value=b"\x05")
+    default = table_entry(h, "Ing.ipv4_lpm", (), "Ing.drop")
+    default.table_entry.is_default_action = True
+    digest = p4runtime_pb2.Entity()
+    digest.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+    digest.digest_entry.config.max_list_size = 1
+    ctl.write((INSERT, e), (INSERT, one_shot), (p4runtime_pb2.Update.MODIFY, default), (INSERT, digest))
+    wildcard = [p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry()), p4runtime_pb2.Entity(
+        table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ipv4_lpm"), is_default_action=True)),
+        p4runtime_pb2.Entity(digest_entry=p4runtime_pb2.DigestEntry())]
+    before = ctl.read(*wildcard)
+    ctl.set_pipeline(h.p4info, h.config, action=SFP.RECONCILE_AND_COMMIT)
+    assert ctl.read(*wildcard) == before and len(before) == 4
+
+
+@pytest.mark.parametrize("extra", ["counter_data", "idle_timeout"])
+def test_a_refused_entry_leaves_nothing_behind(h, ctl, extra):
+    """counter_data for a table without a direct counter, an idle timeout for a table without support_timeout:
+    INVALID_ARGUMENT, and the entry is not in the table afterwards (PI checks before it touches the target)."""
+    e = table_entry(h, "Ing.acl", [("hdr.ipv4.protocol", "range", b"\x06", b"\x11")], "Ing.drop", priority=3)
+    if extra == "counter_data":
+        e.table_entry.counter_data.packet_count = 1
+    else:
+        e.table_entry.idle_timeout_ns = 10**9
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, e))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+    assert ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.acl")))) == []
