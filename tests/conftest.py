@@ -77,3 +77,17 @@ def nothing_left_behind():
     if os.geteuid() == 0:
         left += _leftover_names(prefix)
     assert not left, "the tests left these behind:\n  " + "\n  ".join(left)
+
+
+@pytest.fixture
+def own_plugins():
+    """The process's extern-plugin registry as it was before the test: a plugin a case loads must not stay for
+    the tests that run after it in the same worker (with any plugin loaded, a program's generated code is no longer
+    shared between switches, which test_fabric checks); for the STF corpus tests that load a case's plugins."""
+    from emulator.target.plugins import REGISTRY
+
+    saved = (dict(REGISTRY.functions), dict(REGISTRY.objects), dict(REGISTRY.origin), list(REGISTRY.loaded))
+    yield
+    for current, before in zip((REGISTRY.functions, REGISTRY.objects, REGISTRY.origin, REGISTRY.loaded), saved):
+        current.clear()
+        current.update(before) if isinstance(current, dict) else current.extend(before)
