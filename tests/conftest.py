@@ -77,3 +77,19 @@ def nothing_left_behind():
     if os.geteuid() == 0:
         left += _leftover_names(prefix)
     assert not left, "the tests left these behind:\n  " + "\n  ".join(left)
+
+
+@pytest.fixture
+def extern_plugins_restored():
+    """The process's extern plugin registry as it was before the test, once the test is over: a test that loads a
+    plugin leaves none behind (a loaded plugin turns off sharing generated code between switches, which other
+    tests in the same worker check)."""
+    from emulator.target.plugins import REGISTRY
+
+    tables = (REGISTRY.functions, REGISTRY.objects, REGISTRY.origin)
+    saved = [dict(t) for t in tables], list(REGISTRY.loaded)
+    yield REGISTRY
+    for t, old in zip(tables, saved[0]):
+        t.clear()
+        t.update(old)
+    REGISTRY.loaded[:] = saved[1]

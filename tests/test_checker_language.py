@@ -105,3 +105,16 @@ def test_default_value_errors(body, needle, message):
 ])
 def test_for_in_list_errors(body, needle, message):
     assert_error(program(body=body), needle, message)
+
+
+def test_a_header_has_at_most_one_varbit_field():
+    text = program(top="header two_vb_t { bit<8> n; varbit<16> a; varbit<16> b; }\n")
+    assert_error(text, "varbit<16> b", "header two_vb_t has a second varbit field 'b': v1model headers have at most one")
+
+
+@pytest.mark.parametrize("top, body, needle, message", [
+    ("struct us_t { bit<8> _; }\n", "", "bit<8> _", "'_' is the don't-care: it cannot name a field of us_t"),
+    ("", "bit<8> _ = 1;", "bit<8> _ = 1", "'_' is the don't-care: it cannot name a variable, constant or instance"),
+])
+def test_dont_care_is_no_name(top, body, needle, message):
+    assert_error(program(top=top, body=body), needle, message)

@@ -120,7 +120,7 @@ def test_each_program_has_a_check():
 
 
 @pytest.mark.parametrize("prog", [p for p in PROGRAMS if p.stf.exists()], ids=lambda p: p.path.stem)
-def test_program_runs(prog: GrammarProgram):
+def test_program_runs(prog: GrammarProgram, extern_plugins_restored):
     from emulator.target.plugins import load_plugins
     from emulator.target.stf import run_stf
 

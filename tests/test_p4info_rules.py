@@ -333,3 +333,32 @@ def test_selector_size_semantics_default_and_max_member_weight(tmp_path):
     assert profiles["I.weighted"].sum_of_members.max_member_weight == 7
     assert profiles["I.mem"].sum_of_members.max_member_weight == 0 and profiles["I.mem"].max_group_size == 8
     assert profiles["I.prof"].max_group_size == 0  # the sizing annotations mean nothing without a selector
+
+
+def test_constructor_arguments_see_the_initial_values_of_local_variables(tmp_path):
+    # p4c instantiates a control's externs knowing what its local variables were initialized with (its
+    # decl-copy-prop.p4: a counter sized by `(bit<32>)tst2.t1.tup[0].h1.f2`): through struct fields, tuple indexes
+    # and casts
+    p = p4info_of(tmp_path, """
+    s_t cfg = { a = 3, b = 7 };
+    tuple<bit<8>, s_t> tup = { 1, { 5, 9 } };
+    counter((bit<32>)cfg.b, CounterType.packets) c1;
+    register<bit<8>>((bit<32>)tup[1].a) r;
+    apply { c1.count(0); r.write(0, 1); }
+""", decls="struct s_t { bit<8> a; bit<8> b; }")
+    assert [(c.preamble.name, c.size) for c in p.counters] == [("I.c1", 7)]
+    assert [(r.preamble.name, r.size) for r in p.registers] == [("I.r", 5)]
+
+
+def test_digests_of_lists_are_named_digest_n_counting_only_those(tmp_path):
+    # p4c's v1model handler names a digest after its type; a list/tuple has no name, so each such call gets
+    # `digest_N`, N counting only those calls (a struct digest before them takes no number), its type spec a tuple
+    p = p4info_of(tmp_path, """
+    apply {
+        digest<meta_t>(1, meta);
+        digest(1, { hdr.h.a, hdr.h.b });
+        digest(1, { hdr.h.b });
+    }""")
+    assert names(p.digests) == ["meta_t", "digest_0", "digest_1"]
+    assert [m.bitstring.bit.bitwidth for m in p.digests[1].type_spec.tuple.members] == [8, 16]
+    assert p.digests[0].type_spec.struct.name == "meta_t"

@@ -181,48 +181,95 @@ def test_time_since_last_hit_is_read_when_asked(h, ctl):
     assert got.table_entry.time_since_last_hit.elapsed_ns == 600_000
 
 
-def test_counters_read_only_the_counts_of_their_unit(tmp_path):
-    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
-    counter with no packet count, direct counters alike."""
-    info_path, cfg_path = compile_program(RT_P4.parent / "counter_units.p4", tmp_path)
-    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
-    device = Device(device_id=1)
-    handle = serve(device, "127.0.0.1:0")
-    c = Controller(handle.address)
-    try:
+@pytest.fixture
+def own(tmp_path):
+    """serve(program): a server with tests/p4runtime/PROGRAM.p4 committed -> (device, controller, ids by name)."""
+    started = []
+
+    def serve_program(program: str):
+        info_path, cfg_path = compile_program(RT_P4.parent / program, tmp_path)
+        p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+        device = Device(device_id=1)
+        handle = serve(device, "127.0.0.1:0")
+        c = Controller(handle.address)
+        started.append((c, handle))
         c.set_pipeline(p4info, cfg_path.read_bytes())
-        ids = {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables, *p4info.actions)}
-        e = p4runtime_pb2.Entity()
-        e.table_entry.table_id = ids["Ing.l2"]
-        e.table_entry.match.add(field_id=1).exact.value = MAC2
-        e.table_entry.action.action.action_id = ids["Ing.fwd"]
-        e.table_entry.action.action.params.add(param_id=1, value=b"\x01")
-        c.write((INSERT, e))
-        with device.lock:
-            device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
-        data = {}
-        for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
-            q = p4runtime_pb2.Entity()
-            q.counter_entry.counter_id = ids[name]
-            q.counter_entry.index.index = 0
-            (got,) = c.read(q)
-            data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
-        assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
-        q = p4runtime_pb2.Entity()
-        q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
-        q.direct_counter_entry.table_entry.ClearField("action")
-        (got,) = c.read(q)
-        assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
-    finally:
+        return device, c, {o.preamble.name: o.preamble.id for o in (*p4info.counters, *p4info.tables,
+                                                                       *p4info.actions)}
+
+    yield serve_program
+    for c, handle in started:
         c.close()
         handle.stop()
 
 
+def _entry(ids, table, exact: bytes, action, params=()):
+    e = p4runtime_pb2.Entity()
+    e.table_entry.table_id = ids[table]
+    if exact:
+        e.table_entry.match.add(field_id=1).exact.value = exact
+    else:
+        e.table_entry.is_default_action = True
+    e.table_entry.action.action.action_id = ids[action]
+    for i, value in enumerate(params, 1):
+        e.table_entry.action.action.params.add(param_id=i, value=value)
+    return e
+
+
+def test_counters_read_only_the_counts_of_their_unit(own):
+    """A PTF test comparing CounterData messages: PI reads a PACKETS counter with no byte count and a BYTES
+    counter with no packet count, direct counters alike."""
+    device, c, ids = own("counter_units.p4")
+    e = _entry(ids, "Ing.l2", MAC2, "Ing.fwd", [b"\x01"])
+    c.write((INSERT, e))
+    with device.lock:
+        device.switch.process(0, MAC2 + MAC1 + b"\x88\xb5" + bytes(50))
+    data = {}
+    for name in ("Ing.pkts", "Ing.octets", "Ing.both"):
+        q = p4runtime_pb2.Entity()
+        q.counter_entry.counter_id = ids[name]
+        q.counter_entry.index.index = 0
+        (got,) = c.read(q)
+        data[name] = (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count)
+    assert data == {"Ing.pkts": (1, 0), "Ing.octets": (0, 64), "Ing.both": (1, 64)}
+    q = p4runtime_pb2.Entity()
+    q.direct_counter_entry.table_entry.CopyFrom(e.table_entry)
+    q.direct_counter_entry.table_entry.ClearField("action")
+    (got,) = c.read(q)
+    assert (got.direct_counter_entry.data.packet_count, got.direct_counter_entry.data.byte_count) == (1, 0)
+
+
+def test_action_scopes_and_missing_members_get_pi_codes(own, h, ctl):
+    """PI's answers: a @defaultonly action in an entry, a @tableonly one as default and any write to a table with
+    const entries are PERMISSION_DENIED (the const entry still reads back); an entry of an indirect table naming a
+    member that does not exist is INVALID_ARGUMENT."""
+    _, c, ids = own("pi_codes.p4")
+    const_entry = _entry(ids, "Ing.fixed", MAC1, "Ing.fwd", [b"\x02"])
+    for kind, entity in ((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.drop")),
+                         (p4runtime_pb2.Update.MODIFY, _entry(ids, "Ing.t", b"", "Ing.fwd", [b"\x01"])),
+                         (INSERT, _entry(ids, "Ing.fixed", MAC2, "Ing.fwd", [b"\x02"])),
+                         (p4runtime_pb2.Update.MODIFY, const_entry), (DELETE, const_entry)):
+        with pytest.raises(grpc.RpcError) as exc:
+            c.write((kind, entity))
+        assert code_of(exc) == grpc.StatusCode.PERMISSION_DENIED, (kind, entity)
+    (fixed,) = c.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=ids["Ing.fixed"])))
+    assert fixed.table_entry.action.action.params[0].value == b"\x01"
+    c.write((INSERT, _entry(ids, "Ing.t", MAC2, "Ing.fwd", [b"\x01"])))
+    ecmp = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
+    ecmp.table_entry.action.action_profile_member_id = 77
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, ecmp))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+
+
 def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
-    """RECONCILE_AND_COMMIT of the same program: entries keep their controller metadata and idle timeout, a
-    one-shot entry still reads as its action set, the default action and the digest config stay."""
+    """Entries read back their controller metadata as written (the bytes and, where the p4runtime package has
+    it, the older uint64 cookie, which PI keeps too). RECONCILE_AND_COMMIT of the same program keeps them, the
+    idle timeouts, one-shot entries as action sets, the default action and the digest config."""
     e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")
     e.table_entry.metadata = b"cookie"
+    if "controller_metadata" in e.table_entry.DESCRIPTOR.fields_by_name:  # p4runtime < 1.5: PI keeps it too
+        e.table_entry.controller_metadata = 42
     e.table_entry.idle_timeout_ns = 10**12
     one_shot = table_entry(h, "Ing.ecmp", [("hdr.ipv4.dstAddr", "exact", b"\x0a\x00\x00\x03")])
     apa = one_shot.table_entry.action.action_profile_action_set.action_profile_actions.add(weight=1)
@@ -238,6 +285,8 @@ def test_reconcile_and_commit_keeps_what_reads_show(h, ctl):
         table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.ipv4_lpm"), is_default_action=True)),
         p4runtime_pb2.Entity(digest_entry=p4runtime_pb2.DigestEntry())]
     before = ctl.read(*wildcard)
+    l2 = next(b.table_entry for b in before if b.table_entry.table_id == e.table_entry.table_id)
+    assert l2.metadata == b"cookie" and getattr(l2, "controller_metadata", 42) == 42
     ctl.set_pipeline(h.p4info, h.config, action=SFP.RECONCILE_AND_COMMIT)
     assert ctl.read(*wildcard) == before and len(before) == 4
 
@@ -255,3 +304,57 @@ def test_a_refused_entry_leaves_nothing_behind(h, ctl, extra):
         ctl.write((INSERT, e))
     assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
     assert ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.acl")))) == []
+
+
+@pytest.mark.parametrize("kind", ["multicast_group_entry", "clone_session_entry", "digest_entry"])
+def test_reading_one_that_does_not_exist_is_not_found(h, ctl, kind):
+    """A multicast group, clone session or digest config asked for by its id must exist (PI: NOT_FOUND); id 0
+    is the wildcard and reads none without error."""
+    e, wildcard = p4runtime_pb2.Entity(), p4runtime_pb2.Entity()
+    if kind == "digest_entry":
+        e.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+        wildcard.digest_entry.SetInParent()
+    else:
+        setattr(getattr(e.packet_replication_engine_entry, kind),
+                "multicast_group_id" if kind == "multicast_group_entry" else "session_id", 9)
+        getattr(wildcard.packet_replication_engine_entry, kind).SetInParent()
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(e)
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+    assert ctl.read(wildcard) == []
+
+
+def test_streams_are_capped_and_writes_still_run(h, ctl):
+    """Each stream holds a server thread; leaked streams (a PTF test whose setUp failed never closes its own)
+    must not starve Write and Read: past 16 streams (PI's limit) a new one is RESOURCE_EXHAUSTED, and a Write
+    still runs."""
+    from emulator.p4runtime.server import MAX_STREAMS
+
+    extra = []
+    try:
+        for i in range(MAX_STREAMS - 1):  # ctl holds one already
+            extra.append(Controller(h.address, election_id=(0, 100 + i), role="other"))
+        channel, stub = _stub(h)
+        extra.append(channel)
+        with pytest.raises(grpc.RpcError) as exc:
+            next(stub.StreamChannel(iter(queue.Queue().get, None)))
+        assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.drop")))
+    finally:
+        for c in extra:
+            c.close()
+
+
+def test_zero_padded_bytestrings_longer_than_the_field_are_accepted(h, ctl):
+    """PI takes any bytestring whose value fits the field, leading zeros beyond its width too (a 9-bit port as
+    four bytes, as tests built with `to_bytes(4, "big")` send it); a value that does not fit stays refused."""
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", bytes(2) + MAC2)], "Ing.fwd",
+                    [bytes(3) + MAC2, b"\x00\x00\x00\x05"])
+    ctl.write((INSERT, e))
+    (got,) = ctl.read(p4runtime_pb2.Entity(table_entry=p4runtime_pb2.TableEntry(table_id=h.id("tables", "Ing.l2"))))
+    assert got.table_entry.match[0].exact.value == MAC2
+    assert [p.value for p in got.table_entry.action.action.params] == [MAC2, b"\x05"]
+    too_big = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC1)], "Ing.fwd", [MAC2, b"\x00\x00\x02\x00"])
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, too_big))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT

@@ -43,7 +43,7 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("name", [
     pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=KNOWN_FAILURES[n])) if n in KNOWN_FAILURES else n
     for n in PAIRS])
-def test_stf(name: str):
+def test_stf(name: str, extern_plugins_restored):
     from emulator.target.stf import run_stf
 
     missing = _target_missing()

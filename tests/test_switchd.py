@@ -59,7 +59,8 @@ def frame(dst=MAC2, size=64, ethertype=b"\x88\xb5") -> bytes:
 
 def test_bad_command_lines_exit_2_with_a_message():
     cases = [(["-i", "1@no-such-if0", "--no-p4"], "does not exist"),
-             (["-i", "1@lo", "-i", "1@lo"], "given twice"),
+             (["-i", "1@lo", "-i", "1@dummy0"], "given twice"),
+             (["-i", "1@lo", "-i", "2@lo"], "given twice"),
              (["-i", "x@lo"], "PORT@IFACE"),
              (["/nonexistent/config.json"], "cannot read device config"),
              (["--no-p4", "--", "--port-rate", "1=fast"], "rate"),
@@ -276,6 +277,21 @@ def test_tutorials_p4runtime_switch_command_line_is_accepted():
     assert o.interfaces == {1: "s1-eth1", 2: "s1-eth2"} and o.pcap_dir == "/tmp/pcaps" and o.log_console
     assert any("--thrift-port" in n for n in o.notes) and any("--nanolog" in n for n in o.notes)
     assert parse_args(["--no-p4"]).grpc_addr == "127.0.0.1:9559"  # simple_switch_grpc's default
+
+
+def test_p4c_ptf_runner_command_lines_are_accepted():
+    """p4c's run-bmv2-ptf-test.py: in veth mode it names port 0 twice the same way (`-i 0@0` then `-i 0@0 ...
+    -i 7@7`), which simple_switch_grpc takes as one mapping; in nn mode no interface at all."""
+    from emulator.switchd.options import parse_args
+
+    veth = ("--thrift-port 22000 --log-file /tmp/t/switchlog --log-flush -i 0@0 -i 0@0 -i 1@1 -i 2@2 --no-p4 "
+            "-- --grpc-server-addr 0.0.0.0:28000")
+    o = parse_args(veth.split())
+    assert o.interfaces == {0: "0", 1: "1", 2: "2"} and o.grpc_addr == "0.0.0.0:28000" and o.no_p4
+    nn = ("--thrift-port 22000 --device-id 0 --log-file /tmp/t/switchlog --log-flush --packet-in "
+          "ipc:///tmp/t/bmv2_packets_1.ipc --no-p4 -- --grpc-server-addr 0.0.0.0:28000")
+    o = parse_args(nn.split())
+    assert o.interfaces == {} and o.packet_in == "ipc:///tmp/t/bmv2_packets_1.ipc"
 
 
 @needs_netns

@@ -19,13 +19,14 @@ pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)"
 
 
 PROGRAMS = {"l2_forwarding": RT_P4, "basic_ipv4": RT_P4.parent / "basic_ipv4.p4",
-            "fabric_routing": RT_P4.parents[1].parent / "p4src" / "fabric.p4"}
+            "fabric_routing": RT_P4.parents[1].parent / "p4src" / "fabric.p4", "unarbitrated": RT_P4}
+TARGET_OPTIONS = {"unarbitrated": ["--cpu-port", "255"]}  # its PacketIn / PacketOut go through the CPU port
 
 
 @pytest.mark.parametrize("test", sorted(PROGRAMS))
 def test_ptf_nn_platform_against_rocelab_switch(tmp_path, test):
-    """tests/ptf/TEST.py (fabric_routing programs with p4runtime-shell, the others with raw stubs) against the
-    program it was written for."""
+    """tests/ptf/TEST.py (fabric_routing programs with p4runtime-shell, the others with raw stubs; unarbitrated
+    without election ids, as p4-guide's base test) against the program it was written for."""
     if test == "fabric_routing":
         pytest.importorskip("p4runtime_sh", reason="p4runtime-shell is not installed (scripts/setup.sh installs it)")
     ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
@@ -35,7 +36,7 @@ def test_ptf_nn_platform_against_rocelab_switch(tmp_path, test):
     sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
     port = free_port()
     proc = subprocess.Popen(SWITCH + ["--device-id", "0", "--packet-in", sock, "--no-p4", "--",
-                                      "--grpc-server-addr", f"127.0.0.1:{port}"],
+                                      "--grpc-server-addr", f"127.0.0.1:{port}", *TARGET_OPTIONS.get(test, [])],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_listening(port, proc)

@@ -180,6 +180,22 @@ def test_non_const_initial_entries_are_mutable():
     assert len(t) == 0
 
 
+def test_const_entry_among_non_const_entries_stays():
+    # `entries = { const 1 : drop(); 2 : fwd(3); }`: the const entry can be neither changed nor deleted
+    info = mk([("k", "exact", 8)], const_entries=[ConstEntryInfo(keys=[1], action="ig.drop", args=[], const=True),
+                                                 ConstEntryInfo(keys=[2], action="ig.fwd", args=[3])])
+    t = Table(info, ACTIONS)
+    pinned = t.find([1])
+    with pytest.raises(RuntimeApiError, match="entry .* of table 'ig.t' is const"):
+        t.delete_entry(pinned)
+    with pytest.raises(RuntimeApiError, match="is const"):
+        t.modify_entry(pinned, "ig.fwd", [1])
+    t.modify_entry(t.find([2]), "ig.drop")
+    t.add_entry([3], "ig.drop")
+    t.clear()
+    assert [e.match for e in t.entries()] == [t.entry(pinned).match] and t.lookup([1])[0] == "ig.drop"
+
+
 def test_keyless_table_always_runs_default():
     t = table([], default="ig.drop")
     assert t.lookup([]) == ("ig.drop", (), None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from emulator.errors import P4Error
-from emulator.p4 import ast
+from emulator.p4 import ast, constfold
 from emulator.p4 import types as T
 
 
@@ -197,8 +197,48 @@ def member_name(e) -> str | None:
 
 def const_int(e, default: int = 0) -> int:
     """The compile-time integer value of `e` (bools as 0/1), else `default`."""
-    v = getattr(e, "const_value", None) if e is not None else None
+    v = ctor_value(e)
     if isinstance(v, bool):
         return int(v)
     return v if isinstance(v, int) else default
+
+
+def ctor_value(e, depth: int = 0):
+    """The value of a constructor argument as p4c's front end knows it when it instantiates: a constant, or an
+    expression over local variables declared before with initializers (their initial values: nothing else has run
+    yet), through struct and tuple members, indexes and casts (p4c's `decl-copy-prop.p4`: a counter sized by
+    `(bit<32>)tst2.t1.tup[0].h1.f2`). Structs and headers are tuples in field order; None when not known."""
+    if e is None or depth > 64:
+        return None
+    v = getattr(e, "const_value", None)
+    if v is not None:
+        return v
+    if isinstance(e, ast.PathExpression) and isinstance(getattr(e, "decl", None), ast.VarDecl):
+        return ctor_value(e.decl.init, depth + 1)
+    if isinstance(e, ast.ListExpression) and not e.dots:
+        vals = [ctor_value(c, depth + 1) for c in e.components]
+        return tuple(vals) if all(x is not None for x in vals) else None
+    if isinstance(e, ast.StructExpression) and not e.dots:
+        by = {c.name: ctor_value(c.expr, depth + 1) for c in e.components}
+        t = T.strip_newtype(getattr(e, "type", None))
+        names = [f.name for f in t.fields] if isinstance(t, (T.Struct, T.Header)) else list(by)
+        vals = [by.get(n) for n in names]
+        return tuple(vals) if all(x is not None for x in vals) else None
+    if isinstance(e, ast.Member):
+        base, t = ctor_value(e.expr, depth + 1), T.strip_newtype(getattr(e.expr, "type", None))
+        names = [f.name for f in t.fields] if isinstance(t, (T.Struct, T.Header)) else []
+        if isinstance(base, tuple) and e.name in names and len(base) == len(names):
+            return base[names.index(e.name)]
+        return None
+    if isinstance(e, ast.ArrayIndex):
+        base, i = ctor_value(e.expr, depth + 1), ctor_value(e.index, depth + 1)
+        return base[i] if isinstance(base, tuple) and isinstance(i, int) and 0 <= i < len(base) else None
+    if isinstance(e, ast.Cast):
+        inner = ctor_value(e.expr, depth + 1)
+        if isinstance(inner, (int, bool)) and getattr(e.expr, "type", None) is not None:
+            try:
+                return constfold.cast(inner, e.expr.type, e.type)
+            except (constfold.FoldError, TypeError, ValueError):  # a cast the folder does not do: unknown
+                return None
+    return None
 

@@ -51,7 +51,7 @@ def const_entries(entries, kinds, names_by_decl, t, action_call) -> list[ConstEn
                 prio = max(prio, 1)
         if prio is not None:
             prev = prio
-        out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None))
+        out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None, e.const))
     if needs_prio and not largest_wins and explicit_any and out:
         # the target's tables let the largest priority win: mirror the values so the smallest one does
         top = max(ce.priority for ce in out) + 1

@@ -60,6 +60,7 @@ class ConstEntryInfo:
     action: str
     args: list[int]
     priority: int | None = None
+    const: bool = False  # `const` in the program: the control plane can neither change nor delete it
 
 
 @dataclass

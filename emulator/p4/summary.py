@@ -77,6 +77,7 @@ class Summarizer:
         self.extern_by_decl: dict[tuple[str, int], Any] = {}  # (path, id(decl)) -> info
         self.profiles: dict[str, ActionProfileInfo] = {}
         self.digests: dict[str, DigestInfo] = {}
+        self.unnamed_digests = 0  # digests of lists / tuples so far (p4c names them digest_0, digest_1...)
         self.instance_names: dict[tuple[str, int], str] = {}
         # P4Info lists actions as p4c does, top-level block by top-level block. p4c first inlines every
         # sub-control instance into its top-level block (the instance's locals take the place of its declaration;
@@ -470,7 +471,9 @@ class Summarizer:
             name = p4info_name(t)  # the digest is named after its type as P4Info names the type
             fields = [StructFieldInfo(f.name, key_width(f.type), type=f.type) for f in t.fields]
         elif isinstance(t, (T.Tuple, T.List)):
-            name = f"digest_{len(self.digests)}"
+            # p4c names a digest of a type without a name `digest_N`, N counting such calls (not other digests)
+            name = f"digest_{self.unnamed_digests}"
+            self.unnamed_digests += 1
             fields = [StructFieldInfo(f"f{i}", key_width(e), type=e) for i, e in enumerate(t.elements)]
         else:
             raise P4Error(f"digest data must be a struct, not {t}", node.loc)

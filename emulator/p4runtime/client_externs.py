@@ -56,7 +56,7 @@ class ExternOps:
 
         q = p4runtime_pb2.PacketReplicationEngineEntry()
         q.multicast_group_entry.multicast_group_id = grp
-        found = self._read_one("packet_replication_engine_entry", q)
+        found = self._read_pre(q)
         if not found:
             raise RuntimeApiError(f"no multicast group {grp}")
         return [(r.instance, r.egress_port) for r in found[0].multicast_group_entry.replicas]
@@ -124,7 +124,19 @@ class ExternOps:
 
         q = p4runtime_pb2.PacketReplicationEngineEntry()
         q.clone_session_entry.session_id = session
-        return bool(self._read_one("packet_replication_engine_entry", q))
+        return bool(self._read_pre(q))
+
+    def _read_pre(self, q) -> list:
+        """The PRE entries query `q` finds; none when the group or session it names does not exist (NOT_FOUND, as
+        PI answers a read by id)."""
+        from emulator.p4runtime.client import P4RuntimeClientError
+
+        try:
+            return self._read_one("packet_replication_engine_entry", q)
+        except P4RuntimeClientError as exc:
+            if exc.code != "NOT_FOUND":
+                raise
+            return []
 
     def mirroring_add(self, session: int, port: int | None = None, *, mgrp: int | None = None,
                       truncate: int | None = None) -> None:

@@ -1,9 +1,10 @@
 """P4Runtime bytestrings <-> integers, and P4Runtime match fields <-> the target's match specs.
 
 Bytestrings (P4Runtime spec, "Bytestrings"): the canonical form of an unsigned value is the shortest big-endian
-string that holds it (zero is one 0x00 byte). Servers answer reads in canonical form; on writes we accept the
-canonical form and any zero-padded form up to the field's full byte width ((bitwidth + 7) // 8 bytes), which is
-what p4lang/tutorials' p4runtime_lib sends, and refuse a value that does not fit the bitwidth (INVALID_ARGUMENT).
+string that holds it (zero is one 0x00 byte). Servers answer reads in canonical form. On writes we take what
+PI (simple_switch_grpc) takes: any big-endian string whose value fits the bitwidth, shorter than the field's bytes
+or zero-padded beyond them (p4lang/tutorials' p4runtime_lib pads PacketOut metadata to `bitwidth` bytes, PTF
+tests write 9-bit ports as 2 or 4 bytes), and refuse an empty one or a value that does not fit (INVALID_ARGUMENT).
 """
 from __future__ import annotations
 
@@ -18,12 +19,10 @@ def encode(value: int, bitwidth: int | None = None) -> bytes:
 
 
 def decode(data: bytes, bitwidth: int, what: str) -> int:
-    """An integer from a bytestring of a `bitwidth`-bit field; INVALID_ARGUMENT if it is empty, longer than the
-    field's bytes or does not fit its width."""
+    """An integer from a bytestring of a `bitwidth`-bit field; INVALID_ARGUMENT if it is empty or its value does
+    not fit the width (leading zero bytes beyond the field's width are accepted, as PI does)."""
     if not data:
         raise invalid(f"{what}: empty bytestring")
-    if bitwidth and len(data) > (bitwidth + 7) // 8:
-        raise invalid(f"{what}: bytestring of {len(data)} bytes is too long for {bitwidth} bits")
     value = int.from_bytes(data, "big")
     if bitwidth and value >> bitwidth:
         raise invalid(f"{what}: value {value:#x} does not fit in {bitwidth} bits")

@@ -74,6 +74,9 @@ class Entities:
         elif which in ("direct_counter_entry", "direct_meter_entry"):
             externs.read_direct(p, self.store, q, found, which)
         elif which == "digest_entry":
+            if q.digest_id and q.digest_id not in self.digest_config:  # as PI: a named digest must be configured
+                raise (P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"digest {q.digest_id} is not configured")
+                       if q.digest_id in p.digests else invalid(f"unknown digest id {q.digest_id}"))
             for did, cfg in sorted(self.digest_config.items()):
                 if not q.digest_id or did == q.digest_id:
                     found.append(p4runtime_pb2.DigestEntry(digest_id=did, config=cfg))

@@ -344,6 +344,8 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
     which = q.WhichOneof("type")
     if which in (None, "multicast_group_entry"):
         want = q.multicast_group_entry.multicast_group_id
+        if want and want not in pre.groups:  # a group asked for by id must exist (PI: NOT_FOUND)
+            raise not_found(f"no multicast group {want}")
         for gid in sorted(pre.groups):
             if want and gid != want:
                 continue
@@ -355,6 +357,8 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
             out.append(msg)
     if which in (None, "clone_session_entry"):
         want = q.clone_session_entry.session_id
+        if want and want not in pre.sessions:
+            raise not_found(f"no clone session {want}")
         for sid, s in sorted(pre.sessions.items()):
             if want and sid != want:
                 continue

@@ -14,18 +14,6 @@ def _width(header) -> int:
     return sum(m.bitwidth for m in header.metadata)
 
 
-def _unpadded(value: bytes, bitwidth: int) -> bytes:
-    """PacketOut metadata without zero bytes in front of the field's byte width. p4lang/tutorials' p4runtime_lib
-    encodes each one as `value.to_bytes(bitwidth, "big")`, i.e. `bitwidth` bytes (8 bytes for an 8-bit opcode,
-    32 for a 32-bit port), and its flowcache exercise forwards only if the switch takes them; a value that does
-    not fit the width is still refused."""
-    value = bytes(value)
-    nbytes = (bitwidth + 7) // 8
-    if len(value) > nbytes and not any(value[:-nbytes]):
-        return value[-nbytes:]
-    return value
-
-
 def build_packet_out(pipe, msg) -> bytes:
     """The frame a PacketOut puts on the CPU port."""
     header = pipe.controller.get("packet_out") if pipe is not None else None
@@ -37,7 +25,7 @@ def build_packet_out(pipe, msg) -> bytes:
         m = by_id.get(md.metadata_id)
         if m is None:
             raise invalid(f"packet_out has no metadata id {md.metadata_id}")
-        given[md.metadata_id] = codec.decode(_unpadded(md.value, m.bitwidth), m.bitwidth,
+        given[md.metadata_id] = codec.decode(md.value, m.bitwidth,  # full-width padding is fine (codec)
                                              f"packet_out metadata '{m.name}'")
     value = 0
     for m in header.metadata:

@@ -33,6 +33,7 @@ log = logging.getLogger("rocelab.p4runtime")
 
 VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, COMMIT, RECONCILE_AND_COMMIT = 1, 2, 3, 4, 5
 _DONE = object()
+MAX_STREAMS = 16  # open StreamChannels at a time, as PI; the worker pool has as many again for unary RPCs
 
 
 def unwrap_device_data(data: bytes) -> bytes:
@@ -60,6 +61,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.digest_config: dict = {}
         self.digest_lists = DigestLists(self.digest_config)
         device.listen(self._from_dataplane)
+        self._streams = 0
+        self._streams_lock = threading.Lock()
         self._stop = threading.Event()
         self._idle = threading.Thread(target=self._timers, daemon=True, name="p4rt-timers")
         self._idle.start()
@@ -238,6 +241,10 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     # ------------------------------------------------------------------ stream
     def StreamChannel(self, request_iterator, context):
+        with self._streams_lock:  # each stream holds a worker thread: cap them (PI: 16 connections) so that
+            if self._streams >= MAX_STREAMS:  # Write and Read always find one free
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"too many streams (at most {MAX_STREAMS})")
+            self._streams += 1
         outq: queue.Queue = queue.Queue()
         client = Client(send=outq.put)
         reader = threading.Thread(target=self._read_stream, args=(request_iterator, client, outq, context),
@@ -254,6 +261,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 yield msg
         finally:
             self.arbiter.leave(client)
+            with self._streams_lock:
+                self._streams -= 1
 
     def _read_stream(self, requests, client: Client, outq: queue.Queue, context) -> None:
         try:
@@ -345,7 +354,7 @@ class ServerHandle:
         self.server.stop(grace).wait()
 
 
-def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 8) -> ServerHandle:
+def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS) -> ServerHandle:
     """Start the P4Runtime service on `address` (HOST:PORT; port 0 picks a free one). Raises OSError when the
     address cannot be bound."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),

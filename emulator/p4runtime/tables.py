@@ -26,6 +26,7 @@ class EntryExtras:
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
     oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
+    controller_metadata: int = 0  # the older uint64 cookie (TableEntry.controller_metadata, gone from p4runtime 1.5)
 
 
 @dataclass
@@ -88,12 +89,20 @@ def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
         msg.params.add(param_id=pid, value=codec.encode(v))
 
 
+def _cookie(entry) -> int:
+    """The entry's uint64 controller_metadata where the p4runtime package still has the field (PI keeps it)."""
+    return getattr(entry, "controller_metadata", 0)
+
+
 def _target_error(exc: RuntimeApiError) -> P4RuntimeError:
+    """The status PI gives the same refusal: a full table RESOURCE_EXHAUSTED, an @tableonly action as default or
+    a @defaultonly one in an entry PERMISSION_DENIED (and any change to a table with const entries), an entry naming a member or group that does not exist
+    INVALID_ARGUMENT ("Invalid member / group id"), like any other bad entry."""
     text = str(exc)
     if "is full" in text:
         return P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
-    if text.startswith("unknown member") or text.startswith("unknown group"):
-        return not_found(text)
+    if "is @tableonly" in text or "is @defaultonly" in text or "has const entries" in text:
+        return P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, text)
     return invalid(text)
 
 
@@ -164,7 +173,8 @@ class TableWriter:
             self._drop_oneshot(t, oneshot)
             raise
         self.store.extras[(t.name, handle)] = EntryExtras(entry.metadata, entry.idle_timeout_ns,
-                                                          self.store.now_us(), oneshot=oneshot)
+                                                          self.store.now_us(), oneshot=oneshot,
+                                                          controller_metadata=_cookie(entry))
         self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
@@ -173,23 +183,30 @@ class TableWriter:
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
+        self._refuse_const(t, handle)
         data = self._entry_data(t, entry)
         if entry.HasField("action"):
             kwargs, oneshot = self._target_action(t, entry)
             t.target.modify_entry(handle, **kwargs)
             self._drop_oneshot(t, old.oneshot)
             old.oneshot = oneshot
-        old.metadata = entry.metadata
+        old.metadata, old.controller_metadata = entry.metadata, _cookie(entry)
         if entry.idle_timeout_ns != old.idle_timeout_ns:
             old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
         self.store.extras[(t.name, handle)] = old
         self._set_entry_data(t, handle, data)
+
+    @staticmethod
+    def _refuse_const(t: TableDesc, handle: int) -> None:
+        if t.target.entry(handle).const:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}': the entry is const")
 
     def _delete(self, t: TableDesc, entry) -> None:
         match, prio = self._key(t, entry)
         handle = self._find(t, match, prio)
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
+        self._refuse_const(t, handle)
         t.target.delete_entry(handle)
         extras = self.store.extras.pop((t.name, handle), None)
         if extras is not None:
@@ -326,6 +343,7 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
             msg.match.append(fm)
     if e.priority is not None:
         msg.priority = e.priority
+    msg.is_const = e.const
     extras = store.extras.get((t.name, e.handle))
     if extras is not None and extras.oneshot:
         gid, members = extras.oneshot
@@ -341,6 +359,8 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     if extras is not None:
         msg.metadata = extras.metadata
         msg.idle_timeout_ns = extras.idle_timeout_ns
+        if extras.controller_metadata:
+            msg.controller_metadata = extras.controller_metadata
         if query is not None and query.HasField("time_since_last_hit") and t.target.info.idle_timeout:
             last = e.hit_us if e.hit_us >= 0 else extras.since_us  # never hit: idle since it was written
             msg.time_since_last_hit.elapsed_ns = max(0, round((store.now_us() - last) * 1000))

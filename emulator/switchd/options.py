@@ -168,6 +168,10 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         port = int(port_s)
         if not 0 <= port < 511:
             raise RocelabError(f"rocelab-switch: bad -i '{item}': port {port} out of range 0..510")
+        if o.interfaces.get(port) == iface:
+            # p4c's PTF runner (run-bmv2-ptf-test.py, veth mode) passes `-i 0@0` and then `-i 0@0 ... -i 7@7`;
+            # simple_switch_grpc keeps one mapping per port, so the same one twice is harmless
+            continue
         if port in o.interfaces:
             raise RocelabError(f"rocelab-switch: port {port} is given twice (-i {port}@{o.interfaces[port]} "
                                f"and -i {item})")

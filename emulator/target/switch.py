@@ -167,6 +167,13 @@ class V1Switch:
         self._run_egress = cp.run_egress
         self._run_compute = cp.run_compute
         self._run_deparser = cp.run_deparser
+        # verify + ingress and compute checksum + deparser in one call each (untraced code has them; otherwise,
+        # and so that the trace hooks below apply, the two entry points one after the other)
+        ns = cp.namespace
+        self._run_verify_ingress = ns.get("run_verify_ingress") or (
+            lambda hdr, meta, sm: (self._run_verify(hdr, meta), self._run_ingress(hdr, meta, sm)))
+        self._run_compute_deparser = ns.get("run_compute_deparser") or (
+            lambda parts, hdr, meta: (self._run_compute(hdr, meta), self._run_deparser(parts, hdr)))
         sm_fields = set(self._new_sm._names)
         self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
         self._has_priority = "priority" in sm_fields
@@ -343,8 +350,7 @@ class V1Switch:
                 ctx.payload = data[(cur + 7) >> 3:]
         else:
             hdr, meta, sm, ctx = self._parse(port, data, now_ns, itype, preserved)
-        self._run_verify(hdr, meta)
-        self._run_ingress(hdr, meta, sm)
+        self._run_verify_ingress(hdr, meta, sm)
         # I2E clone: the original packet, re-parsed, with fresh metadata (+ preserved fields)
         if ctx.clone is not None:
             self._clone_i2e(ctx.clone, data, port, now_ns, meta, sm, res.jobs, loops)
@@ -465,9 +471,8 @@ class V1Switch:
             self._clone_e2e(ctx.clone, job, hdr, meta, sm, clones, ctx.lreg)
         if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
             return EgressResult(None, clones)
-        self._run_compute(hdr, meta)  # BMv2 updates checksums in its deparser
         parts: list = []
-        self._run_deparser(parts, hdr)
+        self._run_compute_deparser(parts, hdr, meta)  # BMv2 updates checksums in its deparser
         if self._aligned:  # the payload joined with the headers: one copy of the frame, not two
             parts.append(job.payload)
             frame = b"".join(parts)

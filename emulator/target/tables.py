@@ -144,7 +144,8 @@ class Table(TableLookup):
                 prio = n - i  # earlier entries win
             entry = self.add_entry([self._from_const(k, f) for k, f in zip(ce.keys, self.fields)],
                                    ce.action, ce.args, prio)
-            self.entries_by_handle[entry].const = True
+            # `const` entries (all those of a const table) stay as the program gives them
+            self.entries_by_handle[entry].const = ce.const or info.entries_const
         self._frozen = info.entries_const
 
     def _selector_permutation(self, info: TableInfo) -> list[int] | None:
@@ -326,7 +327,7 @@ class Table(TableLookup):
                      member: int | None = None, group: int | None = None) -> None:
         if self._frozen:
             raise RuntimeApiError(f"table '{self.name}' has const entries and cannot be changed")
-        entry = self.entry(handle)
+        entry = self._changeable(handle)
         probe = Entry(handle, entry.match, entry.priority)
         self._target(probe, action, args, member, group)  # validate before changing anything
         self._ref(entry, -1)
@@ -337,18 +338,26 @@ class Table(TableLookup):
     def delete_entry(self, handle: int) -> None:
         if self._frozen:
             raise RuntimeApiError(f"table '{self.name}' has const entries and cannot be changed")
-        entry = self.entry(handle)
+        entry = self._changeable(handle)
         self._unindex(entry)
         self._ref(entry, -1)
         del self.entries_by_handle[handle]
         del self._by_key[(entry.match, entry.priority)]
 
+    def _changeable(self, handle: int) -> Entry:
+        entry = self.entry(handle)
+        if entry.const:
+            raise RuntimeApiError(f"entry {_fmt_key(self.fields, entry.match)} of table '{self.name}' is const "
+                                  "and cannot be changed")
+        return entry
+
     def clear(self) -> None:
-        """Remove every entry (const tables excepted: they cannot change)."""
+        """Remove every entry but those the program declares `const` (const tables cannot change at all)."""
         if self._frozen:
             raise RuntimeApiError(f"table '{self.name}' has const entries and cannot be changed")
-        for handle in list(self.entries_by_handle):
-            self.delete_entry(handle)
+        for handle, entry in list(self.entries_by_handle.items()):
+            if not entry.const:
+                self.delete_entry(handle)
 
     def entries(self) -> list[Entry]:
         return list(self.entries_by_handle.values())

@@ -146,9 +146,10 @@ class TrafficManager:
         length = job.length
         if port.paused_until[prio] > now or length > self.buffer.reserved or self.max_pkts < 1:
             return False
-        ing = self.ingress.get(in_port)
-        if ing is not None and ing.lossless[prio]:
-            return False
+        if self.lossless:
+            ing = self.ingress.get(in_port)
+            if ing is not None and ing.lossless[prio]:
+                return False
         # the (port, priority) reserve takes it (an empty queue has its whole reserve) and gets it back at once
         self.busy_ports.add(port.id)
         stats = port.stats

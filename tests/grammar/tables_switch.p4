@@ -1,8 +1,9 @@
 // Tables and switch statements: key elements with annotations, action lists with @tableonly/@defaultonly,
 // const entries with explicit priorities (an integer and a parenthesized expression: the largest wins,
-// whatever the order), non-const entries with one const entry (the control plane adds more), const default
-// actions, size and other properties, annotations on properties and entries; switch on action_run with a
-// fall-through label into default, and switch on a value with a fall-through label and an expression label.
+// whatever the order), non-const entries with one const entry (the control plane adds more, and removes all but
+// the const one), const default actions, size and other properties, annotations on properties and entries;
+// switch on action_run with a fall-through label into default, and switch on a value with a fall-through label
+// and an expression label.
 // Also the annotation forms: bare, with a free-form body (nested parentheses, strings, keywords, characters
 // that are no P4 token), structured with an expression list and with key = value pairs (trailing commas).
 // productions: tableDeclaration tablePropertyList tableProperty/key tableProperty/actions tableProperty/entries

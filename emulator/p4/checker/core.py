@@ -34,6 +34,8 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
     # ------------------------------------------------------------------------------------------ declarations
 
     def declare(self, scope: Scope, name: str, decl) -> None:
+        if name == "_" and isinstance(decl, (ast.VarDecl, ast.ConstDecl, ast.Instantiation)):
+            raise _err("'_' is the don't-care: it cannot name a variable, constant or instance", decl)
         old = scope.names.get(name)
         if old is not None:
             if isinstance(decl, _OVERLOADABLE) and isinstance(old, (Overloads, *_OVERLOADABLE)):

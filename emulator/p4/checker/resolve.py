@@ -33,6 +33,8 @@ class TypeResolver:
             for f in d.fields:
                 if f.name in seen:
                     raise _err(f"duplicate field '{f.name}' in {d.name}", f)
+                if f.name == "_":
+                    raise _err(f"'_' is the don't-care: it cannot name a field of {d.name}", f)
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
                 for a in f.annotations or ():
@@ -42,6 +44,15 @@ class TypeResolver:
                 if isinstance(d, ast.HeaderDecl) and not T.contains_typevar(ft) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
                                "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
+                if isinstance(d, ast.HeaderDecl) and isinstance(ft, T.VarBits) \
+                        and any(isinstance(x.type, T.VarBits) for x in fs):
+                    # BMv2's header types have one variable-length field at most
+                    raise _err(f"header {d.name} has a second varbit field '{f.name}': v1model headers have at "
+                               "most one", f)
+                if isinstance(d, ast.HeaderUnionDecl) and not T.contains_typevar(ft) \
+                        and not isinstance(T.strip_newtype(ft), T.Header):
+                    raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
+                               "headers", f)
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)
@@ -72,7 +83,12 @@ class TypeResolver:
         elif isinstance(d, ast.TypedefDecl):
             t = self.resolve_type(d.aliased, scope)
         elif isinstance(d, ast.NewTypeDecl):
-            t = T.NewType(d.name, self.resolve_type(d.aliased, scope))
+            base = self.resolve_type(d.aliased, scope)
+            if not isinstance(base, (T.Bits, T.Bool, T.NewType)):
+                # P4-16 7.6: a new type is made from bit<W>, int<W>, bool or another new type (p4c agrees)
+                raise _err(f"'type' can only make a new type from bit<W>, int<W>, bool or another 'type', not "
+                           f"{base}", d)
+            t = T.NewType(d.name, base)
         elif isinstance(d, ast.ExternDecl):
             tps = tuple(tp.name for tp in d.type_params)
             t = T.Extern(d.name, tps, (), d)

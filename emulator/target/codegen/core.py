@@ -435,27 +435,32 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
                 if self.tr:
                     o("_T.parser_end(0)")
                 o("return 0")
-        for role, fname, vals in (("verifyChecksum", "run_verify", ["hdr", "meta"]),
-                                  ("ingress", "run_ingress", ["hdr", "meta", "sm"]),
-                                  ("egress", "run_egress", ["hdr", "meta", "sm"]),
-                                  ("computeChecksum", "run_compute", ["hdr", "meta"]),
-                                  ("deparser", "run_deparser", ["pout", "hdr"])):
-            c = roles.get(role)
+        blocks = {"verifyChecksum": ["hdr", "meta"], "ingress": ["hdr", "meta", "sm"],
+                  "egress": ["hdr", "meta", "sm"], "computeChecksum": ["hdr", "meta"], "deparser": ["pout", "hdr"]}
+        entries = [("run_verify", ("verifyChecksum",), "hdr, meta"), ("run_ingress", ("ingress",), "hdr, meta, sm"),
+                   ("run_egress", ("egress",), "hdr, meta, sm"), ("run_compute", ("computeChecksum",), "hdr, meta"),
+                   ("run_deparser", ("deparser",), "pout, hdr")]
+        if not self.tr:  # the blocks V1Switch runs back to back, in one call (traced: each block reports itself)
+            entries += [("run_verify_ingress", ("verifyChecksum", "ingress"), "hdr, meta, sm"),
+                        ("run_compute_deparser", ("computeChecksum", "deparser"), "pout, hdr, meta")]
+        for fname, role_seq, params in entries:
             with self.new_def() as o:
-                o(f"def {fname}({', '.join(vals)}):")
+                o(f"def {fname}({params}):")
                 o.ind += 1
-                if c is None:
-                    o("return")
-                    continue
-                self._global_line(o, c)
-                for g, v in zip(c.frame, vals[:len(c.decl.params)]):
-                    o(f"{g} = {v}")
-                if self.tr:
-                    o(f"_T.enter({_TRACE_STAGES[role]!r}{', sm' if role == 'egress' else ''})")
-                o("try:")
-                o(f"    {c.entry}()")
-                o("except ExitBlock:")
-                o("    pass")
+                self._global_line(o)
+                for role in role_seq:
+                    c = roles.get(role)
+                    if c is None:
+                        continue
+                    for g, v in zip(c.frame, blocks[role][:len(c.decl.params)]):
+                        o(f"{g} = {v}")
+                    if self.tr:
+                        o(f"_T.enter({_TRACE_STAGES[role]!r}{', sm' if role == 'egress' else ''})")
+                    o("try:")
+                    o(f"    {c.entry}()")
+                    o("except ExitBlock:")
+                    o("    pass")
+                o("return")
         with self.new_def() as o:
             # an explicit `transition reject` (also from a sub-parser) ends parsing with parser_error unchanged:
             # p4c's BMv2 back end warns "Explicit transition to reject not supported on this target" and emits

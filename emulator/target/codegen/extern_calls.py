@@ -400,9 +400,9 @@ class ExternGen:
                     return None
                 # Register.write in place (one call fewer per packet): in range, the cell gets the value cut to
                 # the register's width; out of range, nothing but the count (BMv2 logs it)
-                i = self.uniq("xi")
-                o(f"{i} = {self.expr(args[0])}")
-                o(f"if {i} < {x}.size: {x}.values.set[{i}] = {val} & {x}.mask")
+                i = self._index_value(args[0])
+                o(f"if {i} < {self._extern_const(x, 'size')}: {x}.values.set[{i}] = {val} & "
+                  f"{self._extern_const(x, 'mask')}")
                 o(f"else: {x}.out_of_range += 1")
                 return None
         if tname == "counter" and m == "count":
@@ -411,9 +411,8 @@ class ExternGen:
                 self.trace("extern", "count", f"{self._xname(x)}[{{}}]", c, f"str({self.expr(args[0])})")
                 return None
             # Counter.count in place
-            i, cells = self.uniq("xi"), self.uniq("xc")
-            o(f"{i} = {self.expr(args[0])}")
-            o(f"if {i} < {x}.size:")
+            i, cells = self._index_value(args[0]), self.uniq("xc")
+            o(f"if {i} < {self._extern_const(x, 'size')}:")
             o(f"    {cells} = {x}.packets.set")
             o(f"    {cells}[{i}] = {cells}.get({i}, 0) + 1")
             o(f"    {cells} = {x}.bytes.set")

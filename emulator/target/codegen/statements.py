@@ -365,13 +365,28 @@ class StatementGen:
     def x__Evaluated(self, e, t, want):
         return e.src
 
+    def _index_value(self, index) -> str:
+        """A name holding the value of an extern index expression: a P4 local as it is (untraced: the trace
+        reports the index after the store, which may overwrite that local), else a temporary."""
+        src = self.expr(index)
+        if not self.tr and src.isidentifier() and src.startswith("v_"):
+            return src
+        i = self.uniq("xi")
+        self.out(f"{i} = {src}")
+        return i
+
+    def _extern_const(self, x: str, attr: str) -> str:
+        """`x.attr` of an extern array whose size or cell width the program fixes (a register's, counter's or
+        meter's size, a register's mask): the number itself when the bound object has it, one load fewer."""
+        v = getattr(self.ns.get(x), attr, None)
+        return repr(v) if type(v) is int else f"{x}.{attr}"
+
     def _indexed_store(self, x: str, index, dest, value, event: str, c) -> None:
         """`dest = value(i)` for extern array `x` at `index`, only when i is in range: BMv2 leaves the destination
         as it was and only logs an out-of-range index (register_read, execute_meter); we count it."""
         o = self.out
-        i = self.uniq("xi")
-        o(f"{i} = {self.expr(index)}")
-        o(f"if {i} < {x}.size:")
+        i = self._index_value(index)
+        o(f"if {i} < {self._extern_const(x, 'size')}:")
         o.ind += 1
         self.store(dest, value(i))
         if self.tr:
