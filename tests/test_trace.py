@@ -217,7 +217,7 @@ CASES += [(FABRIC, p) for p in sorted((FABRIC.parent / "tests").glob("*.stf"))]
 
 
 @pytest.mark.parametrize("program,stf", CASES, ids=[s.stem for _, s in CASES])
-def test_corpus_outputs_are_the_same_with_tracing(program, stf, own_plugins):
+def test_corpus_outputs_are_the_same_with_tracing(program, stf, extern_plugins_restored):
     from test_stf_corpus import load_case_plugins  # noqa: I001 - pytest puts tests/ on sys.path
 
     from emulator.target.stf import run_stf
