@@ -3,7 +3,7 @@ structs and headers, casts to and from int. Annotations and error messages with 
 from __future__ import annotations
 
 import pytest
-from test_checker import assert_error, body_stmts, compile_, program  # noqa: I001 - pytest puts tests/ on sys.path
+from checker_util import assert_error, body_stmts, compile_, program  # noqa: I001 - pytest puts tests/ on sys.path
 
 from emulator.p4 import types as T
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from test_codegen import load  # noqa: I001 - pytest puts tests/ on sys.path
+from codegen_util import load  # noqa: I001 - pytest puts tests/ on sys.path
 
 from emulator.target.api import RuntimeApi
 from emulator.target.switch import (
