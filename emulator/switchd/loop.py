@@ -126,9 +126,6 @@ class RealTimeSwitch:
         self.ready.append(port)
 
     # ------------------------------------------------------------------ data path
-    def receive(self, port: int, frame: bytes, now: int) -> None:
-        self.receive_batch([(port, frame)])
-
     def receive_batch(self, frames: list[tuple[int, bytes]]) -> None:
         """Frames read in one wake-up, each through ingress (and out at once on an idle unshaped port) at its own
         time, under one hold of the device lock."""
@@ -243,12 +240,14 @@ class RealTimeSwitch:
                 pass
         except BlockingIOError:
             pass
+        frames = []
         while True:
             try:
-                port, frame = self.injected.get_nowait()
+                frames.append(self.injected.get_nowait())
             except queue.Empty:
-                return
-            self.receive(port, frame, self.now())
+                break
+        if frames:
+            self.receive_batch(frames)
 
     def stop(self) -> None:
         self.running = False

@@ -19,6 +19,12 @@ def _zero(f: FieldLayout) -> str:
     return repr(f.default)
 
 
+def _per_field(fl, scalar: str, nested: str) -> list[str]:
+    """One generated expression per field: `scalar` for a scalar field, `nested` for a struct, header or stack
+    (both format strings take the field's Python name as {0})."""
+    return [(scalar if f.kind in _SCALARS else nested).format(f.name) for f in fl]
+
+
 def make_class(layout: TypeLayout, namespace: dict | None = None) -> type:
     """Generate the runtime class of a header, struct or union layout."""
     src = _class_source(layout)
@@ -102,21 +108,11 @@ def _class_source(layout: TypeLayout) -> str:
     if is_hdr:
         L.append("        if self._valid != o._valid: return False")
         L.append("        if not self._valid: return True")
-    conds = []
-    for f in fl:
-        if f.kind in _SCALARS:
-            conds.append(f"self.{f.name} == o.{f.name}")
-        else:
-            conds.append(f"self.{f.name}._eq(o.{f.name})")
+    conds = _per_field(fl, "self.{0} == o.{0}", "self.{0}._eq(o.{0})")
     L.append("        return " + (" and ".join(conds) if conds else "True"))
-    # _fields_list (used by digests / logging): scalar values in order, flattened
+    # _values (used by digests / logging): scalar values in order, flattened
     L.append("    def _values(self):")
-    vals = []
-    for f in fl:
-        if f.kind in _SCALARS:
-            vals.append(f"(self.{f.name},)")
-        else:
-            vals.append(f"self.{f.name}._values()")
+    vals = _per_field(fl, "(self.{0},)", "self.{0}._values()")
     L.append("        return " + (" + ".join(vals) if vals else "()"))
     if is_hdr:
         L += _header_methods(layout)
