@@ -1,7 +1,8 @@
 """P4Runtime errors as gRPC status codes (P4Runtime spec, "Error reporting").
 
-A failed Write carries one p4.v1.Error per update in the google.rpc.Status details (OK for those that succeeded),
-as PI/BMv2 do, so that clients such as p4runtime-shell can say which update failed and why.
+A failed Write carries one p4.v1.Error per update in the google.rpc.Status details (OK for those that succeeded;
+none after the last failure), as PI/BMv2 do, so that clients such as p4runtime-shell can say which update failed
+and why.
 """
 from __future__ import annotations
 
@@ -38,13 +39,16 @@ def no_pipeline() -> P4RuntimeError:
 
 
 def status_with_details(code: grpc.StatusCode, message: str, errors: list[tuple[grpc.StatusCode, str]]):
-    """A google.rpc.Status carrying one p4.v1.Error per update (code OK for the updates that succeeded)."""
+    """A google.rpc.Status carrying one p4.v1.Error per update up to the last that failed (code OK for those that
+    succeeded), as PI builds it: the updates after the last failure get no entry. p4runtime-shell depends on that:
+    its error iterator never advances past an OK entry, so one after the last error would hang it."""
     from google.rpc import status_pb2
 
     from emulator.proto import p4runtime_pb2
 
     status = status_pb2.Status(code=code.value[0], message=message)
-    for c, msg in errors:
+    last = max((i for i, (c, _) in enumerate(errors) if c != grpc.StatusCode.OK), default=-1)
+    for c, msg in errors[:last + 1]:
         err = p4runtime_pb2.Error(canonical_code=c.value[0], message=msg)
         status.details.add().Pack(err)
     return status

@@ -15,6 +15,7 @@ from emulator.p4runtime.pipeline import Pipeline
 from emulator.p4runtime.tables import INSERT, MODIFY, decode_action, encode_action
 
 US_PER_S = 1_000_000
+MAX_CLONE_SESSIONS = 512  # PI's clone session ids: 1..511 (OUT_OF_RANGE beyond)
 
 
 def meter_rates(cfg) -> list[tuple[float, int]]:
@@ -226,23 +227,58 @@ def _profile_error(exc: RuntimeApiError) -> P4RuntimeError:
     return invalid(text)
 
 
+def _group_members(name: str, prof, g, limit: int) -> dict[int, int]:
+    """{member id: weight} of a group write, checked as PI checks it before touching the selector: each weight a
+    positive integer (INVALID_ARGUMENT; weight 0 is not read as 1), a member at most once, the weights' sum within
+    the group's max_size, or the P4Info's max_group_size when it has none (RESOURCE_EXHAUSTED), every member known
+    (NOT_FOUND). Nothing is changed when one fails, so a failed update leaves the group as it was."""
+    want: dict[int, int] = {}
+    for mb in g.members:
+        if mb.weight <= 0:
+            raise invalid(f"action profile '{name}' group {g.group_id}: member {mb.member_id} has weight "
+                          f"{mb.weight}; a weight must be a positive integer")
+        if mb.member_id in want:
+            raise invalid(f"action profile '{name}' group {g.group_id}: member {mb.member_id} given twice")
+        want[mb.member_id] = mb.weight
+    if limit and sum(want.values()) > limit:
+        raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                             f"action profile '{name}' group {g.group_id}: the members' weights sum to "
+                             f"{sum(want.values())}, above the group's maximum size {limit}")
+    for mid in want:
+        if mid not in prof.members:
+            raise not_found(f"action profile '{name}': no member {mid}")
+    return want
+
+
+def _group_max_size(name: str, info, g) -> int:
+    """The max_size a group is created with: >= 0 and, when the P4Info sets max_group_size, within it
+    (INVALID_ARGUMENT otherwise, as PI)."""
+    if g.max_size < 0:
+        raise invalid(f"action profile '{name}' group {g.group_id}: max_size {g.max_size} is negative")
+    if info.max_group_size and g.max_size > info.max_group_size:
+        raise invalid(f"action profile '{name}' group {g.group_id}: max_size {g.max_size} exceeds the "
+                      f"profile's max_group_size {info.max_group_size}")
+    return g.max_size
+
+
 def write_group(pipe: Pipeline, kind: int, g) -> None:
-    name, prof, _ = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    name, prof, info = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
     try:
         if kind == INSERT:
+            max_size = _group_max_size(name, info, g)
             if g.group_id in prof.groups:
                 raise exists(f"action profile '{name}': group {g.group_id} already exists")
-            for mb in g.members:
-                if mb.member_id not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mb.member_id}")
-            prof.create_group(g.group_id, [(mb.member_id, mb.weight or 1) for mb in g.members])
+            want = _group_members(name, prof, g, max_size or info.max_group_size)
+            prof.create_group(g.group_id, list(want.items()))
+            prof.group_max_size[g.group_id] = max_size
         elif kind == MODIFY:
             if g.group_id not in prof.groups:
                 raise not_found(f"action profile '{name}': no group {g.group_id}")
-            want = {mb.member_id: mb.weight or 1 for mb in g.members}
-            for mid in want:
-                if mid not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mid}")
+            max_size = prof.group_max_size.get(g.group_id, 0)
+            if g.max_size and g.max_size != max_size:  # 0: not given, as PI reads it
+                raise invalid(f"action profile '{name}' group {g.group_id}: max_size cannot change after the "
+                              f"group is created (it is {max_size}, the update gives {g.max_size})")
+            want = _group_members(name, prof, g, max_size or info.max_group_size)
             have = prof.groups[g.group_id]
             for mid in [m for m, w in have.items() if want.get(m) != w]:
                 prof.remove_member_from_group(g.group_id, mid)
@@ -283,7 +319,7 @@ def read_groups(pipe: Pipeline, q, out: list) -> None:
             if not _visible(gid) or (q.group_id and gid != q.group_id):
                 continue
             msg = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
-                                                   max_size=info.max_group_size)
+                                                   max_size=prof.group_max_size.get(gid, 0))
             for mid, w in sorted(members.items()):
                 msg.members.add(member_id=mid, weight=w)
             out.append(msg)
@@ -306,14 +342,15 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 raise not_found(f"no multicast group {gid}")
             if kind == 3:
                 pre.mc_mgrp_destroy(gid)
+                pipe.replica_port_widths.pop(("mc", gid), None)
                 return
-            replicas = [(r.instance, _replica_port(r)) for r in mg.replicas]
-            if len(set(replicas)) != len(replicas):
-                raise invalid(f"multicast group {gid}: duplicate replica")
-            pre.set_group(gid, replicas)
+            pre.set_group(gid, _replicas(pipe, ("mc", gid), mg.replicas, f"multicast group {gid}"))
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
+            if not 0 < sid < MAX_CLONE_SESSIONS:
+                raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, f"clone session id {sid} out of range "
+                                     f"1..{MAX_CLONE_SESSIONS - 1}")
             present = sid in pre.sessions
             if kind == INSERT and present:
                 raise exists(f"clone session {sid} already exists")
@@ -321,8 +358,9 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 raise not_found(f"no clone session {sid}")
             if kind == 3:
                 pre.mirroring_delete(sid)
+                pipe.replica_port_widths.pop(("clone", sid), None)
                 return
-            pre.clone_session_set(sid, [(r.instance, _replica_port(r)) for r in cs.replicas],
+            pre.clone_session_set(sid, _replicas(pipe, ("clone", sid), cs.replicas, f"clone session {sid}"),
                                   cs.packet_length_bytes or None, cs.class_of_service)
         else:
             raise unimplemented(f"packet replication engine entry '{which}' is not supported")
@@ -330,11 +368,29 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
         raise invalid(str(exc)) from None
 
 
-def _replica_port(r) -> int:
-    which = r.WhichOneof("port_kind") if "port_kind" in {o.name for o in r.DESCRIPTOR.oneofs} else None
-    if which == "port":
-        return codec.decode(r.port, 32, "replica port")
-    return r.egress_port
+def _replicas(pipe: Pipeline, key: tuple[str, int], replicas, what: str) -> list[tuple[int, int]]:
+    """(instance, port) of each replica, each at most once (INVALID_ARGUMENT, as PI). A port given as a bytestring
+    (`Replica.port`, P4Runtime 1.4) is remembered with its width so that a read gives it back the same way."""
+    out, widths = [], {}
+    for r in replicas:
+        if r.WhichOneof("port_kind") == "port":
+            port = codec.decode(r.port, 32, f"{what} replica port")
+            widths[(r.instance, port)] = len(r.port)
+        else:
+            port = r.egress_port
+        out.append((r.instance, port))
+    if len(set(out)) != len(out):
+        raise invalid(f"{what}: duplicate replica")
+    pipe.replica_port_widths[key] = widths
+    return out
+
+
+def _add_replica(pipe: Pipeline, key: tuple[str, int], msg, rid: int, port: int) -> None:
+    width = pipe.replica_port_widths.get(key, {}).get((rid, port))
+    if width is None:
+        msg.replicas.add(egress_port=port, instance=rid)
+    else:
+        msg.replicas.add(port=port.to_bytes(width, "big"), instance=rid)
 
 
 def read_pre(pipe: Pipeline, q, out: list) -> None:
@@ -353,7 +409,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
             mg = msg.multicast_group_entry
             mg.multicast_group_id = gid
             for rid, port in pre.replicas(gid):
-                mg.replicas.add(egress_port=port, instance=rid)
+                _add_replica(pipe, ("mc", gid), mg, rid, port)
             out.append(msg)
     if which in (None, "clone_session_entry"):
         want = q.clone_session_entry.session_id
@@ -369,5 +425,5 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
             cs.packet_length_bytes = s.truncate or 0
             targets = pre.clone_targets(sid)
             for rid, port in (targets[0] if targets else []):
-                cs.replicas.add(egress_port=port, instance=rid)
+                _add_replica(pipe, ("clone", sid), cs, rid, port)
             out.append(msg)

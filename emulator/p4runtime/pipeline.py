@@ -53,6 +53,8 @@ class Pipeline:
         self.program = program
         self.switch = (switch_factory or V1Switch)(program)
         self.state = self.switch.state
+        # (kind, group or session id) -> {(instance, port): bytes} of replicas written with Replica.port
+        self.replica_port_widths: dict[tuple[str, int], dict[tuple[int, int], int]] = {}
         self._map()
 
     # ------------------------------------------------------------------ id maps

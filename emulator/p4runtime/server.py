@@ -5,9 +5,9 @@
 
 Status codes follow the P4Runtime spec: FAILED_PRECONDITION before a pipeline is set, PERMISSION_DENIED for a
 client that is not the primary, NOT_FOUND for another device id, INVALID_ARGUMENT / NOT_FOUND / ALREADY_EXISTS /
-RESOURCE_EXHAUSTED / UNIMPLEMENTED per update. A failed Write carries one p4.v1.Error per update in the status
-details (trailer `grpc-status-details-bin`) and, as PI/BMv2 answer, the top-level code UNKNOWN: p4runtime-shell
-and PTF's base tests expect exactly that and read each update's code from the details.
+RESOURCE_EXHAUSTED / UNIMPLEMENTED per update. A failed Write carries one p4.v1.Error per update (up to the last
+failed one) in the status details (trailer `grpc-status-details-bin`) and, as PI/BMv2 answer, the top-level code
+UNKNOWN: p4runtime-shell and PTF's base tests expect exactly that and read each update's code from the details.
 """
 from __future__ import annotations
 

@@ -1,0 +1,80 @@
+"""Unmodified p4runtime-shell against `rocelab-switch` started as a process (the way users run it against
+simple_switch_grpc): the switch with no program and PTF's nn port for frames, the shell pushing a pipeline.
+
+    with RealSwitch(tmp_path) as sw:       # the process, its gRPC address and its nn socket
+        sw.connect(sh, program)            # sh.setup(...) with that program's P4Info and device config
+        sw.send(port, frame); sw.recv()    # frames in and out of the switch's ports
+"""
+from __future__ import annotations
+
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+from p4runtime_util import compile_program
+from test_switchd import SWITCH, free_port, stop, wait_listening
+
+NN_HDR = struct.Struct("<iii")  # type, port, more (PTF's nn platform)
+NN_PORT_ADD, NN_PACKET_IN, NN_PACKET_OUT = 0, 3, 4
+HERE = Path(__file__).parent
+EXTRAS_P4 = HERE / "p4runtime" / "shell_extras.p4"
+
+
+class RealSwitch:
+    """rocelab-switch as a child process: `--no-p4`, device 1, CPU port 255, an nn socket with ports 0..7."""
+
+    def __init__(self, tmp_path: Path, device_id: int = 1):
+        self.tmp_path = tmp_path
+        self.device_id = device_id
+        self.programs: dict[Path, tuple[Path, Path]] = {}
+        self.sock = None
+        self.proc = None
+
+    def __enter__(self) -> RealSwitch:
+        pynng = pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)")
+        port = free_port()
+        self.nn = f"ipc://{self.tmp_path}/bmv2_packets_1.ipc"
+        self.proc = subprocess.Popen(SWITCH + ["--device-id", str(self.device_id), "--packet-in", self.nn, "--no-p4",
+                                               "--", "--grpc-server-addr", f"127.0.0.1:{port}", "--cpu-port", "255"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_listening(port, self.proc)
+            self.address = f"127.0.0.1:{port}"
+            self.sock = pynng.Pair0(dial=self.nn, recv_timeout=3000, send_timeout=3000)
+            for p in range(8):
+                self.sock.send(NN_HDR.pack(NN_PORT_ADD, p, 0))
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        assert stop(self.proc) == 0, self.proc.stderr.read()
+
+    def files(self, program: Path) -> tuple[Path, Path]:
+        """(P4Info text, device config) of a program, compiled once per switch."""
+        if program not in self.programs:
+            out = self.tmp_path / program.stem
+            out.mkdir(exist_ok=True)
+            self.programs[program] = compile_program(program, out)
+        return self.programs[program]
+
+    def connect(self, sh, program: Path | None, election_id=(0, 1), **kwargs) -> None:
+        """sh.setup against this switch; with a program, its pipeline is pushed (which clears all state)."""
+        config = sh.FwdPipeConfig(*map(str, self.files(program))) if program is not None else None
+        sh.setup(device_id=self.device_id, grpc_addr=self.address, election_id=election_id, config=config,
+                 verbose=False, **kwargs)
+
+    def send(self, port: int, frame: bytes) -> None:
+        self.sock.send(NN_HDR.pack(NN_PACKET_IN, port, len(frame)) + frame)
+
+    def recv(self) -> tuple[int, bytes]:
+        """The next frame the switch sends out of a port: (port, frame)."""
+        while True:
+            msg = self.sock.recv()
+            kind, port, more = NN_HDR.unpack_from(msg)
+            if kind == NN_PACKET_OUT:
+                return port, bytes(msg[NN_HDR.size:NN_HDR.size + more])
