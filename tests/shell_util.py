@@ -4,6 +4,9 @@ simple_switch_grpc): the switch with no program and PTF's nn port for frames, th
     with RealSwitch(tmp_path) as sw:       # the process, its gRPC address and its nn socket
         sw.connect(sh, program)            # sh.setup(...) with that program's P4Info and device config
         sw.send(port, frame); sw.recv()    # frames in and out of the switch's ports
+
+The fixtures `switch` (one process per test module), `rt` and `extras` (the shell connected with rt.p4 or
+shell_extras.p4 pushed, which clears the switch's state) are imported by the tests/test_p4runtime_shell_*.py.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from p4runtime_util import compile_program
+from p4runtime_util import RT_P4, compile_program
 from test_switchd import SWITCH, free_port, stop, wait_listening
 
 NN_HDR = struct.Struct("<iii")  # type, port, more (PTF's nn platform)
@@ -67,6 +70,17 @@ class RealSwitch:
         config = sh.FwdPipeConfig(*map(str, self.files(program))) if program is not None else None
         sh.setup(device_id=self.device_id, grpc_addr=self.address, election_id=election_id, config=config,
                  verbose=False, **kwargs)
+        self.drain()
+
+    def drain(self) -> None:
+        """Forget the frames earlier tests left unread."""
+        import pynng
+
+        while True:
+            try:
+                self.sock.recv(block=False)
+            except pynng.exceptions.TryAgain:
+                return
 
     def send(self, port: int, frame: bytes) -> None:
         self.sock.send(NN_HDR.pack(NN_PACKET_IN, port, len(frame)) + frame)
@@ -78,3 +92,28 @@ class RealSwitch:
             kind, port, more = NN_HDR.unpack_from(msg)
             if kind == NN_PACKET_OUT:
                 return port, bytes(msg[NN_HDR.size:NN_HDR.size + more])
+
+
+@pytest.fixture(scope="module")
+def switch(tmp_path_factory, request):
+    with RealSwitch(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])) as sw:
+        yield sw
+
+
+def _connected(sw: RealSwitch, program: Path):
+    import p4runtime_sh.shell as sh
+
+    sw.connect(sh, program)
+    yield sw
+    if sh.client is not None:
+        sh.teardown()
+
+
+@pytest.fixture
+def rt(switch):
+    yield from _connected(switch, RT_P4)
+
+
+@pytest.fixture
+def extras(switch):
+    yield from _connected(switch, EXTRAS_P4)

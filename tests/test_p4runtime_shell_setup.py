@@ -7,7 +7,9 @@ import grpc
 import pytest
 from google.protobuf import text_format
 from p4runtime_util import RT_P4, Controller
-from shell_util import EXTRAS_P4, RealSwitch
+from shell_util import EXTRAS_P4
+
+pytest_plugins = ["shell_util"]  # the switch process and the connected shell (fixtures)
 
 sh = pytest.importorskip("p4runtime_sh.shell", reason="p4runtime-shell is not installed (scripts/setup.sh installs "
                          "it into .venv; pip install p4runtime-shell)")
@@ -17,20 +19,6 @@ from p4runtime_sh.p4runtime import P4RuntimeException, P4RuntimeWriteException  
 from p4runtime_sh.utils import UserError  # noqa: E402
 
 from emulator.proto import p4info_pb2, p4runtime_pb2  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def switch(tmp_path_factory):
-    with RealSwitch(tmp_path_factory.mktemp("shell-setup")) as sw:
-        yield sw
-
-
-@pytest.fixture
-def shell(switch):
-    switch.connect(sh, RT_P4)
-    yield switch
-    if sh.client is not None:
-        sh.teardown()
 
 
 def _l2(dst: str, action: str = "Ing.drop"):
@@ -70,10 +58,10 @@ def test_setup_without_config_reads_the_pipeline_back(switch):
         sh.teardown()
 
 
-def test_a_second_push_of_the_same_pipeline_clears_the_entries(shell):
+def test_a_second_push_of_the_same_pipeline_clears_the_entries(rt):
     _l2("02:00:00:00:00:01").insert()
     sh.teardown()
-    shell.connect(sh, RT_P4, election_id=(1, 0))
+    rt.connect(sh, RT_P4, election_id=(1, 0))
     assert list(sh.TableEntry("Ing.l2").read()) == []
 
 
@@ -86,14 +74,14 @@ def test_wrong_device_id_ends_the_session(switch, caplog):
     assert "NOT_FOUND" in caplog.text and "unknown device id 7" in caplog.text
 
 
-def test_a_backup_client_reads_but_cannot_write(shell, capsys):
+def test_a_backup_client_reads_but_cannot_write(rt, capsys):
     """A controller with a higher election id is primary; the shell, connected with a lower one, is told it is
     not ("You are not the primary client"), can read, and its writes fail with PERMISSION_DENIED."""
     _l2("02:00:00:00:00:01").insert()
     sh.teardown()
-    primary = Controller(shell.address, election_id=(5, 0))
+    primary = Controller(rt.address, election_id=(5, 0))
     try:
-        shell.connect(sh, None, election_id=(0, 9))
+        rt.connect(sh, None, election_id=(0, 9))
         assert "You are not the primary client" in capsys.readouterr().out
         assert len(list(sh.TableEntry("Ing.l2").read())) == 1
         with pytest.raises(grpc.RpcError) as exc:
@@ -104,7 +92,7 @@ def test_a_backup_client_reads_but_cannot_write(shell, capsys):
         primary.close()
 
 
-def test_p4info_listings_print_as_the_shell_shows_them(shell, capsys):
+def test_p4info_listings_print_as_the_shell_shows_them(rt, capsys):
     """tables, actions, ... (P4Objects): the names of each kind, printing one shows its P4Info with the names of
     the ids it refers to, `.info` of an entity is the same P4Info message."""
     names = {t: sorted(o.name for o in sh.P4Objects(t)) for t in P4Type}
@@ -138,13 +126,13 @@ def _register_id(switch) -> int:
     return next(r.preamble.id for r in info.registers if r.preamble.name == "Ing.last_len")
 
 
-def test_write_from_a_file_registers_and_a_batch_with_a_bad_update(shell, tmp_path):
+def test_write_from_a_file_registers_and_a_batch_with_a_bad_update(rt, tmp_path):
     """`Write FILE` sends a WriteRequest in text format: register entries (the shell has no RegisterEntry of its
     own) are written and read back; a batch whose first update names a table id the P4Info lacks fails with the
     per-update errors the shell prints (INVALID_ARGUMENT, as PI), and the good update of the batch is applied
     (CONTINUE_ON_ERROR). PI gives no detail after the last failed update: the shell's error iterator would never
     get past one saying OK."""
-    rid = _register_id(shell)
+    rid = _register_id(rt)
     f = tmp_path / "regs.txt"
     f.write_text(f'updates {{ type: MODIFY entity {{ register_entry {{ register_id: {rid} index {{ index: 2 }} '
                  f'data {{ bitstring: "\\x12\\x34" }} }} }} }}\n')
@@ -169,7 +157,7 @@ def test_write_from_a_file_registers_and_a_batch_with_a_bad_update(shell, tmp_pa
         sh.Write(str(tmp_path / "missing.txt"))
 
 
-def test_errors_the_shell_prints_for_bad_input(shell):
+def test_errors_the_shell_prints_for_bad_input(rt):
     """Names and widths are checked by the shell itself; what reaches the switch gets PI's codes, printed by the
     shell as 'At index 0: CODE, message'."""
     from p4runtime_sh.bytes_utils import UserBadValueError
@@ -199,9 +187,9 @@ def test_errors_the_shell_prints_for_bad_input(shell):
         list(c.read())
 
 
-def test_teardown_and_reconnect_keep_the_switch_state(shell):
+def test_teardown_and_reconnect_keep_the_switch_state(rt):
     _l2("02:00:00:00:00:03").insert()
     for _ in range(3):
         sh.teardown()
-        shell.connect(sh, None)
+        rt.connect(sh, None)
     assert len(list(sh.TableEntry("Ing.l2").read())) == 1
