@@ -11,6 +11,7 @@ from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 HERE = Path(__file__).parent
 RT_P4 = HERE / "p4runtime" / "rt.p4"
+EXTRAS_P4 = HERE / "p4runtime" / "shell_extras.p4"  # direct meter, plain action profile, clone
 
 
 def compile_program(path: Path, out_dir: Path) -> tuple[Path, Path]:

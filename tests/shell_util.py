@@ -15,13 +15,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from p4runtime_util import RT_P4, compile_program
+from p4runtime_util import EXTRAS_P4, RT_P4, compile_program
 from test_switchd import SWITCH, free_port, stop, wait_listening
 
 NN_HDR = struct.Struct("<iii")  # type, port, more (PTF's nn platform)
 NN_PORT_ADD, NN_PACKET_IN, NN_PACKET_OUT = 0, 3, 4
-HERE = Path(__file__).parent
-EXTRAS_P4 = HERE / "p4runtime" / "shell_extras.p4"
 
 
 class RealSwitch:

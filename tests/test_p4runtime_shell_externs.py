@@ -123,7 +123,8 @@ def test_counters_read_modify_and_wildcard(rt):
 
 def test_meters_config_and_default(extras):
     """MeterEntry: a MODIFY sets the rates, read back as written; a meter never configured reads with no config
-    (every packet green); the shell offers no INSERT or DELETE for meters."""
+    (every packet green); -1 rates and bursts are taken and read back; other negative values are INVALID_ARGUMENT
+    and bursts beyond 32 bits UNIMPLEMENTED, as PI answers (the shell offers no INSERT or DELETE for meters)."""
     m = sh.MeterEntry("Ing.port_meter")
     m.index = 1
     m.cir, m.cburst, m.pir, m.pburst = 100, 10, 200, 20
@@ -139,6 +140,20 @@ def test_meters_config_and_default(extras):
     m.index = 8
     with pytest.raises(P4RuntimeWriteException, match="INVALID_ARGUMENT"):
         m.modify()
+    m.index = 2  # -1 everywhere: always green, read back as -1 (PI)
+    m.cir = m.cburst = m.pir = m.pburst = -1
+    m.modify()
+    q.index = 2
+    (got,) = q.read()
+    assert (got.cir, got.cburst, got.pir, got.pburst) == (-1, -1, -1, -1)
+    for name, value, code in (("cir", -5, "INVALID_ARGUMENT"), ("pburst", 1 << 33, "UNIMPLEMENTED")):
+        bad = sh.MeterEntry("Ing.port_meter")
+        bad.index = 3
+        bad.cir, bad.cburst, bad.pir, bad.pburst = 1, 1, 1, 1
+        setattr(bad, name, value)
+        with pytest.raises(P4RuntimeWriteException) as exc:
+            bad.modify()
+        assert _code(exc) == code
 
 
 def test_multicast_groups_insert_modify_delete_read(rt):

@@ -6,8 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from google.protobuf import text_format
-from p4runtime_util import RT_P4, Controller
-from shell_util import EXTRAS_P4
+from p4runtime_util import EXTRAS_P4, RT_P4, Controller
 
 pytest_plugins = ["shell_util"]  # the switch process and the connected shell (fixtures)
 
@@ -193,3 +192,31 @@ def test_teardown_and_reconnect_keep_the_switch_state(rt):
         sh.teardown()
         rt.connect(sh, None)
     assert len(list(sh.TableEntry("Ing.l2").read())) == 1
+
+
+def test_the_interactive_shell_as_users_start_it(switch):
+    """`python -m p4runtime_sh --grpc-addr ... --config P4INFO,CONFIG` (the shell's own command line, IPython with
+    autocall) fed commands on stdin: listings, an insert written without parentheses, a read, a duplicate insert
+    whose error the shell prints, APIVersion."""
+    import re
+    import subprocess
+    import sys
+
+    info, cfg = switch.files(RT_P4)
+    commands = "\n".join([
+        "tables",
+        'te = table_entry["Ing.l2"](action="Ing.drop")',
+        'te.match["dst"] = "02:00:00:00:00:01"',
+        "te.insert",
+        'for e in table_entry["Ing.l2"].read(): print("READ", e.match["dst"].exact.value.hex())',
+        "te.insert",
+        "APIVersion()",
+        "exit", ""])
+    r = subprocess.run([sys.executable, "-m", "p4runtime_sh", "--grpc-addr", switch.address, "--device-id", "1",
+                        "--election-id", "0,1", "--config", f"{info},{cfg}"],
+                       input=commands, capture_output=True, text=True, timeout=120)
+    out = re.sub(r"\x1b\[[0-9;]*[a-zA-Z]", "", r.stdout)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "Ing.acl\nIng.ecmp\nIng.ipv4_lpm\nIng.l2" in out
+    assert "READ 020000000001" in out
+    assert "At index 0: ALREADY_EXISTS" in out and re.search(r"Out\[\d+\]: '1\.\d+\.\d+'", out)

@@ -6,8 +6,11 @@ written again on the way out). The whole batch runs under the device lock, so pa
 """
 from __future__ import annotations
 
+import logging
+
 import grpc
 
+from emulator.errors import RuntimeApiError
 from emulator.p4runtime import externs
 from emulator.p4runtime.errors import P4RuntimeError, invalid, unimplemented
 from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, TableWriter, read_entries
@@ -114,6 +117,13 @@ class Entities:
             except P4RuntimeError as exc:
                 failed = True
                 results.append((exc.code, exc.message))
+            except RuntimeApiError as exc:  # the target refused a value the checks above let through
+                failed = True
+                results.append((grpc.StatusCode.INVALID_ARGUMENT, str(exc)))
+            except Exception as exc:  # a bug of ours: still one error per update, which every client can parse
+                logging.getLogger("rocelab.p4runtime").exception("write failed")
+                failed = True
+                results.append((grpc.StatusCode.INTERNAL, f"internal error: {exc}"))
         if not failed:
             return None
         for kind, entity in reversed(undo):

@@ -18,16 +18,32 @@ US_PER_S = 1_000_000
 MAX_CLONE_SESSIONS = 512  # PI's clone session ids: 1..511 (OUT_OF_RANGE beyond)
 
 
+UNLIMITED_RATE, UNLIMITED_BURST = (1 << 64) - 1, (1 << 32) - 1  # what PI hands BMv2 for a -1 rate / burst
+
+
 def meter_rates(cfg) -> list[tuple[float, int]]:
-    if cfg.pir < cfg.cir:
+    """The target's [(CIR, CBS), (PIR, PBS)] of a MeterConfig, checked as PI checks it: a negative value other
+    than -1 is INVALID_ARGUMENT, a burst beyond 32 bits UNIMPLEMENTED; -1 (the spec's "always green") becomes the
+    largest rate or burst, as PI passes it on; a PIR below the CIR is INVALID_ARGUMENT (BMv2 refuses it)."""
+    for name in ("cir", "cburst", "pir", "pburst"):
+        value = getattr(cfg, name)
+        if value < -1:
+            raise invalid(f"meter config: {name} {value} is negative (only -1 is allowed)")
+        if name.endswith("burst") and value > UNLIMITED_BURST:
+            raise unimplemented(f"meter config: {name} {value} is too large (at most {UNLIMITED_BURST})")
+    cir, pir = (UNLIMITED_RATE if r == -1 else r for r in (cfg.cir, cfg.pir))
+    cbs, pbs = (UNLIMITED_BURST if b == -1 else b for b in (cfg.cburst, cfg.pburst))
+    if pir < cir:
         raise invalid(f"meter config: PIR {cfg.pir} is below CIR {cfg.cir}")
-    return [(cfg.cir / US_PER_S, cfg.cburst), (cfg.pir / US_PER_S, cfg.pburst)]
+    return [(cir / US_PER_S, cbs), (pir / US_PER_S, pbs)]
 
 
 def meter_config(rates, msg) -> None:
+    """A MeterConfig from the target's rates; the unlimited ones read back as -1, as PI gives them."""
     (cir, cbs), (pir, pbs) = rates
-    msg.cir, msg.cburst = round(cir * US_PER_S), int(cbs)
-    msg.pir, msg.pburst = round(pir * US_PER_S), int(pbs)
+    cir, pir = (round(r * US_PER_S) for r in (cir, pir))
+    msg.cir, msg.pir = (-1 if r >= UNLIMITED_RATE else r for r in (cir, pir))
+    msg.cburst, msg.pburst = (-1 if b >= UNLIMITED_BURST else int(b) for b in (cbs, pbs))
 
 
 def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
