@@ -91,6 +91,20 @@ def test_a_backup_client_reads_but_cannot_write(rt, capsys):
         primary.close()
 
 
+def test_a_role_has_its_own_primary(rt):
+    """`sh.setup(role_name=...)`: the shell is primary of its role while another controller is primary of the
+    default role, so its writes are taken (roles are arbitrated separately; PI has one election per device)."""
+    sh.teardown()
+    default_primary = Controller(rt.address, election_id=(5, 0))
+    try:
+        rt.connect(sh, None, election_id=(0, 1), role_name="r1")
+        _l2("02:00:00:00:00:04").insert()
+        assert len(list(sh.TableEntry("Ing.l2").read())) == 1
+    finally:
+        sh.teardown()
+        default_primary.close()
+
+
 def test_p4info_listings_print_as_the_shell_shows_them(rt, capsys):
     """tables, actions, ... (P4Objects): the names of each kind, printing one shows its P4Info with the names of
     the ids it refers to, `.info` of an entity is the same P4Info message."""
