@@ -154,6 +154,35 @@ def test_idle_timeout_notification_metadata_and_time_since_last_hit(rt):
         plain.insert()
 
 
+def test_idle_timeout_options_refused_with_pis_words(rt):
+    """What p4-guide's idle-timeout PTF test (written with p4runtime-shell against simple_switch_grpc) checks, word
+    for word: an idle timeout on a table without support_timeout, time_since_last_hit in a write (also of a default
+    entry); an idle timeout given with the default entry is taken, as PI takes it."""
+    from google.rpc import code_pb2
+
+    def error_of(write) -> tuple[str, str]:
+        with pytest.raises(P4RuntimeWriteException) as exc:
+            write()
+        (_, err), = exc.value.errors
+        return code_pb2.Code.Name(err.canonical_code), err.message
+
+    plain = sh.TableEntry("Ing.ipv4_lpm")(action="Ing.drop")
+    plain.match["dstAddr"] = "10.0.0.0/8"
+    plain.idle_timeout_ns = 1_000_000
+    assert error_of(plain.insert) == (
+        "INVALID_ARGUMENT", "idle_timeout_ns must be set to 0 for tables which do not support idle timeout")
+    hit = sh.TableEntry("Ing.l2")(action="Ing.drop")
+    hit.match["dst"] = "02:00:00:00:00:01"
+    hit.time_since_last_hit.elapsed_ns = 1_000_000
+    assert error_of(hit.insert) == ("INVALID_ARGUMENT", "has_time_since_last_hit must not be set in WriteRequest")
+    default = sh.TableEntry("Ing.l2")(action="Ing.drop", is_default=True)
+    default.time_since_last_hit.elapsed_ns = 1_000_000
+    assert error_of(default.modify) == ("INVALID_ARGUMENT", "has_time_since_last_hit must not be set in WriteRequest")
+    default = sh.TableEntry("Ing.l2")(action="NoAction", is_default=True)
+    default.idle_timeout_ns = 1_000_000
+    default.modify()
+
+
 def test_default_entry_read_modify_and_reset(rt):
     """is_default: read gives the initial default (NoAction); MODIFY sets an action with parameters; MODIFY
     without an action resets it; INSERT/DELETE of it are INVALID_ARGUMENT; a frame missing l2 gets the default."""
