@@ -354,9 +354,10 @@ class ServerHandle:
         self.server.stop(grace).wait()
 
 
-def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS) -> ServerHandle:
+def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS, tls=None) -> ServerHandle:
     """Start the P4Runtime service on `address` (HOST:PORT; port 0 picks a free one). Raises OSError when the
-    address cannot be bound."""
+    address cannot be bound. `tls` (emulator.switchd.options.GrpcTls: PEM cert, key, CA, client auth) makes it a
+    TLS server, as simple_switch_grpc's --grpc-server-ssl does."""
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
                          options=[("grpc.max_receive_message_length", 64 << 20),
                                   ("grpc.max_send_message_length", 64 << 20),
@@ -364,7 +365,12 @@ def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_ST
     service = P4RuntimeService(device)
     p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
     try:
-        port = server.add_insecure_port(address)
+        if tls is None:
+            port = server.add_insecure_port(address)
+        else:
+            creds = grpc.ssl_server_credentials([(tls.key, tls.cert)], root_certificates=tls.cacert,
+                                                require_client_auth=tls.client_auth)
+            port = server.add_secure_port(address, creds)
     except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
         raise OSError(f"cannot listen on {address}: {exc}") from None
     if port == 0:

@@ -198,7 +198,7 @@ def run(opts: SwitchOptions) -> int:
         if opts.cpu_port is not None and opts.cpu_port not in sw.outputs:
             sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
         try:
-            handle = serve(device, opts.grpc_addr)
+            handle = serve(device, opts.grpc_addr, tls=opts.grpc_tls)
         except OSError:
             raise RocelabError(f"rocelab-switch: gRPC server: cannot listen on {opts.grpc_addr}: "
                                f"{_bind_error(opts.grpc_addr)}") from None

@@ -18,7 +18,9 @@ keeps its nominal schedule for up to N frame times; default 0: strict pacing), -
 egress queue, 0: limited by the buffer's bytes only; default BMv2's 64, or bytes only with --tm-config or --pfc,
 whose lossless queues are held back by PFC, not tail-dropped), --realtime-priority (the loop runs at a
 round-robin real-time priority when the system allows it, so its timers are served the moment they fire on a
-busy machine; the Mininet engine sets it).
+busy machine; the Mininet engine sets it); and simple_switch_grpc's TLS options: --grpc-server-ssl with
+--grpc-server-cert FILE and --grpc-server-key FILE (PEM), --grpc-server-cacert FILE, --grpc-server-with-client-auth
+(clients must present a certificate signed by that CA), as p4runtime-shell's README runs them.
 """
 from __future__ import annotations
 
@@ -28,6 +30,16 @@ from dataclasses import dataclass, field
 from emulator.errors import RocelabError
 
 UNSUPPORTED = ("thrift_port", "nanolog", "debugger", "use_files", "notifications_addr", "restore_state")
+
+
+@dataclass
+class GrpcTls:
+    """The gRPC server's TLS material (PEM bytes), read from simple_switch_grpc's --grpc-server-* options."""
+
+    cert: bytes
+    key: bytes
+    cacert: bytes | None = None
+    client_auth: bool = False
 
 
 @dataclass
@@ -58,6 +70,7 @@ class SwitchOptions:
     realtime_priority: bool = False  # run the loop at SCHED_RR (emulator/realtime.py)
     queue_depth: int | None = None  # packets per egress queue (None: BMv2's 64 unless --tm-config or --pfc)
     extern_plugins: list[str] = field(default_factory=list)  # --extern-plugin / BMv2's --load-modules
+    grpc_tls: GrpcTls | None = None  # None: an insecure server, simple_switch_grpc's default
     notes: list[str] = field(default_factory=list)
 
 
@@ -103,6 +116,10 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--pfc", default="", metavar="PRIO[,PRIO]")
     p.add_argument("--pfc-xoff", type=int, default=None, metavar="BYTES")
     p.add_argument("--grpc-server-ssl", action="store_true")
+    p.add_argument("--grpc-server-cacert", default=None, metavar="FILE")
+    p.add_argument("--grpc-server-cert", default=None, metavar="FILE")
+    p.add_argument("--grpc-server-key", default=None, metavar="FILE")
+    p.add_argument("--grpc-server-with-client-auth", action="store_true")
     p.add_argument("--tm-config", default=None, metavar="FILE")
     p.add_argument("--stats-file", default=None, metavar="FILE")
     p.add_argument("--catch-up", type=int, default=0, metavar="FRAMES")
@@ -212,6 +229,36 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         raise RocelabError(f"rocelab-switch: --queue-depth {o.queue_depth}: expected 0 (bytes only) or more packets")
     if o.catch_up_frames < 0:
         raise RocelabError(f"rocelab-switch: --catch-up {o.catch_up_frames}: expected 0 or more frames")
-    if t.grpc_server_ssl:
-        raise RocelabError("rocelab-switch: --grpc-server-ssl is not supported")
+    o.grpc_tls = _grpc_tls(t, o.notes)
     return o
+
+
+def _grpc_tls(t, notes: list[str]) -> GrpcTls | None:
+    """The TLS material of --grpc-server-ssl; the other --grpc-server-* options without it do nothing, as in
+    simple_switch_grpc (a note says so)."""
+    given = [n for n in ("cacert", "cert", "key") if getattr(t, f"grpc_server_{n}")]
+    if not t.grpc_server_ssl:
+        if given or t.grpc_server_with_client_auth:
+            notes.append("--grpc-server-cacert/-cert/-key/-with-client-auth do nothing without --grpc-server-ssl")
+        return None
+    for n in ("cert", "key"):
+        if not getattr(t, f"grpc_server_{n}"):
+            raise RocelabError(f"rocelab-switch: --grpc-server-ssl needs --grpc-server-{n} FILE (PEM)")
+    if t.grpc_server_with_client_auth and not t.grpc_server_cacert:
+        raise RocelabError("rocelab-switch: --grpc-server-with-client-auth needs --grpc-server-cacert FILE: the CA "
+                           "that signs the clients' certificates")
+
+    def pem(name: str) -> bytes | None:
+        path = getattr(t, f"grpc_server_{name}")
+        if path is None:
+            return None
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise RocelabError(f"rocelab-switch: cannot read --grpc-server-{name} {path}: {exc.strerror}") from None
+        if b"-----BEGIN " not in data:  # gRPC would only say it cannot listen
+            raise RocelabError(f"rocelab-switch: --grpc-server-{name} {path} is not a PEM file")
+        return data
+
+    return GrpcTls(pem("cert"), pem("key"), pem("cacert"), t.grpc_server_with_client_auth)
