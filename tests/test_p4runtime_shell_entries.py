@@ -207,7 +207,14 @@ def test_default_entry_read_modify_and_reset(rt):
 
 def test_indirect_entries_by_member_and_by_group(rt):
     """Ing.ecmp's implementation is a selector: entries point at a member or a group; frames follow them; a
-    member or group in use cannot be deleted; an unknown member is refused."""
+    member or group in use cannot be deleted; an unknown member is refused; an entry may not point at an empty
+    group (BMv2's EMPTY_GRP, which PI reports as UNKNOWN)."""
+    sh.ActionProfileGroup("Ing.ecmp_sel")(group_id=9).insert()
+    empty = sh.TableEntry("Ing.ecmp")
+    empty.match["dstAddr"] = "10.0.0.9"
+    empty.group_id = 9
+    with pytest.raises(P4RuntimeWriteException, match="UNKNOWN.*is empty"):
+        empty.insert()
     for mid, port in ((1, "3"), (2, "4")):
         m = sh.ActionProfileMember("Ing.ecmp_sel")(member_id=mid, action="Ing.set_port")
         m.action["port"] = port

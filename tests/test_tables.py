@@ -267,6 +267,8 @@ def test_selector_weights_groups_and_member_lifecycle():
     p.remove_member_from_group(g, m1)
     p.remove_member_from_group(g, m2)
     assert t.lookup([1, 5, 6]) == ("NoAction", (), None)  # empty group -> miss
+    with pytest.raises(RuntimeApiError, match="is empty"):  # but no new entry may point at it (BMv2: EMPTY_GRP)
+        t.add_entry([5], group=g)
     t.add_entry([2], member=m3)
     assert t.lookup([2, 0, 0])[:2] == ("ig.fwd", (3,))
     p.modify_member(m3, "ig.fwd", [9])

@@ -97,13 +97,17 @@ def _cookie(entry) -> int:
 
 def _target_error(exc: RuntimeApiError) -> P4RuntimeError:
     """The status PI gives the same refusal: a full table RESOURCE_EXHAUSTED, an @tableonly action as default or
-    a @defaultonly one in an entry PERMISSION_DENIED (and any change to a table with const entries), an entry naming a member or group that does not exist
+    a @defaultonly one in an entry PERMISSION_DENIED (and any change to a table with const entries), an entry
+    pointing at an empty group UNKNOWN (BMv2's EMPTY_GRP as PI passes it on), an entry naming a member or group
+    that does not exist
     INVALID_ARGUMENT ("Invalid member / group id"), like any other bad entry."""
     text = str(exc)
     if "is full" in text:
         return P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, text)
     if "is @tableonly" in text or "is @defaultonly" in text or "has const entries" in text:
         return P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, text)
+    if " is empty: " in text:  # BMv2's EMPTY_GRP, which PI passes on as UNKNOWN
+        return P4RuntimeError(grpc.StatusCode.UNKNOWN, text)
     return invalid(text)
 
 

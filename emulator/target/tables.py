@@ -268,10 +268,17 @@ class Table(TableLookup):
             entry.action, entry.args = None, ()
             entry.result = ()  # resolved at lookup, so modify_member reaches every entry using the member
         else:
-            self.profile._group(group)
+            self._nonempty_group(group)
             entry.member, entry.group = None, group
             entry.action, entry.args = None, ()
             entry.result = ()
+
+    def _nonempty_group(self, group: int) -> None:
+        """An entry (or the default entry) may point at a group only while it has members: BMv2 refuses an
+        empty one (EMPTY_GRP); a group that empties later makes its entries miss."""
+        if not self.profile._group(group):
+            raise RuntimeApiError(f"group {group} of action selector '{self.profile.name}' is empty: add members "
+                                  "before pointing an entry at it")
 
     # ---- entries
     def add_entry(self, match, action: str | None = None, args: Iterable[int] = (), priority: int | None = None,
@@ -388,7 +395,7 @@ class Table(TableLookup):
             self.profile._member(member)
             self.default_member, self.default_group = member, None
         else:
-            self.profile._group(group)
+            self._nonempty_group(group)
             self.default_member, self.default_group = None, group
         self._default_result = ()
 
