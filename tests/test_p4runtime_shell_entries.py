@@ -205,29 +205,29 @@ def test_default_entry_read_modify_and_reset(rt):
             getattr(sh.TableEntry("Ing.l2")(action="Ing.drop", is_default=True), op)()
 
 
+def _ecmp(dst: str, **target):
+    """An Ing.ecmp entry for `dst` pointing at member_id=... or group_id=..."""
+    te = sh.TableEntry("Ing.ecmp")
+    te.match["dstAddr"] = dst
+    for k, v in target.items():
+        setattr(te, k, v)
+    return te
+
+
 def test_indirect_entries_by_member_and_by_group(rt):
     """Ing.ecmp's implementation is a selector: entries point at a member or a group; frames follow them; a
     member or group in use cannot be deleted; an unknown member is refused; an entry may not point at an empty
     group (BMv2's EMPTY_GRP, which PI reports as UNKNOWN)."""
     sh.ActionProfileGroup("Ing.ecmp_sel")(group_id=9).insert()
-    empty = sh.TableEntry("Ing.ecmp")
-    empty.match["dstAddr"] = "10.0.0.9"
-    empty.group_id = 9
     with pytest.raises(P4RuntimeWriteException, match="UNKNOWN.*is empty"):
-        empty.insert()
+        _ecmp("10.0.0.9", group_id=9).insert()
     for mid, port in ((1, "3"), (2, "4")):
         m = sh.ActionProfileMember("Ing.ecmp_sel")(member_id=mid, action="Ing.set_port")
         m.action["port"] = port
         m.insert()
     sh.ActionProfileGroup("Ing.ecmp_sel")(group_id=1).add(1).add(2).insert()
-    by_member = sh.TableEntry("Ing.ecmp")
-    by_member.match["dstAddr"] = "10.0.0.1"
-    by_member.member_id = 2
-    by_member.insert()
-    by_group = sh.TableEntry("Ing.ecmp")
-    by_group.match["dstAddr"] = "10.0.0.2"
-    by_group.group_id = 1
-    by_group.insert()
+    _ecmp("10.0.0.1", member_id=2).insert()
+    _ecmp("10.0.0.2", group_id=1).insert()
     got = {e.match["dstAddr"].exact.value: e for e in sh.TableEntry("Ing.ecmp").read()}
     assert got[b"\x0a\x00\x00\x01"].member_id == 2 and got[b"\x0a\x00\x00\x02"].group_id == 1
     ipv4 = bytes.fromhex("4500002e00000000" "4006" "0000" "0a000009" "0a000001")
@@ -235,8 +235,5 @@ def test_indirect_entries_by_member_and_by_group(rt):
     assert rt.recv()[0] == 4
     with pytest.raises(P4RuntimeWriteException, match="FAILED_PRECONDITION|UNKNOWN"):
         sh.ActionProfileMember("Ing.ecmp_sel")(member_id=2).delete()
-    unknown = sh.TableEntry("Ing.ecmp")
-    unknown.match["dstAddr"] = "10.0.0.3"
-    unknown.member_id = 99
     with pytest.raises(P4RuntimeWriteException, match="INVALID_ARGUMENT"):
-        unknown.insert()
+        _ecmp("10.0.0.3", member_id=99).insert()
