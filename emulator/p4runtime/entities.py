@@ -104,8 +104,8 @@ class Entities:
                 results.append((grpc.StatusCode.ABORTED, "not applied: an earlier update of the batch failed"))
                 continue
             try:
-                if u.type not in (INSERT, MODIFY, DELETE):
-                    raise invalid(f"unknown update type {u.type}")
+                if u.type not in (INSERT, MODIFY, DELETE):  # PI's words
+                    raise invalid("Update type is not set" if u.type == 0 else "Invalid update type")
                 before = self._undo_of(u) if atomicity != CONTINUE_ON_ERROR else None
                 self.write(u.type, u.entity)
                 if before is not None:
