@@ -79,6 +79,7 @@ def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
         assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
     finally:
         assert stop(proc) == 0
+    assert "ingress" in (tmp_path / "ss-log.txt").read_text()  # BMv2's file for --log-file ss-log (runptf.sh)
 
 
 def _in_netns(ns: str, *cmd: str) -> list[str]:
@@ -117,7 +118,7 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
                                      "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
         assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
-        assert "packet in on port 3" in (tmp_path / "ss-log").read_text()
+        assert "packet in on port 3" in (tmp_path / "ss-log.txt").read_text()  # BMv2's name for --log-file ss-log
     finally:
         if proc is not None:
             assert stop(proc) == 0
