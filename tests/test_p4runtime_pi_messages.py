@@ -159,3 +159,59 @@ def test_same_ternary_key_with_other_priorities_are_separate_entries(h, ctl):
     assert h.send(1, frame) == []  # priority 100: dropped, not sent to the CPU
     ctl.write((DELETE, acl(h, [SRC], priority=100)))
     assert [p for p, _ in h.send(1, frame)] == [255]  # now priority 80: to the CPU port
+
+
+def _member(h, mid: int, action="Ing.set_port", port=b"\x02"):
+    e = p4runtime_pb2.Entity()
+    m = e.action_profile_member
+    m.action_profile_id, m.member_id = h.id("action_profiles", "Ing.ecmp_sel"), mid
+    m.action.action_id = h.id("actions", action)
+    if action == "Ing.set_port":
+        m.action.params.add(param_id=1, value=port)
+    return e
+
+
+def _group(h, gid: int, members=(), max_size=0):
+    e = p4runtime_pb2.Entity()
+    g = e.action_profile_group
+    g.action_profile_id, g.group_id, g.max_size = h.id("action_profiles", "Ing.ecmp_sel"), gid, max_size
+    for mid, weight in members:
+        g.members.add(member_id=mid, weight=weight)
+    return e
+
+
+def _fails(ctl, kind, entity):
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((kind, entity))
+    ((code, message),) = write_error_details(exc.value)
+    return code, message
+
+
+def test_action_profile_writes_have_pis_codes_and_messages(h, ctl):
+    """PI's ActionProfAccessManual: its codes and words for members and groups, and a group's max_size read back
+    as it was written (not the P4Info's)."""
+    ctl.write((INSERT, _member(h, 1)), (INSERT, _member(h, 2, port=b"\x03")))
+    assert _fails(ctl, INSERT, _member(h, 1)) == (grpc.StatusCode.ALREADY_EXISTS.value[0], "Duplicate member id: 1")
+    assert _fails(ctl, MODIFY, _member(h, 9)) == (grpc.StatusCode.NOT_FOUND.value[0], "Member id does not exist: 9")
+    assert _fails(ctl, DELETE, _member(h, 9)) == (grpc.StatusCode.NOT_FOUND.value[0], "Member id does not exist: 9")
+    assert _fails(ctl, INSERT, _member(h, 3, action="Ing.drop")) == (BAD.value[0],
+                                                                      "Invalid action for action profile")
+    assert _fails(ctl, INSERT, _group(h, 5, [(7, 1)])) == (grpc.StatusCode.NOT_FOUND.value[0],
+                                                           "Member id does not exist: 7")
+    assert _fails(ctl, INSERT, _group(h, 5, [(1, 1), (1, 2)])) == (
+        BAD.value[0], "Duplicate member id 1 for group 5, use weights instead")
+    assert _fails(ctl, INSERT, _group(h, 5, max_size=-1)) == (BAD.value[0], "Group max_size cannot be less than 0")
+    assert _fails(ctl, INSERT, _group(h, 5, [(1, 3), (2, 2)], max_size=4)) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED.value[0], "Sum of member weights exceeds maximum group size")
+    ctl.write((INSERT, _group(h, 5, [(1, 1), (2, 2)], max_size=8)))
+    assert _fails(ctl, INSERT, _group(h, 5)) == (grpc.StatusCode.ALREADY_EXISTS.value[0], "Duplicate group id: 5")
+    assert _fails(ctl, MODIFY, _group(h, 5, [(1, 1)], max_size=16)) == (
+        BAD.value[0], "Cannot change group max_size after group creation")
+    assert _fails(ctl, MODIFY, _group(h, 6, [(1, 1)])) == (grpc.StatusCode.NOT_FOUND.value[0],
+                                                           "Group id does not exist: 6")
+    ctl.write((MODIFY, _group(h, 5, [(2, 1)])))  # max_size left unset: kept
+    (got,) = ctl.read(_group(h, 5))
+    assert got.action_profile_group.max_size == 8
+    assert [(m.member_id, m.weight) for m in got.action_profile_group.members] == [(2, 1)]
+    ctl.write((DELETE, _group(h, 5)))
+    assert _fails(ctl, DELETE, _group(h, 5)) == (grpc.StatusCode.NOT_FOUND.value[0], "Group id does not exist: 5")

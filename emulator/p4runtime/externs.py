@@ -12,7 +12,7 @@ from emulator.errors import RuntimeApiError
 from emulator.p4runtime import codec
 from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found, unimplemented
 from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import INSERT, MODIFY, decode_action, encode_action
+from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, decode_action, encode_action
 
 US_PER_S = 1_000_000
 
@@ -194,22 +194,23 @@ def read_registers(pipe: Pipeline, q, out: list) -> None:
 
 
 # ------------------------------------------------------------------------------ action profile members / groups
+# Refusals carry PI's codes and messages (p4lang/PI ActionProfAccessManual), checked in PI's order.
 def write_member(pipe: Pipeline, kind: int, m) -> None:
-    name, prof, _ = pipe.lookup(pipe.profiles, m.action_profile_id, "action profile")
+    _, prof, _ = pipe.lookup(pipe.profiles, m.action_profile_id, "action profile")
     try:
+        if kind != DELETE:
+            action, args = decode_action(pipe, m.action)
+            if prof.valid_actions is not None and action not in prof.valid_actions:
+                raise invalid("Invalid action for action profile")
         if kind == INSERT:
             if m.member_id in prof.members:
-                raise exists(f"action profile '{name}': member {m.member_id} already exists")
-            action, args = decode_action(pipe, m.action)
+                raise exists(f"Duplicate member id: {m.member_id}")
             prof.add_member(action, args, member_id=m.member_id)
+        elif m.member_id not in prof.members:
+            raise not_found(f"Member id does not exist: {m.member_id}")
         elif kind == MODIFY:
-            if m.member_id not in prof.members:
-                raise not_found(f"action profile '{name}': no member {m.member_id}")
-            action, args = decode_action(pipe, m.action)
             prof.modify_member(m.member_id, action, args)
         else:
-            if m.member_id not in prof.members:
-                raise not_found(f"action profile '{name}': no member {m.member_id}")
             prof.delete_member(m.member_id)
     except RuntimeApiError as exc:
         raise _profile_error(exc) from None
@@ -226,23 +227,45 @@ def _profile_error(exc: RuntimeApiError) -> P4RuntimeError:
     return invalid(text)
 
 
+def _membership(prof, g, max_size: int) -> dict[int, int]:
+    """member id -> weight of a group message, checked as PI checks it (a weight left at 0 counts as 1, the way
+    clients written before weights existed send it)."""
+    weights = [mb.weight or 1 for mb in g.members]
+    if any(w < 0 for w in weights):
+        raise invalid("Member weight must be a positive integer value")
+    if max_size > 0 and sum(weights) > max_size:
+        raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, "Sum of member weights exceeds maximum group size")
+    want: dict[int, int] = {}
+    for mb, w in zip(g.members, weights):
+        if mb.member_id not in prof.members:
+            raise not_found(f"Member id does not exist: {mb.member_id}")
+        if mb.member_id in want:
+            raise invalid(f"Duplicate member id {mb.member_id} for group {g.group_id}, use weights instead")
+        want[mb.member_id] = w
+    return want
+
+
 def write_group(pipe: Pipeline, kind: int, g) -> None:
-    name, prof, _ = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    _, prof, info = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    sizes = pipe.group_max_size  # the max_size each group was created with: PI reads it back
+    key = (g.action_profile_id, g.group_id)
     try:
         if kind == INSERT:
+            if g.max_size < 0:
+                raise invalid("Group max_size cannot be less than 0")
+            if info.max_group_size > 0 and g.max_size > info.max_group_size:
+                raise invalid("Group max_size cannot exceed static max_group_size (from P4Info)")
             if g.group_id in prof.groups:
-                raise exists(f"action profile '{name}': group {g.group_id} already exists")
-            for mb in g.members:
-                if mb.member_id not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mb.member_id}")
-            prof.create_group(g.group_id, [(mb.member_id, mb.weight or 1) for mb in g.members])
+                raise exists(f"Duplicate group id: {g.group_id}")
+            want = _membership(prof, g, g.max_size or info.max_group_size)
+            prof.create_group(g.group_id, list(want.items()))
+            sizes[key] = g.max_size
+        elif g.group_id not in prof.groups:
+            raise not_found(f"Group id does not exist: {g.group_id}")
         elif kind == MODIFY:
-            if g.group_id not in prof.groups:
-                raise not_found(f"action profile '{name}': no group {g.group_id}")
-            want = {mb.member_id: mb.weight or 1 for mb in g.members}
-            for mid in want:
-                if mid not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mid}")
+            if g.max_size and g.max_size != sizes.get(key, 0):
+                raise invalid("Cannot change group max_size after group creation")
+            want = _membership(prof, g, sizes.get(key, 0) or info.max_group_size)
             have = prof.groups[g.group_id]
             for mid in [m for m, w in have.items() if want.get(m) != w]:
                 prof.remove_member_from_group(g.group_id, mid)
@@ -250,9 +273,8 @@ def write_group(pipe: Pipeline, kind: int, g) -> None:
                 if mid not in have:
                     prof.add_member_to_group(g.group_id, mid, w)
         else:
-            if g.group_id not in prof.groups:
-                raise not_found(f"action profile '{name}': no group {g.group_id}")
             prof.delete_group(g.group_id)
+            sizes.pop(key, None)
     except RuntimeApiError as exc:
         raise _profile_error(exc) from None
 
@@ -283,7 +305,7 @@ def read_groups(pipe: Pipeline, q, out: list) -> None:
             if not _visible(gid) or (q.group_id and gid != q.group_id):
                 continue
             msg = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
-                                                   max_size=info.max_group_size)
+                                                   max_size=pipe.group_max_size.get((pid, gid), 0))
             for mid, w in sorted(members.items()):
                 msg.members.add(member_id=mid, weight=w)
             out.append(msg)
