@@ -215,3 +215,26 @@ def test_action_profile_writes_have_pis_codes_and_messages(h, ctl):
     assert [(m.member_id, m.weight) for m in got.action_profile_group.members] == [(2, 1)]
     ctl.write((DELETE, _group(h, 5)))
     assert _fails(ctl, DELETE, _group(h, 5)) == (grpc.StatusCode.NOT_FOUND.value[0], "Group id does not exist: 5")
+
+
+def _mcast(gid: int, replicas):
+    e = p4runtime_pb2.Entity()
+    mg = e.packet_replication_engine_entry.multicast_group_entry
+    mg.multicast_group_id = gid
+    for port, instance in replicas:
+        mg.replicas.add(egress_port=port, instance=instance)
+    return e
+
+
+def test_multicast_groups_have_pis_messages_and_replica_order(h, ctl):
+    """PI keeps one node per instance, its ports in order, so a group reads back (and BMv2 replicates) sorted by
+    instance then port, whatever order the request gave; its refusals have PI's words."""
+    ctl.write((INSERT, _mcast(3, [(5, 2), (4, 1), (2, 2), (1, 1)])))
+    (got,) = ctl.read(_mcast(3, []))
+    assert [(r.instance, r.egress_port) for r in got.packet_replication_engine_entry.multicast_group_entry.replicas] \
+        == [(1, 1), (1, 4), (2, 2), (2, 5)]
+    assert _fails(ctl, INSERT, _mcast(3, [(1, 1)])) == (grpc.StatusCode.ALREADY_EXISTS.value[0],
+                                                         "Multicast group already exists")
+    assert _fails(ctl, MODIFY, _mcast(4, [(1, 1)])) == (grpc.StatusCode.NOT_FOUND.value[0],
+                                                         "Multicast group does not exist")
+    assert _fails(ctl, MODIFY, _mcast(3, [(1, 1), (1, 1)])) == (BAD.value[0], "Duplicate replica in multicast group")

@@ -322,17 +322,19 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
             if not 0 < gid < 1 << 16:
                 raise invalid(f"multicast group id {gid} out of range 1..65535")
             present = gid in pre.groups
-            if kind == INSERT and present:
-                raise exists(f"multicast group {gid} already exists")
+            if kind == INSERT and present:  # PI's words, here and below
+                raise exists("Multicast group already exists")
             if kind != INSERT and not present:
-                raise not_found(f"no multicast group {gid}")
+                raise not_found("Multicast group does not exist")
             if kind == 3:
                 pre.mc_mgrp_destroy(gid)
                 return
             replicas = [(r.instance, _replica_port(r)) for r in mg.replicas]
             if len(set(replicas)) != len(replicas):
-                raise invalid(f"multicast group {gid}: duplicate replica")
-            pre.set_group(gid, replicas)
+                raise invalid("Duplicate replica in multicast group")
+            # PI makes one node per instance, in instance order, each with its ports in port order: BMv2 replicates
+            # (and PI reads back) in that order, whatever order the request listed them in
+            pre.set_group(gid, sorted(replicas))
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
@@ -367,7 +369,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
     if which in (None, "multicast_group_entry"):
         want = q.multicast_group_entry.multicast_group_id
         if want and want not in pre.groups:  # a group asked for by id must exist (PI: NOT_FOUND)
-            raise not_found(f"no multicast group {want}")
+            raise not_found("Multicast group does not exist")
         for gid in sorted(pre.groups):
             if want and gid != want:
                 continue
