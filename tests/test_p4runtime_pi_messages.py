@@ -238,3 +238,20 @@ def test_multicast_groups_have_pis_messages_and_replica_order(h, ctl):
     assert _fails(ctl, MODIFY, _mcast(4, [(1, 1)])) == (grpc.StatusCode.NOT_FOUND.value[0],
                                                          "Multicast group does not exist")
     assert _fails(ctl, MODIFY, _mcast(3, [(1, 1), (1, 1)])) == (BAD.value[0], "Duplicate replica in multicast group")
+
+
+def test_clone_sessions_have_pis_messages_and_replica_order(h, ctl):
+    e = p4runtime_pb2.Entity()
+    cs = e.packet_replication_engine_entry.clone_session_entry
+    cs.session_id = 5
+    for port, instance in ((7, 2), (3, 1)):
+        cs.replicas.add(egress_port=port, instance=instance)
+    ctl.write((INSERT, e))
+    (got,) = ctl.read(e)
+    assert [(r.instance, r.egress_port) for r in got.packet_replication_engine_entry.clone_session_entry.replicas] \
+        == [(1, 3), (2, 7)]
+    assert _fails(ctl, INSERT, e) == (grpc.StatusCode.ALREADY_EXISTS.value[0], "Clone session id already exists")
+    cs.session_id = 6
+    assert _fails(ctl, DELETE, e) == (grpc.StatusCode.NOT_FOUND.value[0], "Clone session id does not exist")
+    cs.session_id = 0
+    assert _fails(ctl, INSERT, e) == (BAD.value[0], "Clone session id out-of-range")

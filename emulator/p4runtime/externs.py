@@ -338,16 +338,20 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
+            if sid == 0:
+                raise invalid("Clone session id out-of-range")
             present = sid in pre.sessions
             if kind == INSERT and present:
-                raise exists(f"clone session {sid} already exists")
+                raise exists("Clone session id already exists")
             if kind != INSERT and not present:
-                raise not_found(f"no clone session {sid}")
+                raise not_found("Clone session id does not exist")
             if kind == 3:
                 pre.mirroring_delete(sid)
                 return
-            pre.clone_session_set(sid, [(r.instance, _replica_port(r)) for r in cs.replicas],
-                                  cs.packet_length_bytes or None, cs.class_of_service)
+            replicas = [(r.instance, _replica_port(r)) for r in cs.replicas]
+            if len(set(replicas)) != len(replicas):  # PI keeps a session's copies as a multicast group
+                raise invalid("Duplicate replica in multicast group")
+            pre.clone_session_set(sid, sorted(replicas), cs.packet_length_bytes or None, cs.class_of_service)
         else:
             raise unimplemented(f"packet replication engine entry '{which}' is not supported")
     except RuntimeApiError as exc:
@@ -382,7 +386,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
     if which in (None, "clone_session_entry"):
         want = q.clone_session_entry.session_id
         if want and want not in pre.sessions:
-            raise not_found(f"no clone session {want}")
+            raise not_found("Clone session id does not exist")
         for sid, s in sorted(pre.sessions.items()):
             if want and sid != want:
                 continue
