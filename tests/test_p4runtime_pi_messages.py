@@ -255,3 +255,34 @@ def test_clone_sessions_have_pis_messages_and_replica_order(h, ctl):
     assert _fails(ctl, DELETE, e) == (grpc.StatusCode.NOT_FOUND.value[0], "Clone session id does not exist")
     cs.session_id = 0
     assert _fails(ctl, INSERT, e) == (BAD.value[0], "Clone session id out-of-range")
+
+
+def test_counters_take_modify_and_delete_resets_them_as_pi(h, ctl):
+    """PI: MODIFY sets a counter cell, DELETE resets it to zero, INSERT is refused with its words; in a
+    ROLLBACK_ON_ERROR batch that fails, a reset is undone too."""
+    e = p4runtime_pb2.Entity()
+    e.counter_entry.counter_id = h.id("counters", "Ing.port_counter")
+    e.counter_entry.index.index = 3
+    e.counter_entry.data.packet_count, e.counter_entry.data.byte_count = 7, 700
+    assert _fails(ctl, INSERT, e) == (BAD.value[0], "INSERT update type not supported for counters")
+    ctl.write((MODIFY, e))
+    (got,) = ctl.read(e)
+    assert got.counter_entry.data.packet_count == 7
+    with pytest.raises(grpc.RpcError):  # the second update fails: the reset is rolled back
+        ctl.write((DELETE, e), (INSERT, e), atomicity=p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR)
+    (got,) = ctl.read(e)
+    assert got.counter_entry.data.packet_count == 7
+    ctl.write((DELETE, e))
+    (got,) = ctl.read(e)
+    assert (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count) == (0, 0)
+    e.counter_entry.index.index = -1
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "A negative number is not a valid index value")
+
+
+def test_direct_counter_of_an_entry_that_is_not_there_is_pis_invalid_argument(h, ctl):
+    e = p4runtime_pb2.Entity()
+    e.direct_counter_entry.table_entry.CopyFrom(lpm(h, b"\x0a\x00\x00\x00", 8).table_entry)
+    e.direct_counter_entry.table_entry.ClearField("action")
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Cannot map table entry to handle")
+    e.direct_counter_entry.ClearField("table_entry")
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Missing table_entry field in DirectCounterEntry")

@@ -33,7 +33,9 @@ def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
     if not has_index:
         return range(size)
     i = index_msg.index
-    if not 0 <= i < size:
+    if i < 0:
+        raise invalid("A negative number is not a valid index value")  # PI's words
+    if i >= size:
         raise invalid(f"{what}: index {i} out of range 0..{size - 1}")
     return range(i, i + 1)
 
@@ -56,12 +58,18 @@ def direct_counter_unit(pipe: Pipeline, table_id: int) -> int:
                  if item.direct_table_id == table_id), 0)
 
 
+def _modify_or_reset(kind: int, what: str) -> bool:
+    """PI's rule for counters and meters: MODIFY sets, DELETE resets to the initial state, INSERT is refused."""
+    if kind == INSERT:
+        raise invalid(f"INSERT update type not supported for {what}")
+    return kind == MODIFY
+
+
 def write_counter(pipe: Pipeline, kind: int, ce) -> None:
-    if kind != MODIFY:
-        raise invalid("counter entries can only be modified")
     name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
+    modify = _modify_or_reset(kind, "counters")
     for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
-        obj.write(i, ce.data.packet_count, ce.data.byte_count)
+        obj.write(i, ce.data.packet_count if modify else 0, ce.data.byte_count if modify else 0)
 
 
 def read_counters(pipe: Pipeline, q, out: list) -> None:
@@ -80,7 +88,7 @@ def read_counters(pipe: Pipeline, q, out: list) -> None:
 def _direct_table(pipe: Pipeline, entry_msg, attached: str, what: str):
     t = pipe.table(entry_msg.table_id)
     if getattr(t.target, attached) is None:
-        raise invalid(f"table '{t.name}' has no {what}")
+        raise invalid(f"Table has no {what}s")  # PI's words: "Table has no direct counters" / "... meters"
     return t
 
 
@@ -94,16 +102,18 @@ def _direct_entries(pipe: Pipeline, t, entry_msg):
     key = (t.target.normalize(decode_match(t, entry_msg)), decode_priority(t, entry_msg))
     e = t.target._by_key.get(key)
     if e is None:
-        raise not_found(f"table '{t.name}': no entry with this match key")
+        raise invalid("Cannot map table entry to handle")  # PI's code and words for an entry that is not there
     return [e]
 
 
 def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
-    if kind != MODIFY:
-        raise invalid("direct counter entries can only be modified")
+    if not dce.HasField("table_entry"):
+        raise invalid("Missing table_entry field in DirectCounterEntry")
     t = _direct_table(pipe, dce.table_entry, "direct_counter", "direct counter")
-    for e in _direct_entries(pipe, t, dce.table_entry):
-        e.counter[0], e.counter[1] = dce.data.packet_count, dce.data.byte_count
+    entries = _direct_entries(pipe, t, dce.table_entry)
+    modify = _modify_or_reset(kind, "counters")
+    for e in entries:
+        e.counter[0], e.counter[1] = (dce.data.packet_count, dce.data.byte_count) if modify else (0, 0)
 
 
 def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
@@ -133,11 +143,10 @@ def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
 
 # ------------------------------------------------------------------------------------------------------ meters
 def write_meter(pipe: Pipeline, kind: int, me) -> None:
-    if kind != MODIFY:
-        raise invalid("meter entries can only be modified")
     name, obj, _ = pipe.lookup(pipe.meters, me.meter_id, "meter")
+    modify = _modify_or_reset(kind, "meters")
     for i in _indices(obj.size, me.index, me.HasField("index"), f"meter '{name}'"):
-        if me.HasField("config"):
+        if modify and me.HasField("config"):
             obj.set_rates(i, meter_rates(me.config))
         else:
             obj.cells[i] = None  # no config: back to the default (every packet GREEN)
@@ -158,11 +167,13 @@ def read_meters(pipe: Pipeline, q, out: list) -> None:
 
 
 def write_direct_meter(pipe: Pipeline, kind: int, dme) -> None:
-    if kind != MODIFY:
-        raise invalid("direct meter entries can only be modified")
+    if not dme.HasField("table_entry"):
+        raise invalid("Missing table_entry field in DirectMeterEntry")
     t = _direct_table(pipe, dme.table_entry, "direct_meter", "direct meter")
-    for e in _direct_entries(pipe, t, dme.table_entry):
-        if dme.HasField("config"):
+    entries = _direct_entries(pipe, t, dme.table_entry)
+    modify = _modify_or_reset(kind, "meters")
+    for e in entries:
+        if modify and dme.HasField("config"):
             t.target.direct_meter.set_rates(e, meter_rates(dme.config))
         else:
             e.meter = None
