@@ -8,7 +8,7 @@ from __future__ import annotations
 import grpc
 import pytest
 import test_p4runtime_server as server_tests
-from p4runtime_util import write_error_details
+from p4runtime_util import Controller, write_error_details
 from test_p4runtime_server import DELETE, INSERT, MAC2, eth_ipv4, table_entry
 
 from emulator.proto import p4runtime_pb2
@@ -286,3 +286,19 @@ def test_direct_counter_of_an_entry_that_is_not_there_is_pis_invalid_argument(h,
     assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Cannot map table entry to handle")
     e.direct_counter_entry.ClearField("table_entry")
     assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Missing table_entry field in DirectCounterEntry")
+
+
+def test_server_level_refusals_have_pis_words(h, ctl):
+    """A write from a client that is not the primary: PERMISSION_DENIED "Not primary"; arbitration answers say
+    "Is primary" / "Is backup"; another stream with the primary's election id: "Election id already exists"."""
+    backup = Controller(h.address, election_id=(0, 0))
+    try:
+        with pytest.raises(grpc.RpcError) as exc:
+            backup.write((INSERT, l2(h)))
+        assert (exc.value.code(), exc.value.details()) == (grpc.StatusCode.PERMISSION_DENIED, "Not primary")
+        assert ctl.arbitrate((0, 1)).status.message == "Is primary"
+        assert backup.arbitrate((0, 0)).status.message == "Is backup"
+        clash = backup.arbitrate((0, 1))
+        assert isinstance(clash, grpc.RpcError) and clash.details() == "Election id already exists"
+    finally:
+        backup.close()
