@@ -25,6 +25,7 @@ class EntryExtras:
     idle_timeout_ns: int = 0
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
+    notified_at_us: float = 0.0  # when that notification was sent
     oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
     controller_metadata: int = 0  # the older uint64 cookie (TableEntry.controller_metadata, gone from p4runtime 1.5)
 
@@ -434,19 +435,26 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     return msg
 
 
+# BMv2's ageing monitor sweeps every second and reports an expired entry on every other sweep while it stays idle
+# (its last sweep's reports are skipped once): simple_switch_grpc repeats the notification every 2 s
+IDLE_REPEAT_US = 2_000_000
+
+
 def idle_entries(pipe: Pipeline, store: TableStore, now_us: float) -> list:
     """TableEntry messages of the entries whose idle timeout expired since their last hit (or since they were
-    written) and that were not reported for that idle period yet; each is reported once until it is hit again."""
+    written): reported once the timeout runs out, then again every IDLE_REPEAT_US while no packet hits them."""
     out = []
     for t in pipe.tables.values():
         if not t.target.info.idle_timeout:
             continue
         for e in t.target.entries():
             x = store.extras.get((t.name, e.handle))
-            if x is None or x.idle_timeout_ns <= 0 or x.notified_hit_us == e.hit_us:
+            if x is None or x.idle_timeout_ns <= 0:
+                continue
+            if x.notified_hit_us == e.hit_us and now_us - x.notified_at_us < IDLE_REPEAT_US:
                 continue
             last = e.hit_us if e.hit_us >= 0 else x.since_us
             if (now_us - last) * 1000 >= x.idle_timeout_ns:
-                x.notified_hit_us = e.hit_us
+                x.notified_hit_us, x.notified_at_us = e.hit_us, now_us
                 out.append(encode_entry(pipe, store, t, e))
     return out
