@@ -95,7 +95,8 @@ def test_direct_counter_data_is_read_only_when_asked_as_pi(rt):
 
 def test_direct_meter_config_on_the_entry_and_direct_meter_entries(extras):
     """meter_config given with the entry, read back when the read asks for it; DirectMeterEntry modify/read; a
-    packets-unit direct counter reads no byte count; an entry that does not exist is NOT_FOUND."""
+    packets-unit direct counter reads no byte count; an entry that does not exist is INVALID_ARGUMENT in PI's
+    words."""
     te = sh.TableEntry("Ing.policer")(action="Ing.color")
     te.match["src"] = "02:00:00:00:00:01"
     te.meter_config.cir, te.meter_config.cburst, te.meter_config.pir, te.meter_config.pburst = 1000, 100, 2000, 200
@@ -116,7 +117,7 @@ def test_direct_meter_config_on_the_entry_and_direct_meter_entries(extras):
     assert (cell.cir, cell.cburst, cell.pir, cell.pburst) == (5, 6, 7, 8)
     missing = sh.DirectMeterEntry("Ing.police")
     missing.table_entry.match["src"] = "02:00:00:00:00:09"
-    with pytest.raises(P4RuntimeException, match="NOT_FOUND"):
+    with pytest.raises(P4RuntimeException, match="INVALID_ARGUMENT.*Cannot map table entry to handle"):
         list(missing.read())
     bad = sh.TableEntry("Ing.policer")(action="Ing.color")
     bad.match["src"] = "02:00:00:00:00:02"

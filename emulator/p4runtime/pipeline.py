@@ -55,6 +55,7 @@ class Pipeline:
         self.state = self.switch.state
         # (kind, group or session id) -> {(instance, port): bytes} of replicas written with Replica.port
         self.replica_port_widths: dict[tuple[str, int], dict[tuple[int, int], int]] = {}
+        self.group_max_size: dict[tuple[int, int], int] = {}  # (profile id, group id) -> max_size it was made with
         self._map()
 
     # ------------------------------------------------------------------ id maps

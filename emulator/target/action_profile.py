@@ -29,8 +29,6 @@ class ActionProfile:
         self.actions = actions or {}
         self.members: dict[int, tuple[str, tuple]] = {}
         self.groups: dict[int, dict[int, int]] = {}  # group id -> {member id: weight}
-        # the max_size a controller created each group with (P4Runtime reads it back as written; 0: none given)
-        self.group_max_size: dict[int, int] = {}
         self._expanded: dict[int, tuple] = {}  # group id -> member results, id order, repeated by weight
         self._refs: dict[tuple[str, int], int] = {}  # ("member"|"group", id) -> number of table entries using it
         # the switch's own algorithms: a selector on crc32_custom follows that switch's parameters
@@ -131,7 +129,6 @@ class ActionProfile:
             raise RuntimeApiError(f"group {group_id} of action selector '{self.name}' is used by table entries")
         del self.groups[group_id]
         del self._expanded[group_id]
-        self.group_max_size.pop(group_id, None)
 
     def _expand(self, group_id: int) -> None:
         out = []
