@@ -238,3 +238,24 @@ def test_indirect_entries_by_member_and_by_group(rt):
         sh.ActionProfileMember("Ing.ecmp_sel")(member_id=2).delete()
     with pytest.raises(P4RuntimeWriteException, match="INVALID_ARGUMENT"):
         _ecmp("10.0.0.3", member_id=99).insert()
+
+
+def test_legacy_padded_bytestrings_are_taken_and_read_back_canonical(rt):
+    """global_options["canonical_bytestrings"] = False (the shell's mode for servers that want byte-padded values,
+    its README says): the switch takes the padded values and, as PI does, reads back the canonical ones."""
+    from p4runtime_sh.global_options import global_options
+
+    global_options["canonical_bytestrings"] = False
+    try:
+        te = sh.TableEntry("Ing.l2")(action="Ing.fwd")
+        te.match["dst"] = "02:00:00:00:00:01"
+        te.action["dmac"] = "00:00:00:00:00:05"
+        te.action["port"] = "3"
+        assert te.action["port"].value == b"\x00\x03"
+        te.insert()
+        (got,) = sh.TableEntry("Ing.l2").read()
+        assert got.action["dmac"].value == b"\x05" and got.action["port"].value == b"\x03"
+        sh.PacketOut(FRAME, egress_port="5").send()
+        assert rt.recv() == (5, FRAME)
+    finally:
+        global_options["canonical_bytestrings"] = True
