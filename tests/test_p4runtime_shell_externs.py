@@ -37,10 +37,11 @@ def test_groups_weights_and_max_size_as_pi(rt):
     max_size that differs INVALID_ARGUMENT, an unknown member NOT_FOUND; a failed update changes nothing."""
     _members(1, 2, 3)
     g = sh.ActionProfileGroup("Ing.ecmp_sel")(group_id=1, max_size=4)
-    g.add(1, weight=2).add(2)
+    g.add(1, weight=2).add(2, watch_port=b"\x03")
     g.insert()
     (got,) = sh.ActionProfileGroup("Ing.ecmp_sel").read()
     assert got.max_size == 4 and {m.member_id: m.weight for m in got.members} == {1: 2, 2: 1}
+    assert [m.watch_port for m in got.msg().members] == [b"", b"\x03"]  # read back as written (PI)
     g.add(3, weight=2)  # 2 + 1 + 2 > 4
     with pytest.raises(P4RuntimeWriteException) as exc:
         g.modify()
@@ -97,11 +98,13 @@ def test_one_shot_action_sets_read_back_with_weights(rt):
     for port, weight in (("5", 2), ("6", 1)):
         a = sh.Action("Ing.set_port")
         a["port"] = port
-        one.add(a, weight=weight)
+        one.add(a, weight=weight, watch_port=bytes([int(port)]))
     e.oneshot = one
     e.insert()
     (got,) = sh.TableEntry("Ing.ecmp").read()
     assert sorted((a.action["port"].value, a.weight) for a in got.oneshot.actions) == [(b"\x05", 2), (b"\x06", 1)]
+    sets = got.msg().action.action_profile_action_set.action_profile_actions
+    assert sorted(a.watch_port for a in sets) == [b"\x05", b"\x06"]  # watch ports read back as written (PI)
     assert list(sh.ActionProfileMember("Ing.ecmp_sel").read()) == []  # its members are not the controller's
 
 

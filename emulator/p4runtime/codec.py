@@ -122,3 +122,16 @@ def encode_match(field, spec, fm) -> bool:
             return False
         fm.optional.value = encode(spec)
     return True
+
+
+def watch_of(msg) -> tuple[str, object] | None:
+    """The watch port of a group member or one-shot action as written (`watch` int32 or `watch_port` bytes), so
+    that a read gives it back the same way, as PI does; None when none is set. (PI also turns off a member whose
+    watched port goes down; rocelab's ports do not go down, so the member always stays in.)"""
+    which = msg.WhichOneof("watch_kind")
+    return None if which is None else (which, getattr(msg, which))
+
+
+def set_watch(msg, watch: tuple[str, object] | None) -> None:
+    if watch is not None:
+        setattr(msg, watch[0], watch[1])

@@ -286,6 +286,7 @@ def write_group(pipe: Pipeline, kind: int, g) -> None:
             want = _membership(prof, g, g.max_size or info.max_group_size)
             prof.create_group(g.group_id, list(want.items()))
             sizes[key] = g.max_size
+            pipe.group_watch[key] = _watches(g)
         elif g.group_id not in prof.groups:
             raise not_found(f"Group id does not exist: {g.group_id}")
         elif kind == MODIFY:
@@ -298,11 +299,18 @@ def write_group(pipe: Pipeline, kind: int, g) -> None:
             for mid, w in want.items():
                 if mid not in have:
                     prof.add_member_to_group(g.group_id, mid, w)
+            pipe.group_watch[key] = _watches(g)
         else:
             prof.delete_group(g.group_id)
             sizes.pop(key, None)
+            pipe.group_watch.pop(key, None)
     except RuntimeApiError as exc:
         raise _profile_error(exc) from None
+
+
+def _watches(g) -> dict[int, tuple[str, object]]:
+    """member id -> its watch port as the group message gives it (read back the same way)."""
+    return {mb.member_id: w for mb in g.members if (w := codec.watch_of(mb)) is not None}
 
 
 def _visible(ident: int) -> bool:
@@ -332,8 +340,9 @@ def read_groups(pipe: Pipeline, q, out: list) -> None:
                 continue
             msg = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
                                                    max_size=pipe.group_max_size.get((pid, gid), 0))
+            watches = pipe.group_watch.get((pid, gid), {})
             for mid, w in sorted(members.items()):
-                msg.members.add(member_id=mid, weight=w)
+                codec.set_watch(msg.members.add(member_id=mid, weight=w), watches.get(mid))
             out.append(msg)
 
 

@@ -56,6 +56,7 @@ class Pipeline:
         # (kind, group or session id) -> {(instance, port): bytes} of replicas written with Replica.port
         self.replica_port_widths: dict[tuple[str, int], dict[tuple[int, int], int]] = {}
         self.group_max_size: dict[tuple[int, int], int] = {}  # (profile id, group id) -> max_size it was made with
+        self.group_watch: dict[tuple[int, int], dict] = {}  # (profile id, group id) -> {member: watch port}
         self._map()
 
     # ------------------------------------------------------------------ id maps

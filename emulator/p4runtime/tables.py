@@ -26,7 +26,7 @@ class EntryExtras:
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
     notified_at_us: float = 0.0  # when that notification was sent
-    oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
+    oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args), watch)]) one-shot set
     controller_metadata: int = 0  # the older uint64 cookie (TableEntry.controller_metadata, gone from p4runtime 1.5)
 
 
@@ -306,17 +306,17 @@ class TableWriter:
                     raise invalid(f"table '{t.name}': action set weight must be >= 1, got {apa.weight}")
                 name, args = decode_action(self.pipe, apa.action)
                 prof.add_member(name, args, member_id=nxt)
-                members.append((nxt, apa.weight, (name, args)))
+                members.append((nxt, apa.weight, (name, args), codec.watch_of(apa)))
                 nxt -= 1
             if not prof.with_selector:
                 self.store.oneshot_ids[prof.name] = nxt
                 return {"member": members[0][0]}, (None, members)
             gid = nxt
-            prof.create_group(gid, [(m, w) for m, w, _ in members])
+            prof.create_group(gid, [(m, w) for m, w, _, _ in members])
             self.store.oneshot_ids[prof.name] = nxt - 1
             return {"group": gid}, (gid, members)
         except Exception:
-            for m, _, _ in members:
+            for m, *_ in members:
                 prof.members.pop(m, None)
             raise
 
@@ -328,7 +328,7 @@ class TableWriter:
         gid, members = oneshot
         if gid is not None and gid in prof.groups:
             prof.delete_group(gid)
-        for m, _, _ in members:
+        for m, *_ in members:
             prof.members.pop(m, None)
 
     @staticmethod
@@ -411,8 +411,9 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     extras = store.extras.get((t.name, e.handle))
     if extras is not None and extras.oneshot:
         gid, members = extras.oneshot
-        for _, weight, (name, args) in members:  # read back canonical, as every other entry
+        for _, weight, (name, args), watch in members:  # read back canonical, as every other entry
             apa = msg.action.action_profile_action_set.action_profile_actions.add(weight=weight)
+            codec.set_watch(apa, watch)
             encode_action(pipe, name, args, apa.action)
     elif e.member is not None:
         msg.action.action_profile_member_id = e.member
