@@ -253,8 +253,10 @@ def test_clone_sessions_have_pis_messages_and_replica_order(h, ctl):
     assert _fails(ctl, INSERT, e) == (grpc.StatusCode.ALREADY_EXISTS.value[0], "Clone session id already exists")
     cs.session_id = 6
     assert _fails(ctl, DELETE, e) == (grpc.StatusCode.NOT_FOUND.value[0], "Clone session id does not exist")
-    cs.session_id = 0
-    assert _fails(ctl, INSERT, e) == (BAD.value[0], "Clone session id out-of-range")
+    cs.session_id = 0  # PI's DeviceMgr refuses 0 before its clone manager checks the range (1..511)
+    assert _fails(ctl, INSERT, e) == (BAD.value[0], "0 is not a valid session id")
+    cs.session_id = 512
+    assert _fails(ctl, INSERT, e) == (grpc.StatusCode.OUT_OF_RANGE.value[0], "Clone session id out-of-range")
 
 
 def test_counters_take_modify_and_delete_resets_them_as_pi(h, ctl):

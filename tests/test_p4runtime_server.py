@@ -384,10 +384,20 @@ def test_multicast_groups_and_clone_sessions(h, ctl):
     ctl.write((INSERT, cs))
     q = p4runtime_pb2.Entity()
     q.packet_replication_engine_entry.SetInParent()
-    got = ctl.read(q)
-    assert len(got) == 2
+    with pytest.raises(grpc.RpcError) as exc:  # PI reads one type at a time
+        ctl.read(q)
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT and exc.value.details() == "Invalid PRE operation"
+    groups, sessions = p4runtime_pb2.Entity(), p4runtime_pb2.Entity()
+    groups.packet_replication_engine_entry.multicast_group_entry.SetInParent()
+    sessions.packet_replication_engine_entry.clone_session_entry.SetInParent()
+    assert len(ctl.read(groups)) == 1 and len(ctl.read(sessions)) == 1
     ctl.write((DELETE, e))
-    assert len(ctl.read(q)) == 1
+    assert len(ctl.read(groups)) == 0 and len(ctl.read(sessions)) == 1
+    too_high = p4runtime_pb2.Entity()
+    too_high.packet_replication_engine_entry.multicast_group_entry.multicast_group_id = 1 << 15
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(too_high)
+    assert code_of(exc) == grpc.StatusCode.OUT_OF_RANGE and exc.value.details() == "Group id value is too high"
 
 
 def test_arbitration_primary_backup_and_takeover(h, ctl):

@@ -172,6 +172,9 @@ def test_multicast_groups_insert_modify_delete_read(rt):
         sh.MulticastGroupEntry(7).add(1, 1).insert()
     with pytest.raises(P4RuntimeWriteException, match="INVALID_ARGUMENT"):
         sh.MulticastGroupEntry(8).add(1, 1).add(1, 1).insert()
+    with pytest.raises(P4RuntimeWriteException) as exc:  # PI keeps ids from 2^15 up for clone sessions
+        sh.MulticastGroupEntry(1 << 15).add(1, 1).insert()
+    assert _code(exc) == "OUT_OF_RANGE"
     g.delete()
     with pytest.raises(P4RuntimeException, match="NOT_FOUND"):
         list(sh.MulticastGroupEntry(7).read())

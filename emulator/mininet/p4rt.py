@@ -48,15 +48,12 @@ def mirror_updates(switch: Any, compiled: Compiled) -> list[Any]:
     from emulator.p4runtime.entities import Entities
     from emulator.p4runtime.pipeline import Pipeline
     from emulator.p4runtime.tables import TableStore
-    from emulator.proto import p4runtime_pb2
 
     pipe = Pipeline(compiled.p4info, compiled.device_config, switch_factory=lambda _program: switch)
     ents = Entities(pipe, TableStore(), {})
     out: list[Any] = []
     for which in ("action_profile_member", "action_profile_group", "table_entry", "packet_replication_engine_entry"):
-        q = p4runtime_pb2.Entity()
-        getattr(q, which).SetInParent()
-        ents.read(q, out)
+        ents.read_all(which, out)
     return out
 
 

@@ -95,6 +95,18 @@ class Entities:
             getattr(ent, which).CopyFrom(msg)
             out.append(ent)
 
+    def read_all(self, kind: str, out: list) -> None:
+        """Every entity of one kind, for our own replays (reconcile, mirroring a switch): a PRE read must name its
+        type (PI refuses one that does not), so both types are read."""
+        from emulator.proto import p4runtime_pb2
+
+        parts = ("multicast_group_entry", "clone_session_entry") if kind == "packet_replication_engine_entry" else ("",)
+        for part in parts:
+            q = p4runtime_pb2.Entity()
+            sub = getattr(q, kind)
+            (getattr(sub, part) if part else sub).SetInParent()
+            self.read(q, out)
+
     # ------------------------------------------------------------------ batches
     def write_batch(self, updates, atomicity: int) -> list[tuple[grpc.StatusCode, str]] | None:
         """Apply the updates; None if all succeeded, else one (code, message) per update (OK for the others)."""

@@ -354,8 +354,7 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
         if which == "multicast_group_entry":
             mg = pre_entry.multicast_group_entry
             gid = mg.multicast_group_id
-            if not 0 < gid < 1 << 16:
-                raise invalid(f"multicast group id {gid} out of range 1..65535")
+            _check_group_id(gid)
             present = gid in pre.groups
             if kind == INSERT and present:  # PI's words, here and below
                 raise exists("Multicast group already exists")
@@ -372,8 +371,10 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
-            if sid == 0:
-                raise invalid("Clone session id out-of-range")
+            if sid == 0:  # PI's words and codes for the ids it refuses
+                raise invalid("0 is not a valid session id")
+            if sid >= MAX_CLONE_SESSION_ID:
+                raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, "Clone session id out-of-range")
             present = sid in pre.sessions
             if kind == INSERT and present:
                 raise exists("Clone session id already exists")
@@ -386,9 +387,22 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
             replicas = _replicas(pipe, ("clone", sid), cs.replicas)  # PI keeps them as a multicast group
             pre.clone_session_set(sid, sorted(replicas), cs.packet_length_bytes or None, cs.class_of_service)
         else:
-            raise unimplemented(f"packet replication engine entry '{which}' is not supported")
+            raise invalid("Invalid PRE operation")  # PI's words: neither a group nor a session
     except RuntimeApiError as exc:
         raise invalid(str(exc)) from None
+
+
+FIRST_RESERVED_GROUP = 1 << 15  # PI keeps multicast groups from here up for clone sessions
+MAX_CLONE_SESSION_ID = 512  # PI's clone session ids: 1..511
+
+
+def _check_group_id(gid: int) -> None:
+    """A multicast group id as PI takes it: not 0 (INVALID_ARGUMENT), below 2^15 (OUT_OF_RANGE; the ids above are
+    PI's own, one per clone session)."""
+    if gid == 0:
+        raise invalid("0 is not a valid group id")
+    if gid >= FIRST_RESERVED_GROUP:
+        raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, "Group id value is too high")
 
 
 def _replicas(pipe: Pipeline, key: tuple[str, int], replicas) -> list[tuple[int, int]]:
@@ -422,8 +436,12 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
 
     pre = pipe.state.pre
     which = q.WhichOneof("type")
-    if which in (None, "multicast_group_entry"):
+    if which is None:  # PI reads one type at a time (Entities.read_all reads both)
+        raise invalid("Invalid PRE operation")
+    if which == "multicast_group_entry":
         want = q.multicast_group_entry.multicast_group_id
+        if want >= FIRST_RESERVED_GROUP:
+            raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, "Group id value is too high")
         if want and want not in pre.groups:  # a group asked for by id must exist (PI: NOT_FOUND)
             raise not_found("Multicast group does not exist")
         for gid in sorted(pre.groups):
@@ -435,7 +453,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
             for rid, port in pre.replicas(gid):
                 _add_replica(pipe, ("mc", gid), mg, rid, port)
             out.append(msg)
-    if which in (None, "clone_session_entry"):
+    if which == "clone_session_entry":
         want = q.clone_session_entry.session_id
         if want and want not in pre.sessions:
             raise not_found("Clone session id does not exist")

@@ -29,9 +29,7 @@ def entities_of(pipe: Pipeline, with_defaults: bool = True) -> list:
     ents = Entities(pipe, TableStore(), {})
     out: list = []
     for kind in KINDS:
-        q = p4runtime_pb2.Entity()
-        getattr(q, kind).SetInParent()
-        ents.read(q, out)
+        ents.read_all(kind, out)
     if with_defaults:
         for t in pipe.tables.values():
             q = p4runtime_pb2.Entity()

@@ -184,9 +184,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                     q.table_entry.table_id, q.table_entry.is_default_action = t.id, True
                     ents.read(q, found)
             return [e for e in found if e.table_entry.action.WhichOneof("type")]
-        q = p4runtime_pb2.Entity()
-        getattr(q, kind).SetInParent()
-        ents.read(q, found)
+        ents.read_all(kind, found)
         return found
 
     def GetForwardingPipelineConfig(self, request, context):
