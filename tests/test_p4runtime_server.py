@@ -241,6 +241,29 @@ def test_bad_writes_get_the_spec_status_code_and_per_update_details(h, ctl, muta
     assert [c for c, _ in details] == [code.value[0]] and details[0][1]
 
 
+def _param(e, pid, value=b"\x01"):
+    e.table_entry.action.action.params.add(param_id=pid, value=value)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda e: _param(e, 9), "action 'Ing.fwd' has no parameter id 9"),
+    (lambda e: _param(e, 1), "action 'Ing.fwd': parameter id 1 given twice"),
+    (lambda e: e.table_entry.action.action.params.pop(), "action 'Ing.fwd': missing parameter(s) port"),
+    (lambda e: e.table_entry.action.action.params[1].__setattr__("value", b""),
+     "action 'Ing.fwd' parameter 'port': empty bytestring"),
+    (lambda e: e.table_entry.match[0].lpm.__setattr__("value", MAC2),
+     "table 'Ing.l2' match field 'hdr.eth.dst' is exact, the entry gives lpm"),
+    (lambda e: e.table_entry.match.add(field_id=7).exact.__setattr__("value", b"\x01"),
+     "table 'Ing.l2' has no match field id 7"),
+])
+def test_bad_action_params_and_match_fields_are_named_in_the_error(h, ctl, mutate, message):
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.fwd", [MAC2, b"\x02"])
+    mutate(e)
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, e))
+    assert write_error_details(exc.value) == [(grpc.StatusCode.INVALID_ARGUMENT.value[0], message)]
+
+
 def test_missing_priority_duplicate_not_found_and_table_full(h, ctl):
     acl = table_entry(h, "Ing.acl", [("hdr.ipv4.srcAddr", "ternary", b"\x0a\x00\x00\x00", b"\xff\x00\x00\x00")],
                       "Ing.drop")

@@ -29,13 +29,15 @@ def decode(data: bytes, bitwidth: int, what: str) -> int:
     return value
 
 
+_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
+
+
 def decode_match(field, fm, table: str) -> object:
     """One p4.v1.FieldMatch as the target's normalized spec for `field` (a MatchFieldInfo)."""
     kind, w = field.match_kind, field.bitwidth
     what = f"table '{table}' match field '{field.name}'"
     which = fm.WhichOneof("field_match_type")
-    expected = {"exact": "exact", "lpm": "lpm", "ternary": "ternary", "range": "range", "optional": "optional"}
-    if which != expected.get(kind):
+    if which != (kind if kind in _MATCH_KINDS else None):  # FieldMatch's oneof members are named after the kinds
         raise invalid(f"{what} is {kind}, the entry gives {which or 'nothing'}")
     full = (1 << w) - 1
     if kind == "exact":

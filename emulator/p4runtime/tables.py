@@ -68,18 +68,20 @@ def decode_priority(t: TableDesc, entry) -> int | None:
 def decode_action(pipe: Pipeline, action) -> tuple[str, tuple]:
     """(target action name, args) of a p4.v1.Action."""
     desc = pipe.action(action.action_id)
-    given = {}
+    slots = desc.slots
+    args: list = [None] * len(slots)
     for p in action.params:
-        info = desc.params.get(p.param_id)
-        if info is None:
+        slot = slots.get(p.param_id)
+        if slot is None:
             raise invalid(f"action '{desc.name}' has no parameter id {p.param_id}")
-        if p.param_id in given:
+        i, width, what = slot
+        if args[i] is not None:
             raise invalid(f"action '{desc.name}': parameter id {p.param_id} given twice")
-        given[p.param_id] = codec.decode(p.value, info.bitwidth, f"action '{desc.name}' parameter '{info.name}'")
-    missing = [desc.params[i].name for i in desc.order if i not in given]
-    if missing:
+        args[i] = codec.decode(p.value, width, what)
+    if None in args:
+        missing = [desc.params[pid].name for pid, a in zip(desc.order, args) if a is None]
         raise invalid(f"action '{desc.name}': missing parameter(s) {', '.join(missing)}")
-    return desc.name, tuple(given[i] for i in desc.order)
+    return desc.name, tuple(args)
 
 
 def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
