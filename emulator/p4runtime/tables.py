@@ -150,19 +150,21 @@ class TableWriter:
         else:
             raise invalid(f"table '{t.name}': a one-shot action set cannot be a default action")
 
-    def _key(self, t: TableDesc, entry) -> tuple[list, int | None]:
-        return decode_match(t, entry), decode_priority(t, entry)
+    def _key(self, t: TableDesc, entry) -> tuple[tuple, int | None]:
+        """The entry's normalized match key and its priority."""
+        match, prio = decode_match(t, entry), decode_priority(t, entry)
+        return t.target.normalize(match), prio
 
-    def _find(self, t: TableDesc, match: list, prio: int | None) -> int | None:
-        key = t.target.normalize(match)
+    @staticmethod
+    def _find(t: TableDesc, key: tuple, prio: int | None) -> int | None:
         e = t.target._by_key.get((key, prio))
         return None if e is None else e.handle
 
     def _insert(self, t: TableDesc, entry) -> None:
         if t.target._frozen:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}' has const entries")
-        match, prio = self._key(t, entry)
-        if self._find(t, match, prio) is not None:
+        key, prio = self._key(t, entry)
+        if self._find(t, key, prio) is not None:
             raise exists(f"table '{t.name}': an entry with this match key already exists")
         if len(t.target) >= t.target.info.size:
             raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -170,7 +172,7 @@ class TableWriter:
         data = self._entry_data(t, entry)
         kwargs, oneshot = self._target_action(t, entry)
         try:
-            handle = t.target.add_entry(match, priority=prio, **kwargs)
+            handle = t.target.add_entry(key, priority=prio, normalized=True, **kwargs)
         except Exception:
             self._drop_oneshot(t, oneshot)
             raise
@@ -180,8 +182,8 @@ class TableWriter:
         self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
-        match, prio = self._key(t, entry)
-        handle = self._find(t, match, prio)
+        key, prio = self._key(t, entry)
+        handle = self._find(t, key, prio)
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
@@ -204,8 +206,8 @@ class TableWriter:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}': the entry is const")
 
     def _delete(self, t: TableDesc, entry) -> None:
-        match, prio = self._key(t, entry)
-        handle = self._find(t, match, prio)
+        key, prio = self._key(t, entry)
+        handle = self._find(t, key, prio)
         if handle is None:
             raise not_found(f"table '{t.name}': no entry with this match key")
         self._refuse_const(t, handle)
