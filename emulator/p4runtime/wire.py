@@ -66,7 +66,7 @@ class Light:
 
 
 class _Schema:
-    """How to decode one message type: tag -> (kind, name, limit or sub-schema, oneof slot, oneof siblings)."""
+    """How to decode one message type: tag -> (kind, name, limit or sub-schema, oneof slot)."""
 
     def __init__(self, desc: _d.Descriptor):
         self.desc = desc
@@ -80,16 +80,15 @@ class _Schema:
         for f in desc.fields:
             oneof = f.containing_oneof
             slot = oneofs[oneof.name] if oneof is not None else None
-            siblings = tuple(g.name for g in oneof.fields if g is not f) if oneof is not None else ()
             if f.has_presence:  # message fields, oneof members (and proto3 `optional`, a oneof of its own)
                 presence.add(f.name)
-            entry = self._field(f, is_repeated(f), schemas, slot, siblings)
+            entry = self._field(f, is_repeated(f), schemas, slot)
             if entry is not None:
                 self.fields[entry[0]] = entry[1:]
         cls._presence, cls._oneofs = frozenset(presence), oneofs
 
-    def _field(self, f: _d.FieldDescriptor, repeated: bool, schemas: dict, slot, siblings) -> tuple | None:
-        """Set the field's default on the class; (tag, kind, name, extra, slot, siblings) if decoded here."""
+    def _field(self, f: _d.FieldDescriptor, repeated: bool, schemas: dict, slot) -> tuple | None:
+        """Set the field's default on the class; (tag, kind, name, extra, slot) if decoded here."""
         if f.type == _d.FieldDescriptor.TYPE_MESSAGE:
             sub = _schema(f.message_type, schemas)
             # an empty message (its class gets its own defaults as it is built)
@@ -97,7 +96,7 @@ class _Schema:
             if f.message_type.GetOptions().map_entry or (self.desc.full_name == "p4.v1.Entity"
                                                           and f.name not in _ENTITY_KINDS):
                 return None  # not decoded here: its tag is unknown to this schema, so it falls back
-            return (f.number << 3) | 2, _REPEATED_MESSAGE if repeated else _MESSAGE, f.name, sub, slot, siblings
+            return (f.number << 3) | 2, _REPEATED_MESSAGE if repeated else _MESSAGE, f.name, sub, slot
         if f.type == _d.FieldDescriptor.TYPE_BYTES:
             kind, wire, limit = _BYTES, 2, None
         elif f.type == _d.FieldDescriptor.TYPE_STRING:
@@ -113,7 +112,7 @@ class _Schema:
             return None
         float_ = f.type in (_d.FieldDescriptor.TYPE_FLOAT, _d.FieldDescriptor.TYPE_DOUBLE)
         setattr(self.cls, f.name, _DEFAULTS[kind] if kind is not None else 0.0 if float_ else 0)
-        return None if kind is None else ((f.number << 3) | wire, kind, f.name, limit, slot, siblings)
+        return None if kind is None else ((f.number << 3) | wire, kind, f.name, limit, slot)
 
 
 def is_repeated(f: _d.FieldDescriptor) -> bool:
@@ -158,7 +157,7 @@ def _parse(schema: _Schema, buf: bytes, pos: int, end: int) -> Light:
         f = fields.get(tag)
         if f is None:
             raise _Fallback
-        kind, name, extra, slot, siblings = f
+        kind, name, extra, slot = f
         if kind <= _STRING:  # length-delimited
             n = buf[pos]
             pos += 1
@@ -193,10 +192,11 @@ def _parse(schema: _Schema, buf: bytes, pos: int, end: int) -> Light:
             if kind == _BOOL:
                 value = value == 1
         d[name] = value
-        if slot is not None:
+        if slot is not None:  # a oneof member: it replaces the member set before, if another
+            prev = d.get(slot)
+            if prev is not None and prev != name:
+                del d[prev]
             d[slot] = name
-            for other in siblings:
-                d.pop(other, None)
     if pos != end:
         raise _Fallback
     return obj
