@@ -35,8 +35,10 @@ DESCRIPTIONS = {
     "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
     "writes_per_s": "P4Runtime table writes/s, batches of 100 through the stubs (goal >= 10,000)",
     "switch_writes_per_s": "the same writes sent as bytes serialized beforehand: the switch's own rate",
-    "write_cpu_us": "rocelab-switch's CPU time per write (all threads, during switch_writes_per_s)",
-    "client_serialize_us": "this process's protobuf serializing the requests, per write (in writes_per_s)",
+    "write_cpu_us": "rocelab-switch's CPU time per write (all threads, during switch_writes_per_s; median)",
+    "writes_per_s_range": "lowest and highest writes_per_s of the repeats",
+    "switch_writes_per_s_range": "lowest and highest switch_writes_per_s of the repeats",
+    "client_serialize_us": "this process's protobuf serializing the requests, per write (part of writes_per_s)",
     "switch_pps_range": "lowest and highest switch_pps of the repeats",
     "bare_loop_pps_range": "lowest and highest bare_loop_pps of the repeats",
     "switch_cpu_us": "rocelab-switch's CPU time per frame (user + system, main thread; median)",
@@ -45,7 +47,7 @@ DESCRIPTIONS = {
     "process_us": "in-process: V1Switch.process() per frame (fabric.p4: parser .. deparser, ideal TM)",
     "datapath_us": "in-process: the switch's datapath per frame (ingress, TM, egress, send call; no sockets)",
     "frames_offered": "frames the sender sent per measurement",
-    "repeats": "measurements per forwarder",
+    "repeats": "measurements per forwarder, and write rounds",
     "protobuf": "protobuf version/implementation of this process and the switch's (pure Python is ~10x slower)",
 }
 
@@ -100,7 +102,7 @@ while True:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=30_000, help="frames offered per measurement (default 30,000)")
-    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder (default 3)")
+    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder, and write rounds (default 3)")
 
 
 def _ip(*args: str) -> None:
@@ -256,34 +258,49 @@ def _write_batches(p4info, batches: int) -> tuple[list, list]:
     return inserts, deletes
 
 
-def _process_cpu_s(pid: int) -> float:
-    """User + system CPU seconds of the whole process (every thread: the gRPC workers too)."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _process_cpu_ns(pid: int) -> int:
+    """CPU nanoseconds the process's threads (the gRPC workers too) have run, from each one's schedstat."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[0])
+        except (OSError, IndexError, ValueError):  # a thread that ended meanwhile
+            continue
+    return total
 
 
-def _writes(stub, channel, p4info, switch_pid: int, batches: int = 40) -> dict:
-    """INSERT batches of 100 exact entries through the stubs (each request serialized by this process's protobuf,
-    as a controller's stubs do); delete them; insert them again as bytes serialized beforehand (the switch's own
-    rate: what a controller whose protobuf is compiled code would see) with the switch's CPU time per write."""
+def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: int = 40) -> dict:
+    """`repeat` rounds of: INSERT batches of 100 exact entries through the stubs (each request serialized by this
+    process's protobuf, as a controller's stubs do), delete them, INSERT them again as bytes serialized beforehand
+    (the switch's own rate: what a controller whose protobuf is compiled code would see; with the switch's CPU
+    time per write), delete them. Medians, and the range of writes/s."""
     inserts, deletes = _write_batches(p4info, batches)
     n = batches * 100
-    t0 = time.perf_counter()
-    for r in inserts:
-        stub.Write(r)
-    stubs = n / (time.perf_counter() - t0)
     raw = channel.unary_unary("/p4.v1.P4Runtime/Write")  # no (de)serializers: bytes in, bytes out
-    for r in deletes:
-        raw(r.SerializeToString())
-    t0 = time.perf_counter()
-    blobs = [r.SerializeToString() for r in inserts]
-    serialize = time.perf_counter() - t0
-    cpu0, t0 = _process_cpu_s(switch_pid), time.perf_counter()
-    for b in blobs:
-        raw(b)
-    wall, cpu = time.perf_counter() - t0, _process_cpu_s(switch_pid) - cpu0
-    return {"writes_per_s": round(stubs), "switch_writes_per_s": round(n / wall),
-            "write_cpu_us": round(cpu * 1e6 / n, 1), "client_serialize_us": round(serialize * 1e6 / n, 1)}
+    ins_blobs = [r.SerializeToString() for r in inserts]
+    del_blobs = [r.SerializeToString() for r in deletes]
+    stubs, own, cpu, ser = [], [], [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for r in inserts:
+            stub.Write(r)
+        stubs.append(n / (time.perf_counter() - t0))
+        for b in del_blobs:
+            raw(b)
+        t0 = time.perf_counter()
+        for r in inserts:
+            r.SerializeToString()
+        ser.append((time.perf_counter() - t0) * 1e6 / n)
+        cpu0, t0 = _process_cpu_ns(switch_pid), time.perf_counter()
+        for b in ins_blobs:
+            raw(b)
+        own.append(n / (time.perf_counter() - t0))
+        cpu.append((_process_cpu_ns(switch_pid) - cpu0) / 1e3 / n)
+        for b in del_blobs:
+            raw(b)
+    return {"writes_per_s": round(_median(stubs)), "switch_writes_per_s": round(_median(own)),
+            "write_cpu_us": round(_median(cpu), 1), "client_serialize_us": round(_median(ser), 1),
+            "writes_per_s_range": _range(stubs), "switch_writes_per_s_range": _range(own)}
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -317,7 +334,7 @@ def run(args: argparse.Namespace) -> dict:
                 time.sleep(0.05)
             (channel, done, _stream), (stub, p4info) = _program(addr, work)
             switch_runs = [_measure(lab, frames, sw) for _ in range(repeat)]
-            writes = _writes(stub, channel, p4info, sw.pid)
+            writes = _writes(stub, channel, p4info, sw.pid, repeat)
             done.set()
             channel.close()
         finally:
