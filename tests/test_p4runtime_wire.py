@@ -4,13 +4,17 @@ arbitrary bytes. Runs under whichever protobuf runtime the environment has (the 
 under the pure-Python one, but it must agree with every runtime)."""
 from __future__ import annotations
 
+import grpc
 import pytest
 from google.protobuf import descriptor as d
+from google.protobuf.internal import api_implementation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from emulator.p4runtime.device import Device
+from emulator.p4runtime.server import P4RuntimeService, serve
 from emulator.p4runtime.wire import Light, is_repeated, parse_write_request
-from emulator.proto import p4runtime_pb2
+from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 F = d.FieldDescriptor
 INTS = {F.TYPE_INT32: (-(1 << 31), (1 << 31) - 1), F.TYPE_SINT32: (-(1 << 31), (1 << 31) - 1),
@@ -200,3 +204,23 @@ def test_light_messages_refuse_what_the_library_refuses():
             bad(lib.updates[0].entity.table_entry)
         with pytest.raises(ValueError):
             bad(te)
+
+
+def test_the_server_decodes_writes_fast_only_under_the_pure_python_runtime(monkeypatch):
+    """The Write RPC's deserializer: wire.py's under the pure-Python runtime, the library's under upb or C++."""
+    seen = []
+
+    def write(self, request, context):
+        seen.append(request)
+        return p4runtime_pb2.WriteResponse()
+
+    monkeypatch.setattr(P4RuntimeService, "Write", write)
+    handle = serve(Device(0), "127.0.0.1:0")
+    try:
+        with grpc.insecure_channel(handle.address) as channel:
+            p4runtime_pb2_grpc.P4RuntimeStub(channel).Write(_table_write())
+    finally:
+        handle.stop()
+    fast = api_implementation.Type() == "python"
+    assert isinstance(seen[0], Light if fast else p4runtime_pb2.WriteRequest)
+    _same(seen[0], _table_write())

@@ -7,7 +7,7 @@ bytes in ~1 us, and this module is not used (`write_request_deserializer` return
 
 What it does: it reads the protobuf wire format (varints, length-delimited fields) of a WriteRequest into light
 read-only objects offering what the server reads of a message: attribute access with proto3 defaults,
-`HasField`, `WhichOneof`, and repeated fields as tuples. The field numbers, names and types come from the
+`HasField`, `WhichOneof`, and repeated fields as sequences (a list, or () when absent). The field numbers, names and types come from the
 library's own descriptors, so the layout is never written here. It only decodes what it can decode exactly as
 the library would, and hands every other input to the library's parser, whole: a table-entry update is decoded
 here; any other entity kind (its handlers may keep or copy the message), an unknown field, a field whose wire type
