@@ -163,6 +163,13 @@ def test_bad_device_config_and_mismatched_p4info_are_invalid_argument(h):
         with pytest.raises(grpc.RpcError) as e:
             c.set_pipeline(wrong, h.config)
         assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "no_such_table" in e.value.details()
+        twice = p4info_pb2.P4Info()
+        twice.CopyFrom(h.p4info)
+        fwd = next(a for a in twice.actions if a.preamble.name == "Ing.fwd")
+        fwd.params[1].id = fwd.params[0].id
+        with pytest.raises(grpc.RpcError) as e:
+            c.set_pipeline(twice, h.config)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "has parameter id 1 twice" in e.value.details()
     finally:
         c.close()
 

@@ -70,6 +70,8 @@ class Pipeline:
                 raise invalid(f"P4Info action '{a.preamble.name}' is not in the device config's program")
             desc = ActionDesc(a.preamble.id, info.name)
             for p in a.params:
+                if p.id in desc.params:
+                    raise invalid(f"P4Info action '{a.preamble.name}' has parameter id {p.id} twice")
                 desc.params[p.id] = p
                 desc.slots[p.id] = (len(desc.order), p.bitwidth, f"action '{info.name}' parameter '{p.name}'")
                 desc.order.append(p.id)

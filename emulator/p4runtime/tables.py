@@ -69,7 +69,7 @@ def decode_action(pipe: Pipeline, action) -> tuple[str, tuple]:
     """(target action name, args) of a p4.v1.Action."""
     desc = pipe.action(action.action_id)
     slots = desc.slots
-    args: list = [None] * len(slots)
+    args: list = [None] * len(desc.order)
     for p in action.params:
         slot = slots.get(p.param_id)
         if slot is None:
