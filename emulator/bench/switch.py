@@ -273,23 +273,23 @@ def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: in
     """`repeat` rounds of: INSERT batches of 100 exact entries through the stubs (each request serialized by this
     process's protobuf, as a controller's stubs do), delete them, INSERT them again as bytes serialized beforehand
     (the switch's own rate: what a controller whose protobuf is compiled code would see; with the switch's CPU
-    time per write), delete them. Medians, and the range of writes/s."""
-    inserts, deletes = _write_batches(p4info, batches)
+    time per write), delete them. Every round builds its messages afresh: pure-Python protobuf caches a message's
+    sizes once serialized, which would make the stubs' second serialization cheaper. Medians, and the ranges."""
     n = batches * 100
     raw = channel.unary_unary("/p4.v1.P4Runtime/Write")  # no (de)serializers: bytes in, bytes out
-    ins_blobs = [r.SerializeToString() for r in inserts]
-    del_blobs = [r.SerializeToString() for r in deletes]
     stubs, own, cpu, ser = [], [], [], []
     for _ in range(repeat):
+        inserts, deletes = _write_batches(p4info, batches)
+        del_blobs = [r.SerializeToString() for r in deletes]
         t0 = time.perf_counter()
         for r in inserts:
             stub.Write(r)
         stubs.append(n / (time.perf_counter() - t0))
         for b in del_blobs:
             raw(b)
+        inserts = _write_batches(p4info, batches)[0]
         t0 = time.perf_counter()
-        for r in inserts:
-            r.SerializeToString()
+        ins_blobs = [r.SerializeToString() for r in inserts]
         ser.append((time.perf_counter() - t0) * 1e6 / n)
         cpu0, t0 = _process_cpu_ns(switch_pid), time.perf_counter()
         for b in ins_blobs:
