@@ -325,3 +325,25 @@ def test_bench_switch_in_process_costs_go_through_the_whole_datapath():
 
     costs = in_process_costs(n=128)
     assert set(costs) == {"process_us", "datapath_us"} and all(v > 0 for v in costs.values())
+
+
+def test_bench_switch_writes_go_in_through_the_stubs_and_as_bytes(tmp_path):
+    """The bench's write rounds (stubs, then bytes serialized beforehand) each insert every entry: each round's
+    DELETEs succeed (a missing entry would fail them with NOT_FOUND) and leave the table empty."""
+    from emulator.bench.switch import _program, _writes, write_table
+    from emulator.p4runtime.device import Device
+    from emulator.p4runtime.server import serve
+
+    handle = serve(Device(0), "127.0.0.1:0")
+    try:
+        (channel, done, _stream), (stub, p4info) = _program(handle.address, str(tmp_path))
+        figures = _writes(stub, channel, p4info, os.getpid(), repeat=2, batches=5)
+        q = p4runtime_pb2.ReadRequest(device_id=0)
+        q.entities.add().table_entry.table_id = write_table(p4info).preamble.id
+        assert sum(len(r.entities) for r in stub.Read(q)) == 0
+        assert {"writes_per_s", "switch_writes_per_s", "write_cpu_us", "client_serialize_us"} <= set(figures)
+        assert figures["writes_per_s"] > 0 and figures["switch_writes_per_s"] > 0 and figures["write_cpu_us"] > 0
+        done.set()
+        channel.close()
+    finally:
+        handle.stop()

@@ -27,6 +27,7 @@ from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, stat
 from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
 from emulator.p4runtime.pipeline import Pipeline
 from emulator.p4runtime.tables import INSERT, MODIFY, TableStore, idle_entries
+from emulator.p4runtime.wire import write_request_deserializer
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 log = logging.getLogger("rocelab.p4runtime")
@@ -362,6 +363,11 @@ def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_ST
                                   ("grpc.max_send_message_length", 64 << 20),
                                   ("grpc.so_reuseport", 0)])
     service = P4RuntimeService(device)
+    # Write first, with wire.py's decoder where it helps (generic handlers are asked in order): the rest as generated
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("p4.v1.P4Runtime", {
+        "Write": grpc.unary_unary_rpc_method_handler(
+            service.Write, request_deserializer=write_request_deserializer(),
+            response_serializer=p4runtime_pb2.WriteResponse.SerializeToString)}),))
     p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
     try:
         port = server.add_insecure_port(address)
