@@ -266,16 +266,12 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
     import sys
     from pathlib import Path
 
-    from test_switchd import SWITCH, free_port, stop, wait_listening
+    from test_switchd import SWITCH, start_listening, stop
 
     p4info, config = compile_program(RT_P4, tmp_path)
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--packet-in", f"ipc://{tmp_path}/sw.ipc", "--no-p4", "--",
-                                      "--grpc-server-addr", f"127.0.0.1:{port}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    cli = [str(Path(sys.executable).parent / "rocelab"), "cli", "--grpc-addr", f"127.0.0.1:{port}"]
+    proc, address, _ = start_listening(SWITCH + ["--packet-in", f"ipc://{tmp_path}/sw.ipc", "--no-p4"])
+    cli = [str(Path(sys.executable).parent / "rocelab"), "cli", "--grpc-addr", address]
     try:
-        wait_listening(port, proc)
         (tmp_path / "commands.txt").write_text("table_add l2 fwd 0x2 => 0x22 3\ntable_add l2 drop 0x3 =>\n"
                                                "table_add acl to_cpu 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7\n"
                                                "mc_mgrp_create 1\nmc_node_create 0 1 2\nmc_node_associate 1 0\n")
