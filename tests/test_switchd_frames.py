@@ -110,9 +110,11 @@ def test_tutorial_style_ipv4_program(lab, tmp_path):
 
 
 def test_higher_priority_overtakes_a_backlog(lab, tmp_path):
-    """Port 3 drains at 2 Mb/s (4 ms per 1,000-byte frame). h1 bursts 30 frames of priority 1, then 5 of priority
-    6: strict priority sends the 5 as soon as the frame on the wire is done, ahead of the backlog."""
-    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=2Mbps"))
+    """Port 3 drains at 1 Mb/s (8 ms per 1,000-byte frame). h1 bursts 30 frames of priority 1, then 5 of priority
+    6: strict priority sends the 5 as soon as the frame on the wire is done, ahead of the backlog. (The slow port
+    leaves the burst, sent in well under a millisecond, 120 ms to reach the switch before 15 frames have left, should
+    the sender be descheduled in the middle of it on a busy machine.)"""
+    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=1Mbps"))
     try:
         fab = FabricControl(None, api=sw.client)
         routed(fab)
@@ -140,8 +142,10 @@ def test_incast_pauses_both_senders_with_pfc(lab, tmp_path):
     sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=4Mbps", "--pfc", "3", "--pfc-xoff", "4000"))
     try:
         routed(FabricControl(None, api=sw.client))
-        caps = [capture(lab, sw.ns(h), 6) for h in (1, 2)]
-        sink = capture(lab, sw.ns(3), 6)
+        # windows long enough for the captures and senders still starting after the first capture began (each a
+        # Python process, seconds apiece on a busy machine)
+        caps = [capture(lab, sw.ns(h), 15) for h in (1, 2)]
+        sink = capture(lab, sw.ns(3), 15)
         bursts = [[roce(dst="10.0.3.1", src=f"10.0.{h}.1", sport=0xC000 + i, payload=900).hex() for i in range(20)]
                   for h in (1, 2)]
         senders = [lab.start(sw.ns(h), SEND, json.dumps(b)) for h, b in zip((1, 2), bursts)]
