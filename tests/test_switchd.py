@@ -49,10 +49,12 @@ def start_listening(args: list[str], timeout: float = 120) -> tuple[subprocess.P
 
 
 def stop(proc: subprocess.Popen) -> int:
+    """SIGTERM, then its exit status; killed (and TimeoutExpired raised) if it is not gone within 60 s (it stops
+    in well under a second; the deadline is for a busy machine)."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
-            return proc.wait(timeout=10)
+            return proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
