@@ -8,6 +8,7 @@ import grpc
 import pytest
 from google.protobuf import text_format
 from p4runtime_util import RT_P4, Controller, compile_program, write_error_details
+from waiting import wait_until
 
 from emulator.p4runtime.device import Device
 from emulator.p4runtime.server import serve
@@ -451,11 +452,7 @@ def test_packet_out_and_packet_in_through_controller_headers(h, ctl):
     # PacketOut with egress_port = 4 (metadata id 1): the program sends it to port 4 without the header
     frame = eth_ipv4()
     ctl.packet_out(frame, m1=b"\x04")
-    import time
-    for _ in range(100):
-        if h.out:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: h.out, "the PacketOut reaching the switch")
     assert h.out == [(4, frame)]
     # a packet the program sends to the CPU: l2 entry to_cpu; PacketIn metadata ingress_port = 6
     ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.to_cpu")))
@@ -469,14 +466,9 @@ def test_packet_out_metadata_as_tutorials_p4runtime_lib_encodes_it(h, ctl):
     """p4lang/tutorials' p4runtime_lib sends each PacketOut metadata as value.to_bytes(bitwidth): 9 bytes for the
     9-bit egress_port. Leading zero bytes are taken; a value that does not fit comes back as a StreamError
     naming the field, with the PacketOut in it."""
-    import time
-
     frame = eth_ipv4()
     ctl.packet_out(frame, m1=(4).to_bytes(9, "big"))
-    for _ in range(100):
-        if h.out:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: h.out, "the PacketOut reaching the switch")
     assert h.out == [(4, frame)]
     ctl.packet_out(frame, m1=(512).to_bytes(9, "big"))
     err = ctl.next("error")
