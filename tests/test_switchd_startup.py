@@ -1,0 +1,124 @@
+"""rocelab-switch's start-up: P4Runtime listens before the program is loaded and the engine built (runners
+written for simple_switch_grpc connect a moment after starting it), and what a client sends meanwhile is
+answered as it would be later: commits and PacketOuts wait for the engine, in order."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import threading
+import time
+
+import grpc
+import pytest
+from google.protobuf import text_format
+from p4runtime_util import RT_P4, Controller, compile_program
+from test_switchd import SWITCH, free_port, stop, wait_listening
+
+from emulator.p4runtime.device import Device
+from emulator.p4runtime.server import serve
+from emulator.proto import p4info_pb2, p4runtime_pb2
+
+# What the switch process must not have imported when its port opens: the P4 front end, the v1model target and
+# its code generator, the traffic manager, and the heavy libraries other commands use.
+NOT_YET = ("emulator.p4.", "emulator.target", "emulator.tm", "emulator.switchd.loop", "scapy", "pydantic",
+           "matplotlib", "networkx", "rich", "numpy", "yaml")
+
+# Runs the switch's own main() with serve() wrapped: at the moment it listens, print which of NOT_YET are loaded.
+PROBE = """
+import sys
+import emulator.p4runtime.server as server
+from emulator.switchd import main as switch
+
+real = server.serve
+def serve(*args, **kwargs):
+    handle = real(*args, **kwargs)
+    print(sorted(m for m in sys.modules if m.startswith(NOT_YET)), flush=True)
+    handle.stop(0)
+    raise KeyboardInterrupt
+server.serve = serve
+sys.exit(switch.main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture(scope="module")
+def rt(tmp_path_factory):
+    info_path, cfg_path = compile_program(RT_P4, tmp_path_factory.mktemp("rt"))
+    return text_format.Parse(info_path.read_text(), p4info_pb2.P4Info()), cfg_path
+
+
+def test_the_port_opens_before_the_program_target_or_heavy_libraries_are_imported(rt):
+    _, cfg_path = rt
+    code = f"NOT_YET = {NOT_YET!r}\n" + PROBE
+    r = subprocess.run([sys.executable, "-c", code, str(cfg_path), "--", "--grpc-server-addr",
+                        f"127.0.0.1:{free_port()}"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert ast.literal_eval(r.stdout.strip()) == []
+
+
+def _packet_out_to_cpu(ctl: Controller, payload: bytes) -> None:
+    ctl.packet_out(payload, m1=(255).to_bytes(2, "big"))  # rt.p4: egress_port 255 is the CPU port
+
+
+def test_a_client_that_connects_at_once_is_served_in_order(rt):
+    """Started with a program on the command line and a CPU port; the client connects the moment the port opens
+    (the program may still be loading), asks for the pipeline (none yet, as BMv2 before a P4Info), sets its own
+    and sends a PacketOut to the CPU port: it comes back as a PacketIn through the client's program."""
+    p4info, cfg_path = rt
+    port = free_port()
+    proc = subprocess.Popen(SWITCH + [str(cfg_path), "--device-id", "1", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
+                                      "--cpu-port", "255"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_listening(port, proc)
+        ctl = Controller(f"127.0.0.1:{port}")
+        req = p4runtime_pb2.GetForwardingPipelineConfigRequest(device_id=1)
+        with pytest.raises(grpc.RpcError) as exc:
+            ctl.stub.GetForwardingPipelineConfig(req)
+        assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        ctl.set_pipeline(p4info, cfg_path.read_bytes())
+        frame = bytes(range(60))
+        _packet_out_to_cpu(ctl, frame)
+        assert ctl.next("packet").payload == frame
+        ctl.close()
+    finally:
+        assert stop(proc) == 0
+
+
+def test_commits_and_packet_outs_wait_until_the_engine_is_attached(rt):
+    p4info, cfg_path = rt
+    device = Device(device_id=1, cpu_port=255)
+    device.attached.clear()
+    injected: list[tuple[int, bytes]] = []
+    device.inject = lambda port, frame: injected.append((port, frame))
+    committed: list = []
+    device.on_pipeline = committed.append
+    handle = serve(device, "127.0.0.1:0")
+    try:
+        ctl = Controller(handle.address)  # arbitration is answered at once
+        setter = threading.Thread(target=ctl.set_pipeline, args=(p4info, cfg_path.read_bytes()))
+        setter.start()
+        setter.join(0.5)
+        assert setter.is_alive() and device.pipeline is None and not committed
+        device.attached.set()
+        setter.join(30)
+        assert not setter.is_alive() and device.pipeline is not None and committed == [device.switch]
+        device.attached.clear()  # as if the engine were still starting: a PacketOut waits for it
+        _packet_out_to_cpu(ctl, b"\x01" * 60)
+        assert not _soon(lambda: injected, 0.5)
+        device.attached.set()
+        assert _soon(lambda: injected, 30)
+        [(port, frame)] = injected  # the frame enters on the CPU port with its packet_out header in front
+        assert port == 255 and frame.endswith(b"\x01" * 60)
+        ctl.close()
+    finally:
+        handle.stop()
+
+
+def _soon(cond, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.01)
+    return bool(cond())
