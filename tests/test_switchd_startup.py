@@ -122,3 +122,17 @@ def _soon(cond, seconds: float) -> bool:
             return True
         time.sleep(0.01)
     return bool(cond())
+
+
+def test_sigterm_as_soon_as_the_port_opens_is_a_clean_stop(rt, tmp_path):
+    """A runner may stop the switch the moment it sees the port (the program still loading): exit 0, no
+    traceback, the stats file written as after any run."""
+    _, cfg_path = rt
+    port, stats = free_port(), tmp_path / "stats.json"
+    proc = subprocess.Popen(SWITCH + [str(cfg_path), "--", "--grpc-server-addr", f"127.0.0.1:{port}",
+                                      "--stats-file", str(stats)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_listening(port, proc)
+    assert stop(proc) == 0
+    assert "Traceback" not in proc.stderr.read()
+    assert stats.is_file()

@@ -229,6 +229,26 @@ def _attach_ports(opts: SwitchOptions, sw, device, opened: list, nn) -> None:
         sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
 
 
+class _Stop:
+    """SIGTERM / SIGINT stop the loop. One that comes while the switch is still starting (its P4Runtime port is
+    already open) is kept and honoured once the loop exists, so the switch exits as cleanly as after a run; being
+    interrupted at an arbitrary point of start-up (inside gRPC's server set-up, say) could leave it hanging."""
+
+    def __init__(self):
+        self.sw = None
+        self.requested = False
+
+    def __call__(self, *_) -> None:
+        self.requested = True
+        if self.sw is not None:
+            self.sw.stop()
+
+    def attach(self, sw) -> None:
+        self.sw = sw
+        if self.requested:
+            sw.stop()
+
+
 def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
 
@@ -242,16 +262,11 @@ def run(opts: SwitchOptions) -> int:
     opened: list = []
     handle = None
     sw = None
-
-    def on_stop(*_) -> None:
-        if sw is None:  # still starting (the port may already be open): give up now, closing what was opened
-            raise KeyboardInterrupt
-        sw.stop()
-
-    signal.signal(signal.SIGTERM, on_stop)
-    signal.signal(signal.SIGINT, on_stop)
+    stop = _Stop()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     if opts.stats_file:
-        signal.signal(signal.SIGUSR1, lambda *_: sw is not None and write_stats(sw, opts.stats_file))
+        signal.signal(signal.SIGUSR1, lambda *_: stop.sw is not None and write_stats(stop.sw, opts.stats_file))
     try:
         _open_interfaces(opts, opened)
         handle = _listen(device, opts.grpc_addr)
@@ -259,6 +274,7 @@ def run(opts: SwitchOptions) -> int:
         sw = _engine(opts, device, log)
         _attach_ports(opts, sw, device, opened, nn)
         device.attached.set()
+        stop.attach(sw)
         ports = ", ".join(f"{p}@{i}" for p, i in sorted(opts.interfaces.items())) or "none"
         print(f"rocelab-switch: device {opts.device_id}, ports {ports}"
               + (f", nn {opts.packet_in}" if opts.packet_in else "")
