@@ -136,3 +136,12 @@ def test_sigterm_as_soon_as_the_port_opens_is_a_clean_stop(rt, tmp_path):
     assert stop(proc) == 0
     assert "Traceback" not in proc.stderr.read()
     assert stats.is_file()
+
+
+def test_bench_switch_startup_figures_see_the_port_then_the_ready_line(rt):
+    """`rocelab bench switch`'s listen figures: the launch helper finds the port and the switch's ready line."""
+    from emulator.bench.listen import launch
+
+    _, cfg_path = rt
+    listening, ready = launch([str(cfg_path)])
+    assert 0 < listening <= ready
