@@ -19,24 +19,25 @@ from emulator.p4runtime.device import Device
 from emulator.p4runtime.server import serve
 from emulator.proto import p4info_pb2, p4runtime_pb2
 
-# What the switch process must not have imported when its port opens: the P4 front end, the v1model target and
-# its code generator, the traffic manager, and the heavy libraries other commands use.
-NOT_YET = ("emulator.p4.", "emulator.target", "emulator.tm", "emulator.switchd.loop", "scapy", "pydantic",
-           "matplotlib", "networkx", "rich", "numpy", "yaml")
+# What the switch process must not have imported when its port opens: the P4Runtime service and its protobuf
+# messages (made right after), the P4 front end, the v1model target and its code generator, the traffic manager,
+# and the heavy libraries other commands use.
+NOT_YET = ("emulator.p4runtime.server", "p4.v1.", "emulator.p4.", "emulator.target", "emulator.tm",
+           "emulator.switchd.loop", "scapy", "pydantic", "matplotlib", "networkx", "rich", "numpy", "yaml")
 
-# Runs the switch's own main() with serve() wrapped: at the moment it listens, print which of NOT_YET are loaded.
+# Runs the switch's own main() with listen() wrapped: when the port opens, print which of NOT_YET are loaded.
 PROBE = """
 import sys
-import emulator.p4runtime.server as server
+import emulator.p4runtime.listener as listener
 from emulator.switchd import main as switch
 
-real = server.serve
-def serve(*args, **kwargs):
+real = listener.listen
+def listen(*args, **kwargs):
     handle = real(*args, **kwargs)
     print(sorted(m for m in sys.modules if m.startswith(NOT_YET)), flush=True)
     handle.stop(0)
     raise KeyboardInterrupt
-server.serve = serve
+listener.listen = listen
 sys.exit(switch.main(sys.argv[1:]))
 """
 
@@ -145,3 +146,47 @@ def test_bench_switch_startup_figures_see_the_port_then_the_ready_line(rt):
     _, cfg_path = rt
     listening, ready = launch([str(cfg_path)])
     assert 0 < listening <= ready
+
+
+def _capabilities_in_thread(address: str) -> tuple[threading.Thread, list]:
+    from emulator.proto import p4runtime_pb2_grpc
+
+    stub = p4runtime_pb2_grpc.P4RuntimeStub(grpc.insecure_channel(address))
+    result: list = []
+
+    def call() -> None:
+        try:
+            result.append(stub.Capabilities(p4runtime_pb2.CapabilitiesRequest(), timeout=30))
+        except grpc.RpcError as exc:
+            result.append(exc.code())
+
+    t = threading.Thread(target=call)
+    t.start()
+    return t, result
+
+
+def test_a_call_before_the_service_is_attached_waits_for_it():
+    from emulator.p4runtime.listener import listen
+    from emulator.p4runtime.server import P4RuntimeService
+
+    handle = listen("127.0.0.1:0")
+    try:
+        t, result = _capabilities_in_thread(handle.address)
+        t.join(0.5)
+        assert t.is_alive() and result == []
+        handle.attach(P4RuntimeService(Device()))
+        t.join(30)
+        assert not t.is_alive() and result[0].p4runtime_api_version
+    finally:
+        handle.stop(0)
+
+
+def test_a_call_waiting_for_a_service_that_never_comes_is_answered_when_the_server_stops():
+    from emulator.p4runtime.listener import listen
+
+    handle = listen("127.0.0.1:0")
+    t, result = _capabilities_in_thread(handle.address)
+    t.join(0.5)
+    handle.stop(0)
+    t.join(30)
+    assert not t.is_alive() and result and result[0] in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.UNAVAILABLE)

@@ -15,8 +15,6 @@ import logging
 import queue
 import threading
 import time
-from concurrent import futures
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import grpc
@@ -24,6 +22,7 @@ import grpc
 from emulator.p4runtime.arbitration import Arbiter, Client
 from emulator.p4runtime.digests import DigestLists
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
+from emulator.p4runtime.listener import MAX_STREAMS, ServerHandle, listen
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
 # What only a pipeline needs (entities, tables, packet I/O, pipeline building) is imported when one arrives: a
@@ -36,7 +35,6 @@ log = logging.getLogger("rocelab.p4runtime")
 
 VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, COMMIT, RECONCILE_AND_COMMIT = 1, 2, 3, 4, 5
 _DONE = object()
-MAX_STREAMS = 16  # open StreamChannels at a time, as PI; the worker pool has as many again for unary RPCs
 
 
 def unwrap_device_data(data: bytes) -> bytes:
@@ -69,6 +67,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self._stop = threading.Event()
         self._idle = threading.Thread(target=self._timers, daemon=True, name="p4rt-timers")
         self._idle.start()
+
+    def close(self) -> None:
+        """Stop the timers and stop taking the data plane's PacketIns and digests."""
+        self._stop.set()
+        self.device.unlisten(self._from_dataplane)
 
     def _timers(self, period_s: float = 0.05) -> None:
         """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout), and
@@ -364,34 +367,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self.arbiter.primary_send(msg)
 
 
-@dataclass
-class ServerHandle:
-    server: grpc.Server
-    service: P4RuntimeService
-    port: int
-    address: str
-
-    def stop(self, grace: float | None = 0.5) -> None:
-        self.service._stop.set()
-        self.service.device.unlisten(self.service._from_dataplane)
-        self.server.stop(grace).wait()
-
-
 def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS) -> ServerHandle:
     """Start the P4Runtime service on `address` (HOST:PORT; port 0 picks a free one). Raises OSError when the
     address cannot be bound."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
-                         options=[("grpc.max_receive_message_length", 64 << 20),
-                                  ("grpc.max_send_message_length", 64 << 20),
-                                  ("grpc.so_reuseport", 0)])
-    service = P4RuntimeService(device)
-    p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
-    try:
-        port = server.add_insecure_port(address)
-    except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
-        raise OSError(f"cannot listen on {address}: {exc}") from None
-    if port == 0:
-        raise OSError(f"cannot listen on {address} (address in use or not local)")
-    server.start()
-    host = address.rsplit(":", 1)[0]
-    return ServerHandle(server, service, port, f"{host}:{port}")
+    handle = listen(address, max_workers)
+    handle.attach(P4RuntimeService(device))
+    return handle

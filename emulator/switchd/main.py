@@ -151,14 +151,23 @@ def _port_rates(opts: SwitchOptions) -> dict[int, int]:
 
 
 def _listen(device, addr: str):
-    """Serve P4Runtime on `addr` now: runners written for simple_switch_grpc connect a moment after they start
-    it, so the port opens before anything the server does not need at once is imported or loaded."""
-    from emulator.p4runtime.server import serve
+    """Serve P4Runtime on `addr`: runners written for simple_switch_grpc connect a moment after they start it, so
+    the port opens first (with only grpc imported), then the service is made (the P4Runtime messages take a while
+    to build with pure-Python protobuf; a call that comes meanwhile waits for it), then the program is loaded."""
+    from emulator.p4runtime.listener import listen
 
     try:
-        return serve(device, addr)
+        handle = listen(addr)
     except OSError:
         raise RocelabError(f"rocelab-switch: gRPC server: cannot listen on {addr}: {_bind_error(addr)}") from None
+    try:
+        from emulator.p4runtime.server import P4RuntimeService
+
+        handle.attach(P4RuntimeService(device))
+    except BaseException:
+        handle.stop(0)
+        raise
+    return handle
 
 
 def _traced(log: _Log):
