@@ -469,7 +469,8 @@ def test_digests_after_digest_entry(h, ctl):
 
 
 def test_idle_timeout_notifications(h, ctl):
-    """An entry idle for its idle_timeout_ns is reported once per idle period (table with support_timeout)."""
+    """An entry idle for its idle_timeout_ns is reported (table with support_timeout), again every 2 s while it
+    stays idle, and a hit starts a new idle period."""
     now = [0.0]
     h.device.clock_us = lambda: now[0]
     h.handle.service.entities.store.clock_us = h.device.clock_us
@@ -489,4 +490,9 @@ def test_idle_timeout_notifications(h, ctl):
     with pytest.raises(queue.Empty):
         ctl.next("idle_timeout_notification", timeout=0.3)
     now[0] = 260_000.0
+    assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2
+    now[0] = 2_200_000.0  # still idle 2 s later: reported again, as simple_switch_grpc does every 2 s
+    with pytest.raises(queue.Empty):
+        ctl.next("idle_timeout_notification", timeout=0.3)
+    now[0] = 2_270_000.0
     assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2

@@ -262,7 +262,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def StreamChannel(self, request_iterator, context):
         with self._streams_lock:  # each stream holds a worker thread: cap them (PI: 16 connections) so that
             if self._streams >= MAX_STREAMS:  # Write and Read always find one free
-                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"too many streams (at most {MAX_STREAMS})")
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "Too many connections")  # PI's words
             self._streams += 1
         outq: queue.Queue = queue.Queue()
         client = Client(send=outq.put)

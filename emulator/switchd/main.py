@@ -23,10 +23,13 @@ class _Log:
         if opts.log_console:
             self.files.append(sys.stdout)
         if opts.log_file:
+            # BMv2's file logger (its bundled spdlog's rotating sink) writes `--log-file NAME` to NAME.txt, appending:
+            # p4-guide's runptf.sh removes ss-log.txt first, p4c's PTF runner prints switchlog.txt on failure
+            path = opts.log_file + ".txt"
             try:
-                self.files.append(open(opts.log_file, "a", encoding="utf-8"))  # noqa: SIM115 - closed in close()
+                self.files.append(open(path, "a", encoding="utf-8"))  # noqa: SIM115 - closed in close()
             except OSError as exc:
-                raise RocelabError(f"rocelab-switch: cannot open log file {opts.log_file}: {exc.strerror}") from None
+                raise RocelabError(f"rocelab-switch: cannot open log file {path}: {exc.strerror}") from None
         self.flush = opts.log_flush or opts.log_console
         self.device = opts.device_id
 
