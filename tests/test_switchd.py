@@ -24,7 +24,7 @@ SWITCH = [sys.executable, "-m", "emulator.switchd.main"]
 MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
 
 
-def start_listening(args: list[str], timeout: float = 120) -> tuple[subprocess.Popen, str, str]:
+def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[subprocess.Popen, str, str]:
     """rocelab-switch with these arguments (none naming a gRPC address: the switch is given 127.0.0.1:0) ->
     (process, the address its P4Runtime server listens on, its stderr up to the line naming it).
 
@@ -34,7 +34,7 @@ def start_listening(args: list[str], timeout: float = 120) -> tuple[subprocess.P
     or two, much longer only on a busy machine."""
     proc = subprocess.Popen(args + ["--grpc-server-addr", "127.0.0.1:0"] if "--" in args else
                             args + ["--", "--grpc-server-addr", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     fd, said, end = proc.stderr.fileno(), b"", time.monotonic() + timeout
     # read the pipe itself (not the text wrapper, which would keep what it buffered beyond the line)
     while (m := re.search(rb"P4Runtime on (\S+?)[,\n]", said)) is None:

@@ -64,14 +64,11 @@ def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True)
     assert compiled.returncode == 0 and (tmp_path / "rt.json").is_file(), compiled.stderr
     sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--log-file", "ss-log", "--log-flush", "--dump-packet-data", "10000",
-                                      "--packet-in", sock, "--no-p4", "--", "--grpc-server-addr",
-                                      f"127.0.0.1:{port}", "--cpu-port", "255"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, address, _ = start_listening(SWITCH + ["--log-file", "ss-log", "--log-flush", "--dump-packet-data",
+                                                 "10000", "--packet-in", sock, "--no-p4", "--", "--cpu-port", "255"],
+                                       cwd=tmp_path)
     try:
-        wait_listening(port, proc)
-        params = f"grpcaddr='127.0.0.1:{port}';p4info='rt.p4info.txt';config='rt.json'"
+        params = f"grpcaddr='{address}';p4info='rt.p4info.txt';config='rt.json'"
         r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
                             f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
                             "--log-dir", str(tmp_path / "ptf-log"), "idle_options"],
