@@ -11,12 +11,11 @@ shell_extras.p4 pushed, which clears the switch's state) are imported by the tes
 from __future__ import annotations
 
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 from p4runtime_util import EXTRAS_P4, RT_P4, compile_program
-from test_switchd import SWITCH, free_port, stop, wait_listening
+from test_switchd import SWITCH, start_listening, stop
 
 NN_HDR = struct.Struct("<iii")  # type, port, more (PTF's nn platform)
 NN_PORT_ADD, NN_PACKET_IN, NN_PACKET_OUT = 0, 3, 4
@@ -34,14 +33,10 @@ class RealSwitch:
 
     def __enter__(self) -> RealSwitch:
         pynng = pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)")
-        port = free_port()
         self.nn = f"ipc://{self.tmp_path}/bmv2_packets_1.ipc"
-        self.proc = subprocess.Popen(SWITCH + ["--device-id", str(self.device_id), "--packet-in", self.nn, "--no-p4",
-                                               "--", "--grpc-server-addr", f"127.0.0.1:{port}", "--cpu-port", "255"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc, self.address, _ = start_listening(SWITCH + ["--device-id", str(self.device_id), "--packet-in",
+                                                               self.nn, "--no-p4", "--", "--cpu-port", "255"])
         try:
-            wait_listening(port, self.proc)
-            self.address = f"127.0.0.1:{port}"
             self.sock = pynng.Pair0(dial=self.nn, recv_timeout=3000, send_timeout=3000)
             for p in range(8):
                 self.sock.send(NN_HDR.pack(NN_PORT_ADD, p, 0))

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from p4runtime_util import RT_P4, compile_program
-from test_switchd import SWITCH, free_port, stop, wait_listening
+from test_switchd import SWITCH, start_listening, stop
 
 sh = pytest.importorskip("p4runtime_sh.shell", reason="p4runtime-shell is not installed (scripts/setup.sh installs "
                          "it into .venv; pip install p4runtime-shell)")
@@ -40,16 +40,14 @@ def certs(tmp_path_factory):
 
 @pytest.fixture
 def tls_switch(certs):
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--device-id", "1", "--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
-                                      "--grpc-server-ssl", "--grpc-server-cacert", str(certs / "ca.crt"),
-                                      "--grpc-server-cert", str(certs / "server.crt"),
-                                      "--grpc-server-key", str(certs / "server.key"),
-                                      "--grpc-server-with-client-auth"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """rocelab-switch with TLS and client auth; its port (clients name it localhost, the certificate's name)."""
+    proc, address, _ = start_listening(SWITCH + ["--device-id", "1", "--no-p4", "--", "--grpc-server-ssl",
+                                                 "--grpc-server-cacert", str(certs / "ca.crt"),
+                                                 "--grpc-server-cert", str(certs / "server.crt"),
+                                                 "--grpc-server-key", str(certs / "server.key"),
+                                                 "--grpc-server-with-client-auth"])
     try:
-        wait_listening(port, proc)
-        yield port
+        yield int(address.rsplit(":", 1)[1])
     finally:
         assert stop(proc) == 0, proc.stderr.read()
 
