@@ -302,3 +302,19 @@ def test_server_level_refusals_have_pis_words(h, ctl):
         assert isinstance(clash, grpc.RpcError) and clash.details() == "Election id already exists"
     finally:
         backup.close()
+
+
+def test_meter_configs_are_checked_as_pi_and_minus_one_reads_back(h, ctl):
+    e = p4runtime_pb2.Entity()
+    e.meter_entry.meter_id = h.id("meters", "Ing.port_meter")
+    e.meter_entry.index.index = 2
+    cfg = e.meter_entry.config
+    cfg.cir, cfg.cburst, cfg.pir, cfg.pburst = -5, 10, 100, 10
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Negative meter CIR")
+    cfg.cir, cfg.cburst = 10, 1 << 33
+    assert _fails(ctl, MODIFY, e) == (grpc.StatusCode.UNIMPLEMENTED.value[0], "CBurst too large")
+    cfg.cir, cfg.cburst, cfg.pir, cfg.pburst = -1, -1, -1, -1  # the spec's "every packet green"
+    ctl.write((MODIFY, e))
+    (got,) = ctl.read(e)
+    c = got.meter_entry.config
+    assert (c.cir, c.cburst, c.pir, c.pburst) == (-1, -1, -1, -1)

@@ -18,15 +18,26 @@ US_PER_S = 1_000_000
 
 
 def meter_rates(cfg) -> list[tuple[float, int]]:
-    if cfg.pir < cfg.cir:
+    # PI's checks and words first (-1 is the spec's "always green" value)
+    for value, what in ((cfg.cir, "CIR"), (cfg.cburst, "CBurst"), (cfg.pir, "PIR"), (cfg.pburst, "PBurst")):
+        if value < -1:
+            raise invalid(f"Negative meter {what}")
+    for value, what in ((cfg.cburst, "CBurst"), (cfg.pburst, "Pburst")):
+        if value > 0xFFFFFFFF:
+            raise unimplemented(f"{what} too large")
+    # -1 as PI takes it: cast to the target's unsigned widths (a rate no packet exceeds), read back as -1
+    cir, pir = ((1 << 64) - 1 if r == -1 else r for r in (cfg.cir, cfg.pir))
+    cburst, pburst = ((1 << 32) - 1 if b == -1 else b for b in (cfg.cburst, cfg.pburst))
+    if pir < cir:
         raise invalid(f"meter config: PIR {cfg.pir} is below CIR {cfg.cir}")
-    return [(cfg.cir / US_PER_S, cfg.cburst), (cfg.pir / US_PER_S, cfg.pburst)]
+    return [(cir / US_PER_S, cburst), (pir / US_PER_S, pburst)]
 
 
 def meter_config(rates, msg) -> None:
     (cir, cbs), (pir, pbs) = rates
-    msg.cir, msg.cburst = round(cir * US_PER_S), int(cbs)
-    msg.pir, msg.pburst = round(pir * US_PER_S), int(pbs)
+    rate = [round(r * US_PER_S) for r in (cir, pir)]
+    msg.cir, msg.pir = (-1 if r >> 63 else r for r in rate)
+    msg.cburst, msg.pburst = (-1 if int(b) == (1 << 32) - 1 else int(b) for b in (cbs, pbs))
 
 
 def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
