@@ -318,3 +318,10 @@ def test_meter_configs_are_checked_as_pi_and_minus_one_reads_back(h, ctl):
     (got,) = ctl.read(e)
     c = got.meter_entry.config
     assert (c.cir, c.cburst, c.pir, c.pburst) == (-1, -1, -1, -1)
+
+
+def test_packet_out_with_an_unknown_metadata_id_gets_pis_stream_error(h, ctl):
+    ctl.packet_out(eth_ipv4(), m9=b"\x04")
+    err = ctl.next("error")
+    assert (err.canonical_code, err.message) == (BAD.value[0], "Unknown metadata id in PacketOut message")
+    assert h.out == []
