@@ -325,3 +325,13 @@ def test_packet_out_with_an_unknown_metadata_id_gets_pis_stream_error(h, ctl):
     err = ctl.next("error")
     assert (err.canonical_code, err.message) == (BAD.value[0], "Unknown metadata id in PacketOut message")
     assert h.out == []
+
+
+def test_value_set_entries_are_unimplemented_in_pis_words(h, ctl):
+    e = p4runtime_pb2.Entity()
+    e.value_set_entry.value_set_id = 1
+    assert _fails(ctl, INSERT, e) == (grpc.StatusCode.UNIMPLEMENTED.value[0], "ValueSet writes are not supported yet")
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(e)
+    assert (exc.value.code(), exc.value.details()) == (grpc.StatusCode.UNIMPLEMENTED,
+                                                       "ValueSet reads are not supported yet")

@@ -48,6 +48,8 @@ class Entities:
             WRITERS[which](self.pipe, kind, getattr(entity, which))
         elif which is None:
             raise invalid("an update without an entity")
+        elif which == "value_set_entry":
+            raise unimplemented("ValueSet writes are not supported yet")  # PI's words
         else:
             raise unimplemented(f"writing {which} is not supported")
 
@@ -86,6 +88,8 @@ class Entities:
             READERS[which](p, q, found)
         elif which is None:
             raise invalid("a read query without an entity")
+        elif which == "value_set_entry":
+            raise unimplemented("ValueSet reads are not supported yet")  # PI's words
         else:
             raise unimplemented(f"reading {which} is not supported")
         for msg in found:
