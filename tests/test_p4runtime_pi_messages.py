@@ -304,3 +304,36 @@ def test_server_level_refusals_have_pis_words(h, ctl):
         assert isinstance(clash, grpc.RpcError) and clash.details() == "Election id already exists"
     finally:
         backup.close()
+
+
+def test_meter_configs_are_checked_as_pi_and_minus_one_reads_back(h, ctl):
+    e = p4runtime_pb2.Entity()
+    e.meter_entry.meter_id = h.id("meters", "Ing.port_meter")
+    e.meter_entry.index.index = 2
+    cfg = e.meter_entry.config
+    cfg.cir, cfg.cburst, cfg.pir, cfg.pburst = -5, 10, 100, 10
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "Negative meter CIR")
+    cfg.cir, cfg.cburst = 10, 1 << 33
+    assert _fails(ctl, MODIFY, e) == (grpc.StatusCode.UNIMPLEMENTED.value[0], "CBurst too large")
+    cfg.cir, cfg.cburst, cfg.pir, cfg.pburst = -1, -1, -1, -1  # the spec's "every packet green"
+    ctl.write((MODIFY, e))
+    (got,) = ctl.read(e)
+    c = got.meter_entry.config
+    assert (c.cir, c.cburst, c.pir, c.pburst) == (-1, -1, -1, -1)
+
+
+def test_packet_out_with_an_unknown_metadata_id_gets_pis_stream_error(h, ctl):
+    ctl.packet_out(eth_ipv4(), m9=b"\x04")
+    err = ctl.next("error")
+    assert (err.canonical_code, err.message) == (BAD.value[0], "Unknown metadata id in PacketOut message")
+    assert h.out == []
+
+
+def test_value_set_entries_are_unimplemented_in_pis_words(h, ctl):
+    e = p4runtime_pb2.Entity()
+    e.value_set_entry.value_set_id = 1
+    assert _fails(ctl, INSERT, e) == (grpc.StatusCode.UNIMPLEMENTED.value[0], "ValueSet writes are not supported yet")
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(e)
+    assert (exc.value.code(), exc.value.details()) == (grpc.StatusCode.UNIMPLEMENTED,
+                                                       "ValueSet reads are not supported yet")

@@ -51,17 +51,20 @@ class Entities:
             WRITERS[which](self.pipe, kind, getattr(entity, which))
         elif which is None:
             raise invalid("an update without an entity")
+        elif which == "value_set_entry":
+            raise unimplemented("ValueSet writes are not supported yet")  # PI's words
         else:
             raise unimplemented(f"writing {which} is not supported")
 
     def _write_digest(self, kind: int, d) -> None:
+        # PI's DigestMgr codes and words (an id the P4Info does not define is NOT_FOUND there, not INVALID_ARGUMENT)
         if d.digest_id not in self.pipe.digests:
-            raise invalid(f"unknown digest id {d.digest_id}")
+            raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"{d.digest_id} is not a valid digest id")
         present = d.digest_id in self.digest_config
         if kind == INSERT and present:
-            raise P4RuntimeError(grpc.StatusCode.ALREADY_EXISTS, f"digest {d.digest_id} is already configured")
+            raise P4RuntimeError(grpc.StatusCode.ALREADY_EXISTS, f"Digest {d.digest_id} already configured")
         if kind != INSERT and not present:
-            raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"digest {d.digest_id} is not configured")
+            raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"Digest {d.digest_id} not configured")
         if kind == DELETE:
             del self.digest_config[d.digest_id]
         else:
@@ -79,8 +82,8 @@ class Entities:
             externs.read_direct(p, self.store, q, found, which)
         elif which == "digest_entry":
             if q.digest_id and q.digest_id not in self.digest_config:  # as PI: a named digest must be configured
-                raise (P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"digest {q.digest_id} is not configured")
-                       if q.digest_id in p.digests else invalid(f"unknown digest id {q.digest_id}"))
+                raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"Digest {q.digest_id} not configured"
+                                     if q.digest_id in p.digests else f"{q.digest_id} is not a valid digest id")
             for did, cfg in sorted(self.digest_config.items()):
                 if not q.digest_id or did == q.digest_id:
                     found.append(p4runtime_pb2.DigestEntry(digest_id=did, config=cfg))
@@ -88,6 +91,8 @@ class Entities:
             READERS[which](p, q, found)
         elif which is None:
             raise invalid("a read query without an entity")
+        elif which == "value_set_entry":
+            raise unimplemented("ValueSet reads are not supported yet")  # PI's words
         else:
             raise unimplemented(f"reading {which} is not supported")
         for msg in found:

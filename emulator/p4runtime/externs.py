@@ -20,28 +20,28 @@ UNLIMITED_RATE, UNLIMITED_BURST = (1 << 64) - 1, (1 << 32) - 1  # what PI hands 
 
 
 def meter_rates(cfg) -> list[tuple[float, int]]:
-    """The target's [(CIR, CBS), (PIR, PBS)] of a MeterConfig, checked as PI checks it: a negative value other
-    than -1 is INVALID_ARGUMENT, a burst beyond 32 bits UNIMPLEMENTED; -1 (the spec's "always green") becomes the
-    largest rate or burst, as PI passes it on; a PIR below the CIR is INVALID_ARGUMENT (BMv2 refuses it)."""
-    for name in ("cir", "cburst", "pir", "pburst"):
-        value = getattr(cfg, name)
+    """The target's [(CIR, CBS), (PIR, PBS)] of a MeterConfig, checked as PI checks it, in PI's words."""
+    # PI's checks and words first (-1 is the spec's "always green" value)
+    for value, what in ((cfg.cir, "CIR"), (cfg.cburst, "CBurst"), (cfg.pir, "PIR"), (cfg.pburst, "PBurst")):
         if value < -1:
-            raise invalid(f"meter config: {name} {value} is negative (only -1 is allowed)")
-        if name.endswith("burst") and value > UNLIMITED_BURST:
-            raise unimplemented(f"meter config: {name} {value} is too large (at most {UNLIMITED_BURST})")
+            raise invalid(f"Negative meter {what}")
+    for value, what in ((cfg.cburst, "CBurst"), (cfg.pburst, "Pburst")):
+        if value > UNLIMITED_BURST:
+            raise unimplemented(f"{what} too large")
+    # -1 as PI takes it: cast to the target's unsigned widths (a rate no packet exceeds), read back as -1
     cir, pir = (UNLIMITED_RATE if r == -1 else r for r in (cfg.cir, cfg.pir))
-    cbs, pbs = (UNLIMITED_BURST if b == -1 else b for b in (cfg.cburst, cfg.pburst))
+    cburst, pburst = (UNLIMITED_BURST if b == -1 else b for b in (cfg.cburst, cfg.pburst))
     if pir < cir:
         raise invalid(f"meter config: PIR {cfg.pir} is below CIR {cfg.cir}")
-    return [(cir / US_PER_S, cbs), (pir / US_PER_S, pbs)]
+    return [(cir / US_PER_S, cburst), (pir / US_PER_S, pburst)]
 
 
 def meter_config(rates, msg) -> None:
     """A MeterConfig from the target's rates; the unlimited ones read back as -1, as PI gives them."""
     (cir, cbs), (pir, pbs) = rates
-    cir, pir = (round(r * US_PER_S) for r in (cir, pir))
-    msg.cir, msg.pir = (-1 if r >= UNLIMITED_RATE else r for r in (cir, pir))
-    msg.cburst, msg.pburst = (-1 if b >= UNLIMITED_BURST else int(b) for b in (cbs, pbs))
+    rate = [round(r * US_PER_S) for r in (cir, pir)]
+    msg.cir, msg.pir = (-1 if r >> 63 else r for r in rate)
+    msg.cburst, msg.pburst = (-1 if int(b) >= UNLIMITED_BURST else int(b) for b in (cbs, pbs))
 
 
 def _indices(size: int, index_msg, has_index: bool, what: str) -> range:

@@ -18,13 +18,15 @@ def build_packet_out(pipe, msg) -> bytes:
     """The frame a PacketOut puts on the CPU port."""
     header = pipe.controller.get("packet_out") if pipe is not None else None
     if header is None:
+        if msg.metadata:  # PI's words, here and below
+            raise invalid("Unexpected metadata in PacketOut message")
         return bytes(msg.payload)
     given = {}
     by_id = {m.id: m for m in header.metadata}
     for md in msg.metadata:
         m = by_id.get(md.metadata_id)
         if m is None:
-            raise invalid(f"packet_out has no metadata id {md.metadata_id}")
+            raise invalid("Unknown metadata id in PacketOut message")
         given[md.metadata_id] = codec.decode(md.value, m.bitwidth,  # full-width padding is fine (codec)
                                              f"packet_out metadata '{m.name}'")
     value = 0

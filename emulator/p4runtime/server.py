@@ -324,7 +324,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             frame = build_packet_out(dev.pipeline, packet)
         except P4RuntimeError as exc:
-            self._packet_out_error(client, packet, exc.code, f"PacketOut dropped: {exc.message}")
+            self._packet_out_error(client, packet, exc.code, exc.message)  # PI's StreamError: the status's message
             return
         dev.inject(dev.cpu_port, frame)
 
@@ -332,7 +332,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _packet_out_error(client: Client, packet, code: grpc.StatusCode, message: str) -> None:
         """A dropped PacketOut is logged and told to its sender as a StreamError carrying the packet (P4Runtime
         "Stream error"), so a controller learns why instead of seeing nothing arrive."""
-        log.warning("%s", message)
+        log.warning("%s", message if message.startswith("PacketOut") else f"PacketOut dropped: {message}")
         resp = p4runtime_pb2.StreamMessageResponse()
         resp.error.canonical_code = code.value[0]
         resp.error.message = message
