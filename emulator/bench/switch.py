@@ -26,9 +26,10 @@ import tempfile
 import textwrap
 import time
 
+from emulator.bench import listen
 from emulator.errors import RocelabError
 
-JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")
+JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s", "listen_ms")
 DESCRIPTIONS = {
     "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit)",
     "bare_loop_pps": "frames/s of a Python AF_PACKET recv+send loop on the same veths",
@@ -49,6 +50,7 @@ DESCRIPTIONS = {
     "frames_offered": "frames the sender sent per measurement",
     "repeats": "measurements per forwarder, and write rounds",
     "protobuf": "protobuf version/implementation of this process and the switch's (pure Python is ~10x slower)",
+    **listen.DESCRIPTIONS,
 }
 
 SENDER = """
@@ -324,14 +326,7 @@ def run(args: argparse.Namespace) -> dict:
                                "-i", f"2@{lab.root[1]}", "--no-p4", "--", "--grpc-server-addr", addr],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
-            end = time.monotonic() + 30
-            while True:
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                if sw.poll() is not None or time.monotonic() > end:
-                    raise RocelabError(f"bench switch: rocelab-switch did not start: {sw.stderr.read()}")
-                time.sleep(0.05)
+            listen.wait_for_port(sw, port, 30, poll_s=0.05)
             (channel, done, _stream), (stub, p4info) = _program(addr, work)
             switch_runs = [_measure(lab, frames, sw) for _ in range(repeat)]
             writes = _writes(stub, channel, p4info, sw.pid, repeat)
@@ -340,6 +335,7 @@ def run(args: argparse.Namespace) -> dict:
         finally:
             sw.terminate()
             sw.wait(timeout=10)
+        startup = listen.startup_figures(os.path.join(work, "fabric.json"))  # compiled by _program
     switch_pps, bare_pps = _median([r[0] for r in switch_runs]), _median([r[0] for r in bare_runs])
     switch_cpu, bare_cpu = _median([r[1] for r in switch_runs]), _median([r[1] for r in bare_runs])
     return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
@@ -347,7 +343,7 @@ def run(args: argparse.Namespace) -> dict:
             "switch_pps_range": _range(r[0] for r in switch_runs), "bare_loop_pps_range": _range(r[0] for r in bare_runs),
             "switch_cpu_us": round(switch_cpu, 2), "bare_loop_cpu_us": round(bare_cpu, 2),
             "cpu_ratio": round(bare_cpu / switch_cpu, 3) if switch_cpu else 0.0,
-            **costs, "frames_offered": frames, "repeats": repeat, "protobuf": _protobuf()}
+            **costs, **startup, "frames_offered": frames, "repeats": repeat, "protobuf": _protobuf()}
 
 
 def _median(values: list[float]) -> float:

@@ -56,6 +56,7 @@ class Pipeline:
         self.program = program
         self.switch = (switch_factory or V1Switch)(program)
         self.state = self.switch.state
+        self.group_max_size: dict[tuple[int, int], int] = {}  # (profile id, group id) -> max_size it was made with
         self._map()
 
     # ------------------------------------------------------------------ id maps
