@@ -20,14 +20,17 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `only`, just that command's options are added (and its module imported): the
+    command being run, so `rocelab compile` or `rocelab --help` does not import every other command's module."""
     parser = argparse.ArgumentParser(prog="rocelab", description="Packet-level emulator of RoCEv2 AI fabrics on P4 switches.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        mod = importlib.import_module(f"emulator.commands.{module}")
-        mod.add_arguments(p)
-        p.set_defaults(_main=mod.main)
+        if only is None or name == only:
+            mod = importlib.import_module(f"emulator.commands.{module}")
+            mod.add_arguments(p)
+            p.set_defaults(_main=mod.main)
     return parser
 
 
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         from emulator.switchd.main import main as switch_main
 
         return switch_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    args = build_parser(only=argv[0] if argv else "").parse_args(argv)
     try:
         return int(args._main(args) or 0)
     except RocelabError as exc:

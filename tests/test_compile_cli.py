@@ -68,6 +68,14 @@ def test_p4c_driver_form_with_output_directory(tmp_path, monkeypatch):
     assert (tmp_path / "build" / "l3.json").is_file() and (tmp_path / "build" / "l3.p4info.txtpb").is_file()
 
 
+def test_p4c_driver_form_without_output_writes_into_the_current_directory(tmp_path, monkeypatch):
+    """p4-guide's runptf.sh runs `p4c --target bmv2 --arch v1model --p4runtime-files x.p4info.txt x.p4` and then
+    loads ./x.json: the p4c driver's output directory defaults to the current one."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["compile", "--target", "bmv2", "--arch", "v1model", "--p4runtime-files", "l3.p4info.txt", L3]) == 0
+    assert (tmp_path / "l3.json").is_file() and (tmp_path / "l3.p4info.txt").is_file()
+
+
 def test_p4runtime_files_formats_by_extension(tmp_path):
     files = [tmp_path / n for n in ("a.txtpb", "b.json", "c.bin")]
     assert main(["compile", L3, "--p4runtime-files", ",".join(map(str, files))]) == 0

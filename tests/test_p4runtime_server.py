@@ -164,6 +164,13 @@ def test_bad_device_config_and_mismatched_p4info_are_invalid_argument(h):
         with pytest.raises(grpc.RpcError) as e:
             c.set_pipeline(wrong, h.config)
         assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "no_such_table" in e.value.details()
+        twice = p4info_pb2.P4Info()
+        twice.CopyFrom(h.p4info)
+        fwd = next(a for a in twice.actions if a.preamble.name == "Ing.fwd")
+        fwd.params[1].id = fwd.params[0].id
+        with pytest.raises(grpc.RpcError) as e:
+            c.set_pipeline(twice, h.config)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "has parameter id 1 twice" in e.value.details()
     finally:
         c.close()
 
@@ -240,6 +247,29 @@ def test_bad_writes_get_the_spec_status_code_and_per_update_details(h, ctl, muta
     assert code_of(exc) == code
     details = write_error_details(exc.value)
     assert [c for c, _ in details] == [code.value[0]] and details[0][1]
+
+
+def _param(e, pid, value=b"\x01"):
+    e.table_entry.action.action.params.add(param_id=pid, value=value)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda e: _param(e, 9), "action 'Ing.fwd' has no parameter id 9"),
+    (lambda e: _param(e, 1), "action 'Ing.fwd': parameter id 1 given twice"),
+    (lambda e: e.table_entry.action.action.params.pop(), "action 'Ing.fwd': missing parameter(s) port"),
+    (lambda e: e.table_entry.action.action.params[1].__setattr__("value", b""),
+     "action 'Ing.fwd' parameter 'port': empty bytestring"),
+    (lambda e: e.table_entry.match[0].lpm.__setattr__("value", MAC2),
+     "Invalid match type"),  # PI's words
+    (lambda e: e.table_entry.match.add(field_id=7).exact.__setattr__("value", b"\x01"),
+     "Too many fields in match key"),  # PI's words
+])
+def test_bad_action_params_and_match_fields_are_named_in_the_error(h, ctl, mutate, message):
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.fwd", [MAC2, b"\x02"])
+    mutate(e)
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, e))
+    assert write_error_details(exc.value) == [(grpc.StatusCode.INVALID_ARGUMENT.value[0], message)]
 
 
 def test_missing_priority_duplicate_not_found_and_table_full(h, ctl):
@@ -461,7 +491,8 @@ def test_digests_after_digest_entry(h, ctl):
 
 
 def test_idle_timeout_notifications(h, ctl):
-    """An entry idle for its idle_timeout_ns is reported once per idle period (table with support_timeout)."""
+    """An entry idle for its idle_timeout_ns is reported (table with support_timeout), again every 2 s while it
+    stays idle, and a hit starts a new idle period."""
     now = [0.0]
     h.device.clock_us = lambda: now[0]
     h.handle.service.entities.store.clock_us = h.device.clock_us
@@ -481,4 +512,9 @@ def test_idle_timeout_notifications(h, ctl):
     with pytest.raises(queue.Empty):
         ctl.next("idle_timeout_notification", timeout=0.3)
     now[0] = 260_000.0
+    assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2
+    now[0] = 2_200_000.0  # still idle 2 s later: reported again, as simple_switch_grpc does every 2 s
+    with pytest.raises(queue.Empty):
+        ctl.next("idle_timeout_notification", timeout=0.3)
+    now[0] = 2_270_000.0
     assert ctl.next("idle_timeout_notification").table_entry[0].match[0].exact.value == MAC2

@@ -24,7 +24,7 @@ SWITCH = [sys.executable, "-m", "emulator.switchd.main"]
 MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
 
 
-def start_listening(args: list[str], timeout: float = 120) -> tuple[subprocess.Popen, str, str]:
+def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[subprocess.Popen, str, str]:
     """rocelab-switch with these arguments (none naming a gRPC address: the switch is given 127.0.0.1:0) ->
     (process, the address its P4Runtime server listens on, its stderr up to the line naming it).
 
@@ -34,7 +34,7 @@ def start_listening(args: list[str], timeout: float = 120) -> tuple[subprocess.P
     or two, much longer only on a busy machine."""
     proc = subprocess.Popen(args + ["--grpc-server-addr", "127.0.0.1:0"] if "--" in args else
                             args + ["--", "--grpc-server-addr", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     fd, said, end = proc.stderr.fileno(), b"", time.monotonic() + timeout
     # the pipe itself is read, as select() sees only it (a text wrapper's buffer could hold the line unseen)
     while (m := re.search(rb"P4Runtime on (\S+?)[,\n]", said)) is None:
@@ -338,3 +338,25 @@ def test_bench_switch_in_process_costs_go_through_the_whole_datapath():
 
     costs = in_process_costs(n=128)
     assert set(costs) == {"process_us", "datapath_us"} and all(v > 0 for v in costs.values())
+
+
+def test_bench_switch_writes_go_in_through_the_stubs_and_as_bytes(tmp_path):
+    """The bench's write rounds (stubs, then bytes serialized beforehand) each insert every entry: each round's
+    DELETEs succeed (a missing entry would fail them with NOT_FOUND) and leave the table empty."""
+    from emulator.bench.switch import _program, _writes, write_table
+    from emulator.p4runtime.device import Device
+    from emulator.p4runtime.server import serve
+
+    handle = serve(Device(0), "127.0.0.1:0")
+    try:
+        (channel, done, _stream), (stub, p4info) = _program(handle.address, str(tmp_path))
+        figures = _writes(stub, channel, p4info, os.getpid(), repeat=2, batches=5)
+        q = p4runtime_pb2.ReadRequest(device_id=0)
+        q.entities.add().table_entry.table_id = write_table(p4info).preamble.id
+        assert sum(len(r.entities) for r in stub.Read(q)) == 0
+        assert {"writes_per_s", "switch_writes_per_s", "write_cpu_us", "client_serialize_us"} <= set(figures)
+        assert figures["writes_per_s"] > 0 and figures["switch_writes_per_s"] > 0 and figures["write_cpu_us"] > 0
+        done.set()
+        channel.close()
+    finally:
+        handle.stop()

@@ -51,6 +51,34 @@ def test_ptf_nn_platform_against_rocelab_switch(tmp_path, test):
         assert stop(proc) == 0
 
 
+def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
+    """tests/ptf/idle_options.py: the program compiled with p4-guide's runptf.sh flags (p4c driver form, no -o,
+    so the config is ./rt.json), the switch started with simple_switch_grpc's options, and a p4runtime-shell test
+    that compares PI's messages for refused idle-timeout writes and waits for an idle-timeout notification."""
+    pytest.importorskip("p4runtime_sh", reason="p4runtime-shell is not installed (scripts/setup.sh installs it)")
+    ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
+    if ptf_bin is None:
+        pytest.skip("the ptf command is not in this environment")
+    compiled = subprocess.run([sys.executable, "-m", "emulator.cli", "compile", "--target", "bmv2", "--arch",
+                               "v1model", "--p4runtime-files", "rt.p4info.txt", str(RT_P4)],
+                              cwd=tmp_path, capture_output=True, text=True)
+    assert compiled.returncode == 0 and (tmp_path / "rt.json").is_file(), compiled.stderr
+    sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
+    proc, address, _ = start_listening(SWITCH + ["--log-file", "ss-log", "--log-flush", "--dump-packet-data",
+                                                 "10000", "--packet-in", sock, "--no-p4", "--", "--cpu-port", "255"],
+                                       cwd=tmp_path)
+    try:
+        params = f"grpcaddr='{address}';p4info='rt.p4info.txt';config='rt.json'"
+        r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
+                            f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
+                            "--log-dir", str(tmp_path / "ptf-log"), "idle_options"],
+                           capture_output=True, text=True, timeout=180, cwd=tmp_path)
+        assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
+    finally:
+        assert stop(proc) == 0
+    assert "ingress" in (tmp_path / "ss-log.txt").read_text()  # BMv2's file for --log-file ss-log (runptf.sh)
+
+
 def _in_netns(ns: str, *cmd: str) -> list[str]:
     return ["ip", "netns", "exec", ns, *cmd]
 
@@ -88,7 +116,7 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
                                      "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
         assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
-        assert "packet in on port 3" in (tmp_path / "ss-log").read_text()
+        assert "packet in on port 3" in (tmp_path / "ss-log.txt").read_text()  # BMv2's name for --log-file ss-log
     finally:
         if proc is not None:
             assert stop(proc) == 0

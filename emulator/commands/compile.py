@@ -9,7 +9,7 @@ so `make build P4C="rocelab compile"` works unchanged:
 
 `-o FILE` writes the device config (UTF-8 JSON text, what rocelab-switch and P4Runtime's p4_device_config take);
 `-o DIR` (an existing directory, a path ending in `/`, or a name without suffix with p4c's --target/--arch)
-writes `DIR/PROGRAM.json`. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
+writes `DIR/PROGRAM.json`; with --target/--arch and no -o, `./PROGRAM.json`, as the p4c driver does. `--p4runtime-files A,B` writes the P4Info in the format each extension names:
 .txt/.txtpb/.pbtxt text, .json JSON, .bin/.pb binary (`--p4runtime-format` overrides), each as p4c writes it
 (emulator.p4.p4info_files). Every stage a run would run is run, code generation included, before anything is
 written; outputs go through emulator.files.write_atomic (never half-written; a device or FIFO is written through,
@@ -66,6 +66,8 @@ def _config_path(args: argparse.Namespace) -> str | None:
     if args.device_config and args.output:
         raise UsageError("give the device config once: -o or --device-config")
     out = args.output or args.device_config
+    if out is None and (args.target or args.arch):
+        out = "."  # the p4c driver's default output directory: `p4c --target bmv2 x.p4` writes ./x.json
     if out is None or args.device_config:
         return out
     p = Path(out)

@@ -38,8 +38,7 @@ class Arbiter:
         with self.lock:
             for c in self.clients:
                 if c is not client and c.role == role and c.election_id == election_id:
-                    raise P4RuntimeError(grpc.StatusCode.INVALID_ARGUMENT,
-                                         f"election id {election_id} is already used by another client")
+                    raise P4RuntimeError(grpc.StatusCode.INVALID_ARGUMENT, "Election id already exists")  # PI's words
             if client not in self.clients:
                 self.clients.append(client)
             old_primary = self.primary(role)
@@ -70,7 +69,7 @@ class Arbiter:
             if primary is not None:
                 arb.election_id.high, arb.election_id.low = primary.election_id
                 arb.status.code = (grpc.StatusCode.OK if c is primary else grpc.StatusCode.ALREADY_EXISTS).value[0]
-                arb.status.message = "primary" if c is primary else "backup"
+                arb.status.message = "Is primary" if c is primary else "Is backup"  # PI's words
             else:
                 arb.status.code = grpc.StatusCode.NOT_FOUND.value[0]
                 arb.status.message = "no primary"
@@ -85,8 +84,7 @@ class Arbiter:
                 return
             primary = self.primary(role)
         if primary is None or primary.election_id != eid:
-            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED,
-                                 f"election id {eid} is not the primary's" + ("" if primary else " (no primary)"))
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, "Not primary")  # PI's words
 
     def primary_send(self, msg, role: str = "") -> bool:
         with self.lock:

@@ -16,6 +16,10 @@ The engine (the `rocelab-switch` process, or a test) and the server meet here:
 
 Every call of the server that touches the target runs under `device.lock`, so a write batch is atomic with
 respect to the data plane (DATAPLANE_ATOMIC holds for every batch).
+
+An engine that serves P4Runtime before it can forward (rocelab-switch listens first, then loads its program and
+opens its ports) clears `device.attached` until it is ready: a pipeline commit and a PacketOut wait for it, so they
+land in the running engine, in the order a client sent them, after the program given on the command line.
 """
 from __future__ import annotations
 
@@ -35,6 +39,8 @@ class Device:
         self.switch_factory: Callable[[Any], Any] | None = None  # program -> V1Switch (e.g. traced)
         self.on_pipeline: Callable[[Any], None] | None = None
         self.inject: Callable[[int, bytes], None] | None = None
+        self.attached = threading.Event()  # the engine is ready for commits and PacketOuts (see above)
+        self.attached.set()
         self._listeners: list[Callable[[str, Any], None]] = []  # the server's streams: ("packet_in"|"digest", data)
         t0 = time.monotonic_ns()
         # the data plane's time in µs, the clock table entries' hit times are on (the engine replaces it)

@@ -13,6 +13,7 @@ from emulator.p4runtime.errors import P4RuntimeError, invalid, unimplemented
 from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, TableWriter, read_entries
 
 CONTINUE_ON_ERROR, ROLLBACK_ON_ERROR, DATAPLANE_ATOMIC = 0, 1, 2
+_CELLS = {"counter_entry", "direct_counter_entry", "meter_entry", "direct_meter_entry", "register_entry"}
 
 # entity kind -> writer(pipeline, update type, message) / reader(pipeline, query, out)
 WRITERS = {
@@ -104,8 +105,8 @@ class Entities:
                 results.append((grpc.StatusCode.ABORTED, "not applied: an earlier update of the batch failed"))
                 continue
             try:
-                if u.type not in (INSERT, MODIFY, DELETE):
-                    raise invalid(f"unknown update type {u.type}")
+                if u.type not in (INSERT, MODIFY, DELETE):  # PI's words
+                    raise invalid("Update type is not set" if u.type == 0 else "Invalid update type")
                 before = self._undo_of(u) if atomicity != CONTINUE_ON_ERROR else None
                 self.write(u.type, u.entity)
                 if before is not None:
@@ -129,4 +130,7 @@ class Entities:
             self.read(u.entity, prev)
         except P4RuntimeError:
             return []  # the update itself will fail the same way
-        return [(INSERT if u.type == DELETE else MODIFY, e) for e in prev]
+        # a DELETE of an entry is undone by inserting it again; a DELETE of a counter or meter cell (a reset, as PI
+        # does it) by writing its values back
+        restore = INSERT if u.type == DELETE and u.entity.WhichOneof("entity") not in _CELLS else MODIFY
+        return [(restore, e) for e in prev]

@@ -34,7 +34,7 @@ def unimplemented(message: str) -> P4RuntimeError:
 
 
 def no_pipeline() -> P4RuntimeError:
-    return P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, "no forwarding pipeline config has been set")
+    return P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, "No forwarding pipeline config set for this device")
 
 
 def status_with_details(code: grpc.StatusCode, message: str, errors: list[tuple[grpc.StatusCode, str]]):

@@ -12,7 +12,7 @@ from emulator.errors import RuntimeApiError
 from emulator.p4runtime import codec
 from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found, unimplemented
 from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import INSERT, MODIFY, decode_action, encode_action
+from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, decode_action, encode_action
 
 US_PER_S = 1_000_000
 
@@ -33,7 +33,9 @@ def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
     if not has_index:
         return range(size)
     i = index_msg.index
-    if not 0 <= i < size:
+    if i < 0:
+        raise invalid("A negative number is not a valid index value")  # PI's words
+    if i >= size:
         raise invalid(f"{what}: index {i} out of range 0..{size - 1}")
     return range(i, i + 1)
 
@@ -56,12 +58,18 @@ def direct_counter_unit(pipe: Pipeline, table_id: int) -> int:
                  if item.direct_table_id == table_id), 0)
 
 
+def _modify_or_reset(kind: int, what: str) -> bool:
+    """PI's rule for counters and meters: MODIFY sets, DELETE resets to the initial state, INSERT is refused."""
+    if kind == INSERT:
+        raise invalid(f"INSERT update type not supported for {what}")
+    return kind == MODIFY
+
+
 def write_counter(pipe: Pipeline, kind: int, ce) -> None:
-    if kind != MODIFY:
-        raise invalid("counter entries can only be modified")
     name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
+    modify = _modify_or_reset(kind, "counters")
     for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
-        obj.write(i, ce.data.packet_count, ce.data.byte_count)
+        obj.write(i, ce.data.packet_count if modify else 0, ce.data.byte_count if modify else 0)
 
 
 def read_counters(pipe: Pipeline, q, out: list) -> None:
@@ -80,7 +88,7 @@ def read_counters(pipe: Pipeline, q, out: list) -> None:
 def _direct_table(pipe: Pipeline, entry_msg, attached: str, what: str):
     t = pipe.table(entry_msg.table_id)
     if getattr(t.target, attached) is None:
-        raise invalid(f"table '{t.name}' has no {what}")
+        raise invalid(f"Table has no {what}s")  # PI's words: "Table has no direct counters" / "... meters"
     return t
 
 
@@ -94,16 +102,18 @@ def _direct_entries(pipe: Pipeline, t, entry_msg):
     key = (t.target.normalize(decode_match(t, entry_msg)), decode_priority(t, entry_msg))
     e = t.target._by_key.get(key)
     if e is None:
-        raise not_found(f"table '{t.name}': no entry with this match key")
+        raise invalid("Cannot map table entry to handle")  # PI's code and words for an entry that is not there
     return [e]
 
 
 def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
-    if kind != MODIFY:
-        raise invalid("direct counter entries can only be modified")
+    if not dce.HasField("table_entry"):
+        raise invalid("Missing table_entry field in DirectCounterEntry")
     t = _direct_table(pipe, dce.table_entry, "direct_counter", "direct counter")
-    for e in _direct_entries(pipe, t, dce.table_entry):
-        e.counter[0], e.counter[1] = dce.data.packet_count, dce.data.byte_count
+    entries = _direct_entries(pipe, t, dce.table_entry)
+    modify = _modify_or_reset(kind, "counters")
+    for e in entries:
+        e.counter[0], e.counter[1] = (dce.data.packet_count, dce.data.byte_count) if modify else (0, 0)
 
 
 def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
@@ -133,11 +143,10 @@ def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
 
 # ------------------------------------------------------------------------------------------------------ meters
 def write_meter(pipe: Pipeline, kind: int, me) -> None:
-    if kind != MODIFY:
-        raise invalid("meter entries can only be modified")
     name, obj, _ = pipe.lookup(pipe.meters, me.meter_id, "meter")
+    modify = _modify_or_reset(kind, "meters")
     for i in _indices(obj.size, me.index, me.HasField("index"), f"meter '{name}'"):
-        if me.HasField("config"):
+        if modify and me.HasField("config"):
             obj.set_rates(i, meter_rates(me.config))
         else:
             obj.cells[i] = None  # no config: back to the default (every packet GREEN)
@@ -158,11 +167,13 @@ def read_meters(pipe: Pipeline, q, out: list) -> None:
 
 
 def write_direct_meter(pipe: Pipeline, kind: int, dme) -> None:
-    if kind != MODIFY:
-        raise invalid("direct meter entries can only be modified")
+    if not dme.HasField("table_entry"):
+        raise invalid("Missing table_entry field in DirectMeterEntry")
     t = _direct_table(pipe, dme.table_entry, "direct_meter", "direct meter")
-    for e in _direct_entries(pipe, t, dme.table_entry):
-        if dme.HasField("config"):
+    entries = _direct_entries(pipe, t, dme.table_entry)
+    modify = _modify_or_reset(kind, "meters")
+    for e in entries:
+        if modify and dme.HasField("config"):
             t.target.direct_meter.set_rates(e, meter_rates(dme.config))
         else:
             e.meter = None
@@ -194,22 +205,23 @@ def read_registers(pipe: Pipeline, q, out: list) -> None:
 
 
 # ------------------------------------------------------------------------------ action profile members / groups
+# Refusals carry PI's codes and messages (p4lang/PI ActionProfAccessManual), checked in PI's order.
 def write_member(pipe: Pipeline, kind: int, m) -> None:
-    name, prof, _ = pipe.lookup(pipe.profiles, m.action_profile_id, "action profile")
+    _, prof, _ = pipe.lookup(pipe.profiles, m.action_profile_id, "action profile")
     try:
+        if kind != DELETE:
+            action, args = decode_action(pipe, m.action)
+            if prof.valid_actions is not None and action not in prof.valid_actions:
+                raise invalid("Invalid action for action profile")
         if kind == INSERT:
             if m.member_id in prof.members:
-                raise exists(f"action profile '{name}': member {m.member_id} already exists")
-            action, args = decode_action(pipe, m.action)
+                raise exists(f"Duplicate member id: {m.member_id}")
             prof.add_member(action, args, member_id=m.member_id)
+        elif m.member_id not in prof.members:
+            raise not_found(f"Member id does not exist: {m.member_id}")
         elif kind == MODIFY:
-            if m.member_id not in prof.members:
-                raise not_found(f"action profile '{name}': no member {m.member_id}")
-            action, args = decode_action(pipe, m.action)
             prof.modify_member(m.member_id, action, args)
         else:
-            if m.member_id not in prof.members:
-                raise not_found(f"action profile '{name}': no member {m.member_id}")
             prof.delete_member(m.member_id)
     except RuntimeApiError as exc:
         raise _profile_error(exc) from None
@@ -226,23 +238,45 @@ def _profile_error(exc: RuntimeApiError) -> P4RuntimeError:
     return invalid(text)
 
 
+def _membership(prof, g, max_size: int) -> dict[int, int]:
+    """member id -> weight of a group message, checked as PI checks it (a weight left at 0 counts as 1, the way
+    clients written before weights existed send it)."""
+    weights = [mb.weight or 1 for mb in g.members]
+    if any(w < 0 for w in weights):
+        raise invalid("Member weight must be a positive integer value")
+    if max_size > 0 and sum(weights) > max_size:
+        raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, "Sum of member weights exceeds maximum group size")
+    want: dict[int, int] = {}
+    for mb, w in zip(g.members, weights):
+        if mb.member_id not in prof.members:
+            raise not_found(f"Member id does not exist: {mb.member_id}")
+        if mb.member_id in want:
+            raise invalid(f"Duplicate member id {mb.member_id} for group {g.group_id}, use weights instead")
+        want[mb.member_id] = w
+    return want
+
+
 def write_group(pipe: Pipeline, kind: int, g) -> None:
-    name, prof, _ = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    _, prof, info = pipe.lookup(pipe.profiles, g.action_profile_id, "action profile")
+    sizes = pipe.group_max_size  # the max_size each group was created with: PI reads it back
+    key = (g.action_profile_id, g.group_id)
     try:
         if kind == INSERT:
+            if g.max_size < 0:
+                raise invalid("Group max_size cannot be less than 0")
+            if info.max_group_size > 0 and g.max_size > info.max_group_size:
+                raise invalid("Group max_size cannot exceed static max_group_size (from P4Info)")
             if g.group_id in prof.groups:
-                raise exists(f"action profile '{name}': group {g.group_id} already exists")
-            for mb in g.members:
-                if mb.member_id not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mb.member_id}")
-            prof.create_group(g.group_id, [(mb.member_id, mb.weight or 1) for mb in g.members])
+                raise exists(f"Duplicate group id: {g.group_id}")
+            want = _membership(prof, g, g.max_size or info.max_group_size)
+            prof.create_group(g.group_id, list(want.items()))
+            sizes[key] = g.max_size
+        elif g.group_id not in prof.groups:
+            raise not_found(f"Group id does not exist: {g.group_id}")
         elif kind == MODIFY:
-            if g.group_id not in prof.groups:
-                raise not_found(f"action profile '{name}': no group {g.group_id}")
-            want = {mb.member_id: mb.weight or 1 for mb in g.members}
-            for mid in want:
-                if mid not in prof.members:
-                    raise not_found(f"action profile '{name}': no member {mid}")
+            if g.max_size and g.max_size != sizes.get(key, 0):
+                raise invalid("Cannot change group max_size after group creation")
+            want = _membership(prof, g, sizes.get(key, 0) or info.max_group_size)
             have = prof.groups[g.group_id]
             for mid in [m for m, w in have.items() if want.get(m) != w]:
                 prof.remove_member_from_group(g.group_id, mid)
@@ -250,9 +284,8 @@ def write_group(pipe: Pipeline, kind: int, g) -> None:
                 if mid not in have:
                     prof.add_member_to_group(g.group_id, mid, w)
         else:
-            if g.group_id not in prof.groups:
-                raise not_found(f"action profile '{name}': no group {g.group_id}")
             prof.delete_group(g.group_id)
+            sizes.pop(key, None)
     except RuntimeApiError as exc:
         raise _profile_error(exc) from None
 
@@ -283,7 +316,7 @@ def read_groups(pipe: Pipeline, q, out: list) -> None:
             if not _visible(gid) or (q.group_id and gid != q.group_id):
                 continue
             msg = p4runtime_pb2.ActionProfileGroup(action_profile_id=pid, group_id=gid,
-                                                   max_size=info.max_group_size)
+                                                   max_size=pipe.group_max_size.get((pid, gid), 0))
             for mid, w in sorted(members.items()):
                 msg.members.add(member_id=mid, weight=w)
             out.append(msg)
@@ -300,30 +333,36 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
             if not 0 < gid < 1 << 16:
                 raise invalid(f"multicast group id {gid} out of range 1..65535")
             present = gid in pre.groups
-            if kind == INSERT and present:
-                raise exists(f"multicast group {gid} already exists")
+            if kind == INSERT and present:  # PI's words, here and below
+                raise exists("Multicast group already exists")
             if kind != INSERT and not present:
-                raise not_found(f"no multicast group {gid}")
+                raise not_found("Multicast group does not exist")
             if kind == 3:
                 pre.mc_mgrp_destroy(gid)
                 return
             replicas = [(r.instance, _replica_port(r)) for r in mg.replicas]
             if len(set(replicas)) != len(replicas):
-                raise invalid(f"multicast group {gid}: duplicate replica")
-            pre.set_group(gid, replicas)
+                raise invalid("Duplicate replica in multicast group")
+            # PI makes one node per instance, in instance order, each with its ports in port order: BMv2 replicates
+            # (and PI reads back) in that order, whatever order the request listed them in
+            pre.set_group(gid, sorted(replicas))
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
+            if sid == 0:
+                raise invalid("Clone session id out-of-range")
             present = sid in pre.sessions
             if kind == INSERT and present:
-                raise exists(f"clone session {sid} already exists")
+                raise exists("Clone session id already exists")
             if kind != INSERT and not present:
-                raise not_found(f"no clone session {sid}")
+                raise not_found("Clone session id does not exist")
             if kind == 3:
                 pre.mirroring_delete(sid)
                 return
-            pre.clone_session_set(sid, [(r.instance, _replica_port(r)) for r in cs.replicas],
-                                  cs.packet_length_bytes or None, cs.class_of_service)
+            replicas = [(r.instance, _replica_port(r)) for r in cs.replicas]
+            if len(set(replicas)) != len(replicas):  # PI keeps a session's copies as a multicast group
+                raise invalid("Duplicate replica in multicast group")
+            pre.clone_session_set(sid, sorted(replicas), cs.packet_length_bytes or None, cs.class_of_service)
         else:
             raise unimplemented(f"packet replication engine entry '{which}' is not supported")
     except RuntimeApiError as exc:
@@ -345,7 +384,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
     if which in (None, "multicast_group_entry"):
         want = q.multicast_group_entry.multicast_group_id
         if want and want not in pre.groups:  # a group asked for by id must exist (PI: NOT_FOUND)
-            raise not_found(f"no multicast group {want}")
+            raise not_found("Multicast group does not exist")
         for gid in sorted(pre.groups):
             if want and gid != want:
                 continue
@@ -358,7 +397,7 @@ def read_pre(pipe: Pipeline, q, out: list) -> None:
     if which in (None, "clone_session_entry"):
         want = q.clone_session_entry.session_id
         if want and want not in pre.sessions:
-            raise not_found(f"no clone session {want}")
+            raise not_found("Clone session id does not exist")
         for sid, s in sorted(pre.sessions.items()):
             if want and sid != want:
                 continue

@@ -15,25 +15,26 @@ import logging
 import queue
 import threading
 import time
-from concurrent import futures
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import grpc
 
 from emulator.p4runtime.arbitration import Arbiter, Client
 from emulator.p4runtime.digests import DigestLists
-from emulator.p4runtime.entities import Entities
 from emulator.p4runtime.errors import P4RuntimeError, invalid, no_pipeline, status_with_details
-from emulator.p4runtime.packetio import build_packet_out, digest_list, parse_packet_in
-from emulator.p4runtime.pipeline import Pipeline
-from emulator.p4runtime.tables import INSERT, MODIFY, TableStore, idle_entries
+from emulator.p4runtime.listener import MAX_STREAMS, ServerHandle, listen
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
+
+# What only a pipeline needs (entities, tables, packet I/O, pipeline building) is imported when one arrives: a
+# server that starts listening sooner is what clients written for simple_switch_grpc expect (switchd/main.py).
+if TYPE_CHECKING:
+    from emulator.p4runtime.entities import Entities
+    from emulator.p4runtime.pipeline import Pipeline
 
 log = logging.getLogger("rocelab.p4runtime")
 
 VERIFY, VERIFY_AND_SAVE, VERIFY_AND_COMMIT, COMMIT, RECONCILE_AND_COMMIT = 1, 2, 3, 4, 5
 _DONE = object()
-MAX_STREAMS = 16  # open StreamChannels at a time, as PI; the worker pool has as many again for unary RPCs
 
 
 def unwrap_device_data(data: bytes) -> bytes:
@@ -68,6 +69,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self._idle = threading.Thread(target=self._timers, daemon=True, name="p4rt-timers")
         self._idle.start()
 
+    def close(self) -> None:
+        """Stop the timers and stop taking the data plane's PacketIns and digests."""
+        self._stop.set()
+        self.device.unlisten(self._from_dataplane)
+
     def _timers(self, period_s: float = 0.05) -> None:
         """IdleTimeoutNotification for entries idle past their idle_timeout_ns (tables with support_timeout), and
         the digest lists whose max_timeout_ns ran out."""
@@ -76,6 +82,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             if ents is None:
                 continue
             self._send_digests(ents.pipe, self.digest_lists.tick(self.clock_ns()))
+            from emulator.p4runtime.tables import idle_entries
+
             with self.device.lock:
                 expired = idle_entries(ents.pipe, ents.store, self.device.clock_us())
             if expired:
@@ -138,6 +146,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if not request.HasField("config") or not request.config.HasField("p4info"):
             raise invalid("SetForwardingPipelineConfig needs config.p4info")
         cfg = request.config
+        from emulator.p4runtime.pipeline import Pipeline
+
         pipe = Pipeline(cfg.p4info, unwrap_device_data(cfg.p4_device_config),
                         cfg.cookie.cookie if cfg.HasField("cookie") else 0, dev.switch_factory)
         if action == VERIFY:
@@ -149,19 +159,28 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _commit(self, pipe: Pipeline, entities: Entities | None = None) -> None:
         """Forward with `pipe` from now on; its state is `entities` (reconciled) or empty."""
+        self.device.attached.wait()  # outside the lock, which the engine takes to attach (device.py)
         with self.device.lock:
-            self.entities = entities or Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
+            self.entities = entities or self._empty_entities(pipe)
             self.digest_config = self.entities.digest_config
             self.digest_lists = DigestLists(self.digest_config)
             self.device.commit(pipe)
         log.info("pipeline committed: %d tables, %d actions", len(pipe.tables), len(pipe.actions))
 
+    def _empty_entities(self, pipe: Pipeline) -> Entities:
+        from emulator.p4runtime.entities import Entities
+        from emulator.p4runtime.tables import TableStore
+
+        return Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
+
     def _reconcile(self, pipe: Pipeline) -> Entities:
         """Carry the forwarding state over to the new pipeline: every entity is read from the old one and written
         into the new one, with the entries' controller metadata, idle timeouts and one-shot sets, the default
         actions and the digest configs; one that does not fit refuses the whole change (the old pipeline stays)."""
+        from emulator.p4runtime.tables import INSERT, MODIFY
+
         old = self.entities
-        new = Entities(pipe, TableStore(clock_us=self.device.clock_us), {})
+        new = self._empty_entities(pipe)
         with self.device.lock:
             for kind, update in (("action_profile_member", INSERT), ("action_profile_group", INSERT),
                                  ("table_entry", INSERT), ("packet_replication_engine_entry", INSERT),
@@ -244,7 +263,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def StreamChannel(self, request_iterator, context):
         with self._streams_lock:  # each stream holds a worker thread: cap them (PI: 16 connections) so that
             if self._streams >= MAX_STREAMS:  # Write and Read always find one free
-                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"too many streams (at most {MAX_STREAMS})")
+                context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "Too many connections")  # PI's words
             self._streams += 1
         outq: queue.Queue = queue.Queue()
         client = Client(send=outq.put)
@@ -293,6 +312,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _packet_out(self, client: Client, packet) -> None:
         dev = self.device
+        dev.attached.wait()
         if client.election_id is None or self.arbiter.primary(client.role) is not client:
             self._packet_out_error(client, packet, grpc.StatusCode.PERMISSION_DENIED,
                                    "PacketOut from a client that is not the primary: dropped")
@@ -301,6 +321,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self._packet_out_error(client, packet, grpc.StatusCode.FAILED_PRECONDITION, "PacketOut dropped: " + (
                 "no pipeline" if dev.pipeline is None else "no CPU port (start the switch with --cpu-port)"))
             return
+        from emulator.p4runtime.packetio import build_packet_out
+
         try:
             frame = build_packet_out(dev.pipeline, packet)
         except P4RuntimeError as exc:
@@ -320,6 +342,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         client.send(resp)
 
     def _from_dataplane(self, kind: str, data) -> None:
+        from emulator.p4runtime.packetio import parse_packet_in
+
         pipe = self.device.pipeline
         if kind == "packet_in":
             msg = p4runtime_pb2.StreamMessageResponse()
@@ -336,40 +360,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 self._send_digests(pipe, self.digest_lists.add(did, values, now))
 
     def _send_digests(self, pipe, lists: list) -> None:
+        from emulator.p4runtime.packetio import digest_list
+
         for did, list_id, values in lists:
             msg = p4runtime_pb2.StreamMessageResponse()
             msg.digest.CopyFrom(digest_list(pipe, did, list_id, values, time.time_ns()))
             self.arbiter.primary_send(msg)
 
 
-@dataclass
-class ServerHandle:
-    server: grpc.Server
-    service: P4RuntimeService
-    port: int
-    address: str
-
-    def stop(self, grace: float | None = 0.5) -> None:
-        self.service._stop.set()
-        self.service.device.unlisten(self.service._from_dataplane)
-        self.server.stop(grace).wait()
-
-
 def serve(device, address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS) -> ServerHandle:
     """Start the P4Runtime service on `address` (HOST:PORT; port 0 picks a free one). Raises OSError when the
     address cannot be bound."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=max_workers),
-                         options=[("grpc.max_receive_message_length", 64 << 20),
-                                  ("grpc.max_send_message_length", 64 << 20),
-                                  ("grpc.so_reuseport", 0)])
-    service = P4RuntimeService(device)
-    p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, server)
-    try:
-        port = server.add_insecure_port(address)
-    except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
-        raise OSError(f"cannot listen on {address}: {exc}") from None
-    if port == 0:
-        raise OSError(f"cannot listen on {address} (address in use or not local)")
-    server.start()
-    host = address.rsplit(":", 1)[0]
-    return ServerHandle(server, service, port, f"{host}:{port}")
+    handle = listen(address, max_workers)
+    handle.attach(P4RuntimeService(device))
+    return handle

@@ -25,6 +25,7 @@ class EntryExtras:
     idle_timeout_ns: int = 0
     since_us: float = 0.0  # when the entry was written: its idle time counts from here until its first hit
     notified_hit_us: float | None = None  # the entry's hit_us when its idle notification was sent
+    notified_at_us: float = 0.0  # when that notification was sent
     oneshot: tuple[int, list] | None = None  # (group id, [(member id, weight, (action, args))]) of a one-shot set
     controller_metadata: int = 0  # the older uint64 cookie (TableEntry.controller_metadata, gone from p4runtime 1.5)
 
@@ -42,44 +43,51 @@ class TableStore:
 
 
 def decode_match(t: TableDesc, entry) -> list:
-    given = {}
+    """The target's match specs of an entry's key, checked as PI's validate_match_key does (its order, its words:
+    clients and PTF tests written against simple_switch_grpc compare them)."""
+    if len(entry.match) > len(t.target.fields):
+        raise invalid("Too many fields in match key")
+    given: dict = {}
     for fm in entry.match:
-        f = t.fields.get(fm.field_id)
-        if f is None:
-            raise invalid(f"table '{t.name}' has no match field id {fm.field_id}")
-        if fm.field_id in given:
-            raise invalid(f"table '{t.name}': match field id {fm.field_id} given twice")
-        given[fm.field_id] = codec.decode_match(f, fm, t.name)
-    return [given[f.id] if f.id in given else codec.wildcard(f) for f in t.target.fields]
+        given.setdefault(fm.field_id, fm)  # PI reads the first of a field given twice; the count below refuses it
+    out = []
+    for f in t.target.fields:
+        fm = given.get(f.id)
+        out.append(codec.wildcard(f) if fm is None else codec.decode_match(f, fm, t.name))
+    if sum(f.id in given for f in t.target.fields) != len(entry.match):
+        raise invalid("Unknown field in match key")
+    return out
 
 
 def decode_priority(t: TableDesc, entry) -> int | None:
     if t.target.needs_priority:
-        if entry.priority <= 0:
-            raise invalid(f"table '{t.name}' has ternary, range or optional keys: entries need a priority > 0")
-        if entry.priority >> 31:
-            raise invalid(f"priority {entry.priority} out of range (at most 2^31 - 1)")
+        if entry.priority == 0:
+            raise invalid("Zero priority for ternary match")  # PI's words, also for range and optional keys
+        if entry.priority < 0 or entry.priority >> 31:
+            raise invalid(f"priority {entry.priority} out of range (1 to 2^31 - 1)")
         return entry.priority
     if entry.priority:
-        raise invalid(f"table '{t.name}' has only exact and lpm keys: priority must be 0, got {entry.priority}")
+        raise invalid("Non-zero priority for non-ternary match")
     return None
 
 
 def decode_action(pipe: Pipeline, action) -> tuple[str, tuple]:
     """(target action name, args) of a p4.v1.Action."""
     desc = pipe.action(action.action_id)
-    given = {}
+    slots = desc.slots
+    args: list = [None] * len(desc.order)
     for p in action.params:
-        info = desc.params.get(p.param_id)
-        if info is None:
+        slot = slots.get(p.param_id)
+        if slot is None:
             raise invalid(f"action '{desc.name}' has no parameter id {p.param_id}")
-        if p.param_id in given:
+        i, width, what = slot
+        if args[i] is not None:
             raise invalid(f"action '{desc.name}': parameter id {p.param_id} given twice")
-        given[p.param_id] = codec.decode(p.value, info.bitwidth, f"action '{desc.name}' parameter '{info.name}'")
-    missing = [desc.params[i].name for i in desc.order if i not in given]
-    if missing:
+        args[i] = codec.decode(p.value, width, what)
+    if None in args:
+        missing = [desc.params[pid].name for pid, a in zip(desc.order, args) if a is None]
         raise invalid(f"action '{desc.name}': missing parameter(s) {', '.join(missing)}")
-    return desc.name, tuple(given[i] for i in desc.order)
+    return desc.name, tuple(args)
 
 
 def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
@@ -107,34 +115,82 @@ def _target_error(exc: RuntimeApiError) -> P4RuntimeError:
 
 
 class TableWriter:
+    """INSERT / MODIFY / DELETE of table entries and default entries. Each refusal has the status code and the
+    message of PI's DeviceMgr (table_insert / table_modify / table_delete), checked in PI's order, since clients
+    and PTF tests written against simple_switch_grpc compare both."""
+
     def __init__(self, pipe: Pipeline, store: TableStore):
         self.pipe = pipe
         self.store = store
 
     def write(self, kind: int, entry) -> None:
         t = self.pipe.table(entry.table_id)
+        if entry.HasField("time_since_last_hit"):
+            raise invalid("has_time_since_last_hit must not be set in WriteRequest")
         try:
-            if entry.is_default_action:
-                self._default(t, kind, entry)
-            elif kind == INSERT:
+            if kind == INSERT:
                 self._insert(t, entry)
             elif kind == MODIFY:
                 self._modify(t, entry)
             elif kind == DELETE:
                 self._delete(t, entry)
             else:
-                raise invalid(f"unknown update type {kind}")
+                raise invalid("Update type is not set" if kind == 0 else "Invalid update type")
         except RuntimeApiError as exc:
             raise _target_error(exc) from None
 
+    # -- checks made before anything changes (PI's construct_match_key, validate_action, validate_entry_ttl)
+    def _key(self, t: TableDesc, entry) -> tuple[tuple, int | None]:
+        """The entry's normalized match key and its priority."""
+        if entry.is_default_action:
+            if entry.match:
+                raise invalid("Non-empty key for default entry")
+            if entry.priority:
+                raise invalid("Non-zero priority for default entry")
+            return (), None
+        return t.target.normalize(decode_match(t, entry)), decode_priority(t, entry)
+
+    def _validate_action(self, t: TableDesc, entry) -> None:
+        default = entry.is_default_action
+        if default and t.target.info.const_default_action:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"Cannot set / reset default action for table "
+                                 f"{t.id} which has a const default action")
+        which = entry.action.WhichOneof("type") if entry.HasField("action") else None
+        if which is None:
+            return
+        indirect = t.target.profile is not None
+        if indirect and default:  # PI refuses any default for an indirect table; we take a member, group or action
+            return
+        if indirect and which == "action":
+            raise invalid(f"Cannot provide direct action for indirect table {t.id}")
+        if not indirect and which != "action":
+            raise invalid(f"Cannot provide indirect action for direct table {t.id}")
+        if indirect:
+            self._check_member_or_group(t, entry.action, which)
+            return
+        name = self.pipe.action(entry.action.action.action_id).name
+        scope = t.target.action_scopes.get(name)
+        if scope is None:
+            raise invalid("Invalid action for table")
+        if scope == "TABLE_ONLY" and default:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, "Cannot use TABLE_ONLY action as default action")
+        if scope == "DEFAULT_ONLY" and not default:
+            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, "Cannot use DEFAULT_ONLY action in table entry")
+        decode_action(self.pipe, entry.action.action)
+
+    @staticmethod
+    def _check_member_or_group(t: TableDesc, action, which: str) -> None:
+        prof = t.target.profile
+        if which == "action_profile_member_id" and action.action_profile_member_id not in prof.members:
+            raise invalid("Invalid member / group id")
+        if which == "action_profile_group_id" and action.action_profile_group_id not in prof.groups:
+            raise invalid("Invalid member / group id")
+
     # -- default entries (P4Runtime: only MODIFY; a MODIFY without action resets to the program's default)
-    def _default(self, t: TableDesc, kind: int, entry) -> None:
-        if kind != MODIFY:
-            raise invalid(f"table '{t.name}': the default entry can only be modified (INSERT/DELETE not allowed)")
-        if entry.match or entry.priority:
-            raise invalid(f"table '{t.name}': a default entry has no match and no priority")
-        if t.target.info.const_default_action:
-            raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"the default action of table '{t.name}' is const")
+    def _default(self, t: TableDesc, entry) -> None:
+        self._key(t, entry)
+        self._validate_action(t, entry)
+        self._entry_data(t, entry)
         which = entry.action.WhichOneof("type")
         if which is None:
             t.target.reset_default()
@@ -148,27 +204,29 @@ class TableWriter:
         else:
             raise invalid(f"table '{t.name}': a one-shot action set cannot be a default action")
 
-    def _key(self, t: TableDesc, entry) -> tuple[list, int | None]:
-        return decode_match(t, entry), decode_priority(t, entry)
-
-    def _find(self, t: TableDesc, match: list, prio: int | None) -> int | None:
-        key = t.target.normalize(match)
+    @staticmethod
+    def _find(t: TableDesc, key: tuple, prio: int | None) -> int | None:
         e = t.target._by_key.get((key, prio))
         return None if e is None else e.handle
 
     def _insert(self, t: TableDesc, entry) -> None:
+        if entry.is_default_action:
+            raise invalid("Cannot use INSERT for default entry")
+        if not entry.HasField("action"):
+            raise invalid("'action' field must be set")
+        match, prio = self._key(t, entry)
+        self._validate_action(t, entry)
+        data = self._entry_data(t, entry)
+        if self._find(t, match, prio) is not None:
+            raise exists("Match entry exists, use MODIFY if you wish to change action")
         if t.target._frozen:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}' has const entries")
-        match, prio = self._key(t, entry)
-        if self._find(t, match, prio) is not None:
-            raise exists(f"table '{t.name}': an entry with this match key already exists")
         if len(t.target) >= t.target.info.size:
             raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                  f"table '{t.name}' is full ({t.target.info.size} entries)")
-        data = self._entry_data(t, entry)
         kwargs, oneshot = self._target_action(t, entry)
         try:
-            handle = t.target.add_entry(match, priority=prio, **kwargs)
+            handle = t.target.add_entry(match, priority=prio, normalized=True, **kwargs)
         except Exception:
             self._drop_oneshot(t, oneshot)
             raise
@@ -178,18 +236,23 @@ class TableWriter:
         self._set_entry_data(t, handle, data)
 
     def _modify(self, t: TableDesc, entry) -> None:
+        if entry.is_default_action:
+            self._default(t, entry)
+            return
         match, prio = self._key(t, entry)
+        self._validate_action(t, entry)
+        if not entry.HasField("action"):
+            raise invalid("'action' field must be set for non-default entries")
+        data = self._entry_data(t, entry)
         handle = self._find(t, match, prio)
         if handle is None:
-            raise not_found(f"table '{t.name}': no entry with this match key")
+            raise not_found("Cannot find match entry")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
         self._refuse_const(t, handle)
-        data = self._entry_data(t, entry)
-        if entry.HasField("action"):
-            kwargs, oneshot = self._target_action(t, entry)
-            t.target.modify_entry(handle, **kwargs)
-            self._drop_oneshot(t, old.oneshot)
-            old.oneshot = oneshot
+        kwargs, oneshot = self._target_action(t, entry)
+        t.target.modify_entry(handle, **kwargs)
+        self._drop_oneshot(t, old.oneshot)
+        old.oneshot = oneshot
         old.metadata, old.controller_metadata = entry.metadata, _cookie(entry)
         if entry.idle_timeout_ns != old.idle_timeout_ns:
             old.idle_timeout_ns, old.since_us, old.notified_hit_us = entry.idle_timeout_ns, self.store.now_us(), None
@@ -202,10 +265,12 @@ class TableWriter:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"table '{t.name}': the entry is const")
 
     def _delete(self, t: TableDesc, entry) -> None:
+        if entry.is_default_action:
+            raise invalid("Cannot use DELETE for default entry")
         match, prio = self._key(t, entry)
         handle = self._find(t, match, prio)
         if handle is None:
-            raise not_found(f"table '{t.name}': no entry with this match key")
+            raise not_found("Cannot find match entry")
         self._refuse_const(t, handle)
         t.target.delete_entry(handle)
         extras = self.store.extras.pop((t.name, handle), None)
@@ -214,16 +279,10 @@ class TableWriter:
 
     # -- the entry's action: direct, member, group, or a one-shot action set
     def _target_action(self, t: TableDesc, entry) -> tuple[dict, tuple | None]:
-        which = entry.action.WhichOneof("type")
-        if which is None:
-            raise invalid(f"table '{t.name}': the entry has no action")
+        which = entry.action.WhichOneof("type")  # _validate_action checked it fits the table
         if which == "action":
-            if t.target.profile is not None:
-                raise invalid(f"table '{t.name}' is indirect: give a member, a group or an action set")
             name, args = decode_action(self.pipe, entry.action.action)
             return {"action": name, "args": args}, None
-        if t.target.profile is None:
-            raise invalid(f"table '{t.name}' is direct: give an action, not a {which}")
         if which == "action_profile_member_id":
             return {"member": entry.action.action_profile_member_id}, None
         if which == "action_profile_group_id":
@@ -276,19 +335,20 @@ class TableWriter:
         """The direct counter data and direct meter rates given with the entry, checked (with the idle timeout)
         before the table changes, so a refused update leaves nothing behind."""
         counts = rates = None
-        if entry.HasField("counter_data"):
-            if t.target.direct_counter is None:
-                raise invalid(f"table '{t.name}' has no direct counter")
-            counts = (entry.counter_data.packet_count, entry.counter_data.byte_count)
         if entry.HasField("meter_config"):
             if t.target.direct_meter is None:
-                raise invalid(f"table '{t.name}' has no direct meter")
+                raise invalid("Table has no direct meters")
             from emulator.p4runtime.externs import meter_rates
 
             rates = meter_rates(entry.meter_config)
+        if entry.HasField("counter_data"):
+            if t.target.direct_counter is None:
+                raise invalid("Table has no direct counters")
+            counts = (entry.counter_data.packet_count, entry.counter_data.byte_count)
+        if entry.idle_timeout_ns < 0:
+            raise invalid("idle_timeout_ns must be a positive value")
         if entry.idle_timeout_ns and not t.target.info.idle_timeout:
-            raise invalid(f"table '{t.name}' does not support idle timeout (no support_timeout = true): "
-                          f"idle_timeout_ns must be 0, got {entry.idle_timeout_ns}")
+            raise invalid("idle_timeout_ns must be set to 0 for tables which do not support idle timeout")
         return counts, rates
 
     @staticmethod
@@ -313,6 +373,9 @@ def read_entries(pipe: Pipeline, store: TableStore, query, out: list) -> None:
             _encode_default(pipe, t, msg)
             out.append(msg)
             continue
+        if query.HasField("time_since_last_hit") and not t.target.info.idle_timeout:
+            raise invalid("Do not set time_since_last_hit for a ReadRequest if the table does not support idle "
+                          "timeout; yes, that includes wildcard reads")  # PI's words
         entries = t.target.entries()
         if query.table_id and query.match:
             want = (t.target.normalize(decode_match(t, query)), decode_priority(t, query))
@@ -375,19 +438,26 @@ def encode_entry(pipe: Pipeline, store: TableStore, t: TableDesc, e, query=None)
     return msg
 
 
+# BMv2's ageing monitor sweeps every second and reports an expired entry on every other sweep while it stays idle
+# (its last sweep's reports are skipped once): simple_switch_grpc repeats the notification every 2 s
+IDLE_REPEAT_US = 2_000_000
+
+
 def idle_entries(pipe: Pipeline, store: TableStore, now_us: float) -> list:
     """TableEntry messages of the entries whose idle timeout expired since their last hit (or since they were
-    written) and that were not reported for that idle period yet; each is reported once until it is hit again."""
+    written): reported once the timeout runs out, then again every IDLE_REPEAT_US while no packet hits them."""
     out = []
     for t in pipe.tables.values():
         if not t.target.info.idle_timeout:
             continue
         for e in t.target.entries():
             x = store.extras.get((t.name, e.handle))
-            if x is None or x.idle_timeout_ns <= 0 or x.notified_hit_us == e.hit_us:
+            if x is None or x.idle_timeout_ns <= 0:
+                continue
+            if x.notified_hit_us == e.hit_us and now_us - x.notified_at_us < IDLE_REPEAT_US:
                 continue
             last = e.hit_us if e.hit_us >= 0 else x.since_us
             if (now_us - last) * 1000 >= x.idle_timeout_ns:
-                x.notified_hit_us = e.hit_us
+                x.notified_hit_us, x.notified_at_us = e.hit_us, now_us
                 out.append(encode_entry(pipe, store, t, e))
     return out

@@ -12,6 +12,9 @@ otherwise build each module from the same serialized FileDescriptorProto it carr
 written here), the way current protoc output does (`AddSerializedFile` + `builder`), and register it in
 `sys.modules` under its own name. Either way `from p4.v1 import p4runtime_pb2` and the package's own
 `p4runtime_pb2_grpc` work afterwards, in this process, and every message is the package's, defined once.
+
+Each module is made when it is first asked for (`from emulator.proto import p4info_pb2` builds p4types and p4info
+only), so `rocelab compile`, which needs the P4Info, does not build the P4Runtime messages or import gRPC.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import ast
 import importlib
 import importlib.util
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -72,18 +76,41 @@ def _load(module: str) -> types.ModuleType:
         return _build(module)
 
 
-def _load_all() -> tuple[types.ModuleType, ...]:
-    from google.protobuf import any_pb2  # noqa: F401  (dependencies of the p4runtime files)
-    from google.rpc import status_pb2  # noqa: F401
-
-    return tuple(_load(m) for m in GENERATED)
+_LEAVES = tuple(m.rpartition(".")[2] for m in GENERATED)
+_lock = threading.Lock()  # a gRPC thread and the main thread may ask at once; each module must be built once
 
 
-p4types_pb2, p4info_pb2, p4data_pb2, p4runtime_pb2 = _load_all()
-from p4.v1 import p4runtime_pb2_grpc  # noqa: E402  (needs p4runtime_pb2 registered first)
+def _load_upto(leaf: str) -> None:
+    """`leaf` and the generated modules before it (its dependencies), each once."""
+    with _lock:
+        if leaf in globals():
+            return
+        from google.protobuf import any_pb2  # noqa: F401  (dependencies of the p4runtime files)
+        from google.rpc import status_pb2  # noqa: F401
 
-from emulator.proto.p4config import register as _register_p4config  # noqa: E402
+        for module, name in zip(GENERATED, _LEAVES):
+            if name not in globals():
+                globals()[name] = _load(module)
+            if name == leaf:
+                return
 
-p4config_pb2 = _register_p4config()  # p4.tmp.p4config_pb2 (P4DeviceConfig), which no PyPI package ships
+
+def __getattr__(name: str):
+    if name in _LEAVES:
+        _load_upto(name)
+    elif name == "p4runtime_pb2_grpc":
+        _load_upto("p4runtime_pb2")
+        from p4.v1 import p4runtime_pb2_grpc  # needs p4runtime_pb2 registered first
+
+        globals()[name] = p4runtime_pb2_grpc
+    elif name == "p4config_pb2":  # p4.tmp.p4config_pb2 (P4DeviceConfig), which no PyPI package ships
+        from emulator.proto.p4config import register
+
+        with _lock:
+            globals().setdefault(name, register())
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return globals()[name]
+
 
 __all__ = ["p4types_pb2", "p4info_pb2", "p4data_pb2", "p4runtime_pb2", "p4runtime_pb2_grpc", "p4config_pb2"]

@@ -23,10 +23,13 @@ class _Log:
         if opts.log_console:
             self.files.append(sys.stdout)
         if opts.log_file:
+            # BMv2's file logger (its bundled spdlog's rotating sink) writes `--log-file NAME` to NAME.txt, appending:
+            # p4-guide's runptf.sh removes ss-log.txt first, p4c's PTF runner prints switchlog.txt on failure
+            path = opts.log_file + ".txt"
             try:
-                self.files.append(open(opts.log_file, "a", encoding="utf-8"))  # noqa: SIM115 - closed in close()
+                self.files.append(open(path, "a", encoding="utf-8"))  # noqa: SIM115 - closed in close()
             except OSError as exc:
-                raise RocelabError(f"rocelab-switch: cannot open log file {opts.log_file}: {exc.strerror}") from None
+                raise RocelabError(f"rocelab-switch: cannot open log file {path}: {exc.strerror}") from None
         self.flush = opts.log_flush or opts.log_console
         self.device = opts.device_id
 
@@ -150,63 +153,140 @@ def _port_rates(opts: SwitchOptions) -> dict[int, int]:
     return rates
 
 
+def _listen(device, addr: str):
+    """Serve P4Runtime on `addr`: runners written for simple_switch_grpc connect a moment after they start it, so
+    the port opens first (with only grpc imported), then the service is made (the P4Runtime messages take a while
+    to build with pure-Python protobuf; a call that comes meanwhile waits for it), then the program is loaded."""
+    from emulator.p4runtime.listener import listen
+
+    try:
+        handle = listen(addr)
+    except OSError:
+        raise RocelabError(f"rocelab-switch: gRPC server: cannot listen on {addr}: {_bind_error(addr)}") from None
+    try:
+        from emulator.p4runtime.server import P4RuntimeService
+
+        handle.attach(P4RuntimeService(device))
+    except BaseException:
+        handle.stop(0)
+        raise
+    return handle
+
+
+def _traced(log: _Log):
+    """device.switch_factory with --log-console/--log-file: every program runs with the pipeline log."""
+    def factory(prog):
+        from emulator.target.switch import V1Switch
+        from emulator.target.trace import Tracer, format_event
+
+        return V1Switch(prog, trace=Tracer(lambda ev: log(format_event(ev)), keep=False))
+
+    return factory
+
+
+def _engine(opts: SwitchOptions, device, log: _Log):
+    """The forwarding engine with the program from the command line and the traffic manager. P4Runtime commits
+    wait until it is attached (device.attached), so a pipeline sent meanwhile still replaces that program."""
+    from emulator.switchd.loop import RealTimeSwitch
+
+    initial = None
+    if opts.config:
+        from emulator.target.switch import V1Switch
+
+        initial = (device.switch_factory or V1Switch)(_load_program(opts.config))
+    sw = RealTimeSwitch(device, _tm_config(opts), rates=_port_rates(opts), default_rate=opts.default_rate,
+                        catch_up_frames=opts.catch_up_frames,
+                        pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
+    sw.dp.priority_queues = opts.priority_queues
+    if initial is not None:
+        sw.swap_target(initial)
+    return sw
+
+
+def _open_interfaces(opts: SwitchOptions, opened: list) -> None:
+    """The -i interfaces, opened before P4Runtime listens, as BMv2's are: a runner that sees the port open may
+    send at once, and the frames wait in the sockets until the loop runs with the program."""
+    from emulator.switchd.ports import InterfacePort
+
+    for port, iface in sorted(opts.interfaces.items()):
+        opened.append(InterfacePort(port, iface))
+
+
+def _open_nn(opts: SwitchOptions, opened: list):
+    """PTF's nanomsg port (--packet-in), right after P4Runtime listens (pynng takes a while to import)."""
+    if not opts.packet_in:
+        return None
+    from emulator.switchd.nn import NanomsgPort
+
+    nn = NanomsgPort(opts.packet_in)
+    opened.append(nn)
+    return nn
+
+
+def _attach_ports(opts: SwitchOptions, sw, device, opened: list, nn) -> None:
+    """The interfaces, the nanomsg port and the CPU port become the engine's ports."""
+    if opts.pcap_dir is not None:
+        Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+    for p in opened:
+        if p is not nn:
+            sw.add_port(p.port, p.send, p.iface)
+        sw.add_source(p)
+    if nn is not None:
+        def add_nn_port(port: int) -> None:
+            if port not in sw.outputs:
+                sw.add_port(port, nn.send, f"port{port}")
+
+        nn.on_port_add = add_nn_port
+    if opts.cpu_port is not None and opts.cpu_port not in sw.outputs:
+        sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
+
+
+class _Stop:
+    """SIGTERM / SIGINT stop the loop. One that comes while the switch is still starting (its P4Runtime port is
+    already open) is kept and honoured once the loop exists, so the switch exits as cleanly as after a run; being
+    interrupted at an arbitrary point of start-up (inside gRPC's server set-up, say) could leave it hanging."""
+
+    def __init__(self):
+        self.sw = None
+        self.requested = False
+
+    def __call__(self, *_) -> None:
+        self.requested = True
+        if self.sw is not None:
+            self.sw.stop()
+
+    def attach(self, sw) -> None:
+        self.sw = sw
+        if self.requested:
+            sw.stop()
+
+
 def run(opts: SwitchOptions) -> int:
     from emulator.p4runtime.device import Device
-    from emulator.p4runtime.server import serve
-    from emulator.switchd.loop import RealTimeSwitch
-    from emulator.switchd.nn import NanomsgPort
-    from emulator.switchd.ports import InterfacePort
-    from emulator.target.switch import V1Switch
 
     for note in opts.notes:
         print(f"rocelab-switch: note: {note}", file=sys.stderr)
     log = _Log(opts)
     device = Device(device_id=opts.device_id, cpu_port=opts.cpu_port)
+    device.attached.clear()  # commits and PacketOuts wait for the engine (device.py)
     if log:
-        from emulator.target.trace import Tracer, format_event
-
-        device.switch_factory = lambda prog: V1Switch(
-            prog, trace=Tracer(lambda ev: log(format_event(ev)), keep=False))
+        device.switch_factory = _traced(log)
     opened: list = []
     handle = None
     sw = None
+    stop = _Stop()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    if opts.stats_file:
+        signal.signal(signal.SIGUSR1, lambda *_: stop.sw is not None and write_stats(stop.sw, opts.stats_file))
     try:
-        initial = (device.switch_factory or V1Switch)(_load_program(opts.config)) if opts.config else None
-        sw = RealTimeSwitch(device, _tm_config(opts), rates=_port_rates(opts), default_rate=opts.default_rate,
-                            catch_up_frames=opts.catch_up_frames,
-                            pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
-        sw.dp.priority_queues = opts.priority_queues
-        if initial is not None:
-            sw.swap_target(initial)
-        if opts.pcap_dir is not None:
-            Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
-        for port, iface in sorted(opts.interfaces.items()):
-            p = InterfacePort(port, iface)
-            opened.append(p)
-            sw.add_port(port, p.send, iface)
-            sw.add_source(p)
-        if opts.packet_in:
-            nn = NanomsgPort(opts.packet_in)
-            opened.append(nn)
-
-            def add_nn_port(port: int, nn=nn) -> None:
-                if port not in sw.outputs:
-                    sw.add_port(port, nn.send, f"port{port}")
-
-            nn.on_port_add = add_nn_port
-            sw.add_source(nn)
-        if opts.cpu_port is not None and opts.cpu_port not in sw.outputs:
-            sw.add_port(opts.cpu_port, lambda port, frame: device.packet_in(frame), "cpu")
-        try:
-            handle = serve(device, opts.grpc_addr)
-        except OSError:
-            raise RocelabError(f"rocelab-switch: gRPC server: cannot listen on {opts.grpc_addr}: "
-                               f"{_bind_error(opts.grpc_addr)}") from None
-        stop = sw.stop
-        signal.signal(signal.SIGTERM, lambda *_: stop())
-        signal.signal(signal.SIGINT, lambda *_: stop())
-        if opts.stats_file:
-            signal.signal(signal.SIGUSR1, lambda *_: write_stats(sw, opts.stats_file))
+        _open_interfaces(opts, opened)
+        handle = _listen(device, opts.grpc_addr)
+        nn = _open_nn(opts, opened)
+        sw = _engine(opts, device, log)
+        _attach_ports(opts, sw, device, opened, nn)
+        device.attached.set()
+        stop.attach(sw)
         ports = ", ".join(f"{p}@{i}" for p, i in sorted(opts.interfaces.items())) or "none"
         print(f"rocelab-switch: device {opts.device_id}, ports {ports}"
               + (f", nn {opts.packet_in}" if opts.packet_in else "")
@@ -221,12 +301,13 @@ def run(opts: SwitchOptions) -> int:
             write_stats(sw, opts.stats_file)
         return 0
     finally:
+        device.attached.set()  # a request still waiting for the engine goes on (and finds none) instead of hanging
         if handle is not None:
             handle.stop(0.2)
         if sw is not None:
-            sw.close()
-        else:
-            for p in opened:
+            sw.close()  # with the ports attached to it
+        for p in opened:
+            if sw is None or p not in sw.sources:
                 p.close()
         log.close()
 
@@ -234,9 +315,10 @@ def run(opts: SwitchOptions) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         opts = parse_args(sys.argv[1:] if argv is None else argv)
-        from emulator.target.plugins import load_plugins
+        if opts.extern_plugins:  # before any program is compiled (at start or by P4Runtime)
+            from emulator.target.plugins import load_plugins
 
-        load_plugins(opts.extern_plugins)  # before any program is compiled (at start or by P4Runtime)
+            load_plugins(opts.extern_plugins)
         return run(opts)
     except RocelabError as exc:
         print(str(exc), file=sys.stderr)

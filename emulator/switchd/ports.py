@@ -45,11 +45,13 @@ class InterfacePort:
         except OSError:
             raise RocelabError(f"rocelab-switch: interface '{iface}' (port {port}) does not exist") from None
         try:
-            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            # protocol 0 here and ETH_P_ALL at bind: a socket made with ETH_P_ALL already receives from every
+            # interface, and binding it then waits for an RCU grace period (synchronize_net, ~20 ms per port)
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
         except PermissionError:
             raise RocelabError("rocelab-switch: opening raw sockets needs root (CAP_NET_RAW)") from None
         try:
-            s.bind((iface, 0))
+            s.bind((iface, ETH_P_ALL))  # Python converts the protocol to network order itself
             mreq = struct.pack("iHH8s", index, PACKET_MR_PROMISC, 0, b"")
             s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
             try:
