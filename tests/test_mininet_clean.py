@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from emulator.cli import main as rocelab
 from emulator.mininet.state import RunState, link_exists, netns_exists, process_start_time
@@ -66,11 +67,7 @@ def test_clean_removes_what_a_killed_run_recorded(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"removed namespace {tag}n" in out and "removed process" in out
     assert not netns_exists(tag + "n") and not tmp.exists() and other.read_text() == "keep"
-    for _ in range(50):
-        if process_start_time(sleeper) is None:
-            break
-        time.sleep(0.05)
-    assert process_start_time(sleeper) is None
+    wait_until(lambda: process_start_time(sleeper) is None, f"the recorded process {sleeper} gone")
     assert list(root.iterdir()) == []
 
 

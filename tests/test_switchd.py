@@ -36,7 +36,7 @@ def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[su
                             args + ["--", "--grpc-server-addr", "127.0.0.1:0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     fd, said, end = proc.stderr.fileno(), b"", time.monotonic() + timeout
-    # read the pipe itself (not the text wrapper, which would keep what it buffered beyond the line)
+    # the pipe itself is read, as select() sees only it (a text wrapper's buffer could hold the line unseen)
     while (m := re.search(rb"P4Runtime on (\S+?)[,\n]", said)) is None:
         left = end - time.monotonic()
         chunk = os.read(fd, 65536) if left > 0 and select.select([fd], [], [], min(left, 1.0))[0] else None

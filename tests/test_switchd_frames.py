@@ -19,6 +19,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from test_fabric import FABRIC_P4, mac, roce
 from test_switchd import SWITCH, start_listening, stop
+from waiting import wait_until
 
 from emulator.control.fabric import FabricControl
 from emulator.p4runtime.client import P4RuntimeClient
@@ -32,10 +33,11 @@ ROUTER = "02:00:00:00:00:01"  # fabric.p4 routes whatever IPv4 it gets; the tuto
 class Switch:
     """A rocelab-switch process on one veth per host, and a P4Runtime client that pushed `program` to it."""
 
-    def __init__(self, lab: Lab, tmp: Path, hosts: int, program: Path, target_args: tuple[str, ...] = ()):
+    def __init__(self, lab: Lab, tmp: Path, hosts: int, program: Path, target_args: tuple[str, ...] = (),
+                 args: tuple[str, ...] = ()):
         self.hosts = [lab.host(f"h{i}") for i in range(1, hosts + 1)]
-        args = [a for i, (_, root) in enumerate(self.hosts, 1) for a in ("-i", f"{i}@{root}")]
-        self.proc, address, _ = start_listening(SWITCH + args + ["--no-p4", "--", *target_args])
+        ports = [a for i, (_, root) in enumerate(self.hosts, 1) for a in ("-i", f"{i}@{root}")]
+        self.proc, address, _ = start_listening(SWITCH + ports + [*args, "--no-p4", "--", *target_args])
         self.client = None
         try:
             info, config = compile_program(program, tmp)
@@ -167,10 +169,15 @@ def test_incast_pauses_both_senders_with_pfc(lab, tmp_path):
 def test_pause_received_on_the_wire_stops_the_port_until_xon(lab, tmp_path):
     """h3 pauses class 3 on the switch's port 3 (at 4 Mb/s the maximal quanta last 8.4 s): RoCE toward h3 waits
     in the switch; the XON (quanta 0) releases it."""
-    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=4Mbps"))
+    log = tmp_path / "sw.txt"  # --log-file NAME writes NAME.txt
+    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=4Mbps"), ("--log-file", str(log.with_suffix("")),
+                                                                           "--log-flush"))
     try:
         routed(FabricControl(None, api=sw.client))
         send(lab, sw.ns(3), [_pfc(3, 0xFFFF)])
+        # the switch has taken the pause before the RoCE is sent (its log line is written as the frame is received,
+        # in the same hold of the switch's lock): on a busy machine it could otherwise read both at once
+        wait_until(lambda: log.is_file() and "packet in on port 3 (60 bytes)" in log.read_text(), "the pause taken")
         cap = capture(lab, sw.ns(3), 1.5)
         send(lab, sw.ns(1), [roce(dst="10.0.3.1", sport=0xC000 + i) for i in range(5)])
         assert [f for _, f in captured(cap) if f[12:14] == b"\x08\x00"] == []

@@ -69,7 +69,7 @@ def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
                                        cwd=tmp_path)
     try:
         params = f"grpcaddr='{address}';p4info='rt.p4info.txt';config='rt.json'"
-        r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
+        r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}", *PTF_WAIT,
                             f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
                             "--log-dir", str(tmp_path / "ptf-log"), "idle_options"],
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
