@@ -114,14 +114,20 @@ print(json.dumps(out), flush=True)
 """
 
 
+# The window of a capture that expects `count` frames: it ends as soon as they came, so a generous window costs
+# nothing, and a busy machine (a slow sender or switch) cannot make it end before they came.
+WAIT_S = 60.0
+
+
 def capture(lab: Lab, ns: str, seconds: float, count: int | None = None) -> subprocess.Popen:
+    """Capture on `ns`'s eth0 for `seconds` or until `count` frames (WAIT_S when all `count` are expected)."""
     p = lab.start(ns, CAPTURE, str(seconds), *([str(count)] if count else []))
     assert p.stdout.readline().strip() == "ready"
     return p
 
 
 def captured(p: subprocess.Popen) -> list[tuple[int, bytes]]:
-    out, err = p.communicate(timeout=60)
+    out, err = p.communicate(timeout=WAIT_S + 60)
     lines = [ln for ln in out.splitlines() if ln.startswith("[")]
     assert lines, f"capture failed: {err}"
     return [(t, bytes.fromhex(h)) for t, h in json.loads(lines[-1])]

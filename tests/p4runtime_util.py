@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import grpc
+from waiting import DEADLINE_S
 
 from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
@@ -54,7 +55,8 @@ class Controller:
         self.requests.put(req)
         return self.next("arbitration")
 
-    def next(self, kind: str, timeout: float = 5.0):
+    def next(self, kind: str, timeout: float = DEADLINE_S):
+        """The next message of this kind (an RpcError if the stream ended); queue.Empty after `timeout` s."""
         while True:
             msg = self.responses.get(timeout=timeout)
             if isinstance(msg, grpc.RpcError):

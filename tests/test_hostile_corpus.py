@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -149,9 +150,14 @@ def test_sigterm_stops_a_run_and_a_second_signal_still_leaves_its_summary(tmp_pa
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _wait_for(out / ".rocelab.lock", proc)  # the folder is taken before the build
-        assert not (out / "summary.json").exists()  # the earlier run's summary is gone before this one runs
-        _wait_for(out / f".s1-9.pcap.part-{proc.pid}", proc)  # the capture is opened as the engine starts
-        time.sleep(0.5)
+        part = out / f".s1-9.pcap.part-{proc.pid}"
+        _wait_for(part, proc)  # the capture is opened as the engine starts
+        # the earlier run's summary is gone before this one runs (looked at once the engine runs: the lock file is
+        # made a moment before the old files are cleared, so looking as soon as it appears raced with the clearing)
+        assert not (out / "summary.json").exists()
+        # its first frames written (the writer's buffer flushed): the engine has simulated some time (a fixed sleep
+        # was not enough for that on a busy machine)
+        wait_until(lambda: part.stat().st_size > 0 or proc.poll() is not None, "frames in the capture", 180)
         proc.send_signal(signal.SIGTERM)
         time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)  # a second one while the outputs are written

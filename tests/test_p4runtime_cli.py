@@ -266,16 +266,12 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
     import sys
     from pathlib import Path
 
-    from test_switchd import SWITCH, free_port, stop, wait_listening
+    from test_switchd import SWITCH, start_listening, stop
 
     p4info, config = compile_program(RT_P4, tmp_path)
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--packet-in", f"ipc://{tmp_path}/sw.ipc", "--no-p4", "--",
-                                      "--grpc-server-addr", f"127.0.0.1:{port}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    cli = [str(Path(sys.executable).parent / "rocelab"), "cli", "--grpc-addr", f"127.0.0.1:{port}"]
+    proc, address, _ = start_listening(SWITCH + ["--packet-in", f"ipc://{tmp_path}/sw.ipc", "--no-p4"])
+    cli = [str(Path(sys.executable).parent / "rocelab"), "cli", "--grpc-addr", address]
     try:
-        wait_listening(port, proc)
         (tmp_path / "commands.txt").write_text("table_add l2 fwd 0x2 => 0x22 3\ntable_add l2 drop 0x3 =>\n"
                                                "table_add acl to_cpu 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7\n"
                                                "mc_mgrp_create 1\nmc_node_create 0 1 2\nmc_node_associate 1 0\n")
@@ -300,7 +296,7 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
 def test_fuzzed_command_lines_give_messages_never_tracebacks(tmp_path_factory):
     """Random command lines (known commands, names and hostile tokens) through the interpreter: each one either
     runs or yields an error message; no other exception escapes."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, example, given, settings
     from hypothesis import strategies as st
 
     from emulator.p4runtime.cli_commands import RuntimeCli
@@ -321,13 +317,22 @@ def test_fuzzed_command_lines_give_messages_never_tracebacks(tmp_path_factory):
 
             @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
             @given(st.sampled_from(commands), st.lists(tokens, max_size=6))
+            # a line that runs and one that is refused on every run: the random lines alone are all refused in
+            # about 2% of seeds (most commands need arguments in a particular order), which made this test flaky
+            @example("table_add", ["l2", "fwd", "1", "=>", "7", "1"])
+            @example("nope", [])
             def one(command, args):
-                msg = cli.execute(" ".join([command, *args]))
-                seen.append(msg)
+                line = " ".join([command, *args])
+                msg = cli.execute(line)
+                seen.append((line, msg))
                 assert msg is None or (isinstance(msg, str) and msg)
 
             seen: list = []
             one()
-            assert len(seen) >= 100 and None in seen and any(seen)  # some lines ran, some were refused
+            first = {}
+            for line, msg in seen:
+                first.setdefault(line, msg)  # the explicit examples run first; a random repeat may well be refused
+            assert len(seen) >= 100 and first["table_add l2 fwd 1 => 7 1"] is None
+            assert first["nope"] == "unknown command 'nope' ('help' lists the commands)"
     finally:
         handle.stop()

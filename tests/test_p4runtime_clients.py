@@ -11,6 +11,7 @@ import test_p4runtime_server as server_tests
 from google.protobuf import text_format
 from p4runtime_util import RT_P4, Controller, compile_program
 from test_p4runtime_server import DELETE, INSERT, MAC1, MAC2, SFP, code_of, eth_ipv4, table_entry
+from waiting import wait_until
 
 from emulator.p4runtime.device import Device
 from emulator.p4runtime.server import serve
@@ -146,21 +147,30 @@ def test_digest_data_is_reported_once_until_acknowledged(h, ctl):
     ack = p4runtime_pb2.StreamMessageRequest()
     ack.digest_ack.digest_id, ack.digest_ack.list_id = first.digest_id, first.list_id
     ctl.requests.put(ack)
-    for _ in range(50):  # the ack travels on the stream: resend until it has been taken
+
+    def again():  # the ack travels on the stream: resend until it has been taken
         h.send(7, eth_ipv4())
         try:
-            again = ctl.next("digest", timeout=0.1)
-            break
+            return ctl.next("digest", timeout=0.1)
         except queue.Empty:
-            continue
-    assert again.data[0].struct.members[0].bitstring == MAC1
+            return None
+
+    assert wait_until(again, "the data reported again after the ack").data[0].struct.members[0].bitstring == MAC1
 
 
 def test_digest_messages_wait_for_max_timeout_in_one_list(h, ctl):
-    """max_list_size 0 and a max_timeout_ns: the messages of several packets arrive together in one list."""
+    """max_list_size 0 and a max_timeout_ns: the messages of several packets arrive together in one list, once
+    max_timeout_ns has passed since the first (on a clock of the test's: on the wall clock, a busy machine could
+    let the timeout run out between two of the packets)."""
+    now = [10**9]
+    h.handle.service.clock_ns = lambda: now[0]
     _learning(h, ctl, max_timeout_ns=300_000_000)
-    for src in (1, 2, 3):
+    for src in (1, 2, 3):  # 100 ms apart
         h.send(7, eth_ipv4(src=bytes([2, 0, 0, 0, 0, src])))
+        now[0] += 100_000_000
+    now[0] -= 1
+    assert _no_more(ctl, "digest")  # 1 ns short of 300 ms after the first: not yet
+    now[0] += 1
     lst = ctl.next("digest")
     assert [d.struct.members[0].bitstring[-1] for d in lst.data] == [1, 2, 3]
 

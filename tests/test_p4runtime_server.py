@@ -8,6 +8,7 @@ import grpc
 import pytest
 from google.protobuf import text_format
 from p4runtime_util import RT_P4, Controller, compile_program, write_error_details
+from waiting import wait_until
 
 from emulator.p4runtime.device import Device
 from emulator.p4runtime.server import serve
@@ -163,6 +164,13 @@ def test_bad_device_config_and_mismatched_p4info_are_invalid_argument(h):
         with pytest.raises(grpc.RpcError) as e:
             c.set_pipeline(wrong, h.config)
         assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "no_such_table" in e.value.details()
+        twice = p4info_pb2.P4Info()
+        twice.CopyFrom(h.p4info)
+        fwd = next(a for a in twice.actions if a.preamble.name == "Ing.fwd")
+        fwd.params[1].id = fwd.params[0].id
+        with pytest.raises(grpc.RpcError) as e:
+            c.set_pipeline(twice, h.config)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "has parameter id 1 twice" in e.value.details()
     finally:
         c.close()
 
@@ -239,6 +247,29 @@ def test_bad_writes_get_the_spec_status_code_and_per_update_details(h, ctl, muta
     assert code_of(exc) == code
     details = write_error_details(exc.value)
     assert [c for c, _ in details] == [code.value[0]] and details[0][1]
+
+
+def _param(e, pid, value=b"\x01"):
+    e.table_entry.action.action.params.add(param_id=pid, value=value)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda e: _param(e, 9), "action 'Ing.fwd' has no parameter id 9"),
+    (lambda e: _param(e, 1), "action 'Ing.fwd': parameter id 1 given twice"),
+    (lambda e: e.table_entry.action.action.params.pop(), "action 'Ing.fwd': missing parameter(s) port"),
+    (lambda e: e.table_entry.action.action.params[1].__setattr__("value", b""),
+     "action 'Ing.fwd' parameter 'port': empty bytestring"),
+    (lambda e: e.table_entry.match[0].lpm.__setattr__("value", MAC2),
+     "Invalid match type"),  # PI's words
+    (lambda e: e.table_entry.match.add(field_id=7).exact.__setattr__("value", b"\x01"),
+     "Too many fields in match key"),  # PI's words
+])
+def test_bad_action_params_and_match_fields_are_named_in_the_error(h, ctl, mutate, message):
+    e = table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.fwd", [MAC2, b"\x02"])
+    mutate(e)
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, e))
+    assert write_error_details(exc.value) == [(grpc.StatusCode.INVALID_ARGUMENT.value[0], message)]
 
 
 def test_missing_priority_duplicate_not_found_and_table_full(h, ctl):
@@ -421,11 +452,7 @@ def test_packet_out_and_packet_in_through_controller_headers(h, ctl):
     # PacketOut with egress_port = 4 (metadata id 1): the program sends it to port 4 without the header
     frame = eth_ipv4()
     ctl.packet_out(frame, m1=b"\x04")
-    import time
-    for _ in range(100):
-        if h.out:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: h.out, "the PacketOut reaching the switch")
     assert h.out == [(4, frame)]
     # a packet the program sends to the CPU: l2 entry to_cpu; PacketIn metadata ingress_port = 6
     ctl.write((INSERT, table_entry(h, "Ing.l2", [("hdr.eth.dst", "exact", MAC2)], "Ing.to_cpu")))
@@ -439,14 +466,9 @@ def test_packet_out_metadata_as_tutorials_p4runtime_lib_encodes_it(h, ctl):
     """p4lang/tutorials' p4runtime_lib sends each PacketOut metadata as value.to_bytes(bitwidth): 9 bytes for the
     9-bit egress_port. Leading zero bytes are taken; a value that does not fit comes back as a StreamError
     naming the field, with the PacketOut in it."""
-    import time
-
     frame = eth_ipv4()
     ctl.packet_out(frame, m1=(4).to_bytes(9, "big"))
-    for _ in range(100):
-        if h.out:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: h.out, "the PacketOut reaching the switch")
     assert h.out == [(4, frame)]
     ctl.packet_out(frame, m1=(512).to_bytes(9, "big"))
     err = ctl.next("error")

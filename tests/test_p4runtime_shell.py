@@ -3,10 +3,9 @@ pipeline, insert/read/modify/delete entries of each match kind, counters, multic
 and PacketIn."""
 from __future__ import annotations
 
-import time
-
 import pytest
 from p4runtime_util import RT_P4, compile_program
+from waiting import wait_until
 
 sh = pytest.importorskip("p4runtime_sh.shell", reason="p4runtime-shell is not installed (scripts/setup.sh installs "
                          "it into .venv; pip install p4runtime-shell)")
@@ -36,6 +35,14 @@ def switch(tmp_path):
     yield dev, sent
     sh.teardown()
     handle.stop()
+
+
+def sniffed(sniffer) -> list:
+    """What a p4runtime-shell PacketIn / DigestList sniffer receives: waits (generously) for the first message, then
+    takes whatever else comes within half a second (a sniff returns only once its whole timeout has passed, so a
+    fixed one either fails on a busy machine or slows every run)."""
+    got = wait_until(lambda: list(sniffer.sniff(timeout=0.1)), "a message for the sniffer")
+    return got + list(sniffer.sniff(timeout=0.5))
 
 
 def entries(table: str) -> list:
@@ -98,10 +105,7 @@ def test_packet_out_and_packet_in(switch):
     dev, sent = switch
     frame = bytes.fromhex("020000000002020000000001") + b"\x88\xb5" + bytes(50)
     sh.PacketOut(frame, egress_port="4").send()
-    for _ in range(100):
-        if sent:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: sent, "the PacketOut reaching the switch")
     assert sent == [(4, frame)]
     to_cpu = sh.TableEntry("Ing.l2")(action="Ing.to_cpu")
     to_cpu.match["hdr.eth.dst"] = "02:00:00:00:00:02"
@@ -111,7 +115,7 @@ def test_packet_out_and_packet_in(switch):
         for p, f in dev.switch.process(6, frame):
             if p == dev.cpu_port:
                 dev.packet_in(f)
-    got = list(sniff.sniff(timeout=2))
+    got = sniffed(sniff)
     assert len(got) == 1
     pin = got[0].packet
     assert pin.payload == frame and pin.metadata[0].value == b"\x06"
@@ -141,15 +145,15 @@ def test_digest_list_sniff_acks_and_one_shot_reads_canonical(switch):
     lists = sh.DigestList()
     _process(dev, 3, frame)
     _process(dev, 3, frame)  # same data, list not acknowledged yet: suppressed
-    first = list(lists.sniff(timeout=1))
+    first = sniffed(lists)
     assert len(first) == 1 and first[0].digest.data[0].struct.members[1].bitstring == b"\x03"
-    seen = []
-    for _ in range(50):  # the shell's ack travels on the stream; once taken, the same data is reported again
+
+    def again():  # the shell's ack travels on the stream; once taken, the same data is reported again
         _process(dev, 3, frame)
-        seen = list(lists.sniff(timeout=0.1))
-        if seen:
-            break
-    assert seen and seen[0].digest.list_id == first[0].digest.list_id + 1
+        return list(lists.sniff(timeout=0.1))
+
+    seen = wait_until(again, "the same data reported again after the shell's ack")
+    assert seen[0].digest.list_id == first[0].digest.list_id + 1
     ecmp = sh.TableEntry("Ing.ecmp")
     ecmp.match["hdr.ipv4.dstAddr"] = "10.0.0.3"
     a = sh.Action("Ing.set_port")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import select
 import signal
 import socket
 import subprocess
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from google.protobuf import text_format
-from netns_util import Lab, capture, captured, netns_available, send
+from netns_util import WAIT_S, Lab, capture, captured, netns_available, send
 from p4runtime_util import RT_P4, Controller, compile_program
 
 from emulator.proto import p4info_pb2, p4runtime_pb2
@@ -22,29 +24,37 @@ SWITCH = [sys.executable, "-m", "emulator.switchd.main"]
 MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[subprocess.Popen, str, str]:
+    """rocelab-switch with these arguments (none naming a gRPC address: the switch is given 127.0.0.1:0) ->
+    (process, the address its P4Runtime server listens on, its stderr up to the line naming it).
 
-
-def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 20) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError("switch did not listen in time")
+    The OS picks the port as the server binds it and the switch names it once it listens: no port is picked by
+    binding and closing a socket first, which raced with parallel tests (another one could take the port in
+    between, and the test would then talk to the wrong server). The deadline is generous: start-up takes a second
+    or two, much longer only on a busy machine."""
+    proc = subprocess.Popen(args + ["--grpc-server-addr", "127.0.0.1:0"] if "--" in args else
+                            args + ["--", "--grpc-server-addr", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    fd, said, end = proc.stderr.fileno(), b"", time.monotonic() + timeout
+    # read the pipe itself (not the text wrapper, which would keep what it buffered beyond the line)
+    while (m := re.search(rb"P4Runtime on (\S+?)[,\n]", said)) is None:
+        left = end - time.monotonic()
+        chunk = os.read(fd, 65536) if left > 0 and select.select([fd], [], [], min(left, 1.0))[0] else None
+        if chunk == b"" or left <= 0:  # the switch exited (end of its stderr), or the deadline passed
+            stop(proc)
+            why = f"exited {proc.returncode}" if chunk == b"" else f"did not listen within {timeout:g} s"
+            raise AssertionError(f"switch {why}: {(said + proc.stderr.read().encode()).decode(errors='replace')}")
+        said += chunk or b""
+    return proc, m.group(1).decode(), said.decode(errors="replace")
 
 
 def stop(proc: subprocess.Popen) -> int:
+    """SIGTERM, then its exit status; killed (and TimeoutExpired raised) if it is not gone within 60 s (it stops
+    in well under a second; the deadline is for a busy machine)."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
-            return proc.wait(timeout=10)
+            return proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
@@ -102,20 +112,20 @@ def lab():
 
 
 def start_switch(lab, tmp_path, hosts: int, target_args=(), extra=(), setup=None):
+    """rocelab-switch on `hosts` namespaced hosts with rt.p4 pushed -> (process, controller, P4Info, interfaces,
+    what it printed on starting)."""
     ifaces = [lab.host(f"h{i}") for i in range(1, hosts + 1)]
     if setup is not None:  # e.g. tc on the root sides, before the switch looks at them
         setup(ifaces)
-    port = free_port()
     args = SWITCH + [a for i, (_, root) in enumerate(ifaces, 1) for a in ("-i", f"{i}@{root}")]
-    args += ["--device-id", "1", "--pcap", str(tmp_path / "pcaps"), *extra, "--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
-             "--cpu-port", "255", *target_args]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_listening(port, proc)
+    args += ["--device-id", "1", "--pcap", str(tmp_path / "pcaps"), *extra, "--no-p4", "--", "--cpu-port", "255",
+             *target_args]
+    proc, address, said = start_listening(args)
     info_path, cfg_path = compile_program(RT_P4, tmp_path)
     p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
-    ctl = Controller(f"127.0.0.1:{port}")
+    ctl = Controller(address)
     ctl.set_pipeline(p4info, cfg_path.read_bytes())
-    return proc, ctl, p4info, ifaces
+    return proc, ctl, p4info, ifaces, said
 
 
 def l2_entry(p4info, dst: bytes, port: int):
@@ -133,10 +143,10 @@ def l2_entry(p4info, dst: bytes, port: int):
 
 @needs_netns
 def test_forwarding_between_namespaces_pcaps_and_clean_stop(lab, tmp_path):
-    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2)
+    proc, ctl, p4info, ifaces, _ = start_switch(lab, tmp_path, 2)
     try:
         ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
-        cap = capture(lab, ifaces[1][0], 5, count=5)
+        cap = capture(lab, ifaces[1][0], WAIT_S, count=5)
         frames = [frame(size=64 + i) for i in range(5)]
         send(lab, ifaces[0][0], frames)
         got = [f for _, f in captured(cap)]
@@ -154,23 +164,26 @@ def test_forwarding_between_namespaces_pcaps_and_clean_stop(lab, tmp_path):
 def _assert_paced(lab, ctl, p4info, ifaces, rate: int) -> None:
     """60 frames of 1,000 bytes from port 1 to port 2 leave port 2 no faster than `rate` bits/s."""
     ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
-    cap = capture(lab, ifaces[1][0], 5, count=60)
+    cap = capture(lab, ifaces[1][0], WAIT_S, count=60)
     send(lab, ifaces[0][0], [frame(size=1000) for _ in range(60)])
     got = captured(cap)
     assert len(got) == 60
     span_s = (got[-1][0] - got[0][0]) / 1e9
     expect = 59 * (1000 + 24) * 8 / rate
-    # never faster than the rate (the shaping); slower only when the 2 cores are busy with other work, so the
-    # upper bound is loose: it catches a switch that stalls, not scheduling noise
-    assert 0.9 * expect < span_s < 4 * expect, (span_s, expect)
+    assert 0.9 * expect < span_s, (span_s, expect)  # never faster than the rate (the shaping)
+    # and at the rate: the median gap is one frame time. A busy machine stretches some gaps (the switch was not
+    # running when a frame was due; with --catch-up 0 it never makes up for it), which moved the whole span past
+    # any bound on it, but not the median gap; a 4x bound still catches a switch pacing at a rate far too low
+    gap_ns = (1000 + 24) * 8 / rate * 1e9
     gaps = sorted(b[0] - a[0] for a, b in zip(got, got[1:]))
-    assert gaps[len(gaps) // 2] >= 0.9 * (1000 + 24) * 8 / rate * 1e9, gaps[len(gaps) // 2]
+    median = gaps[len(gaps) // 2]
+    assert 0.9 * gap_ns <= median < 4 * gap_ns, (median, gap_ns)
 
 
 @needs_netns
 def test_egress_rate_is_enforced(lab, tmp_path):
     rate = 8_000_000  # 8 Mb/s: 60 frames of 1,000 bytes take (1000 + 24) * 8 * 60 / 8e6 = 61.4 ms
-    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", f"2={rate}"])
+    proc, ctl, p4info, ifaces, _ = start_switch(lab, tmp_path, 2, ["--port-rate", f"2={rate}"])
     try:
         _assert_paced(lab, ctl, p4info, ifaces, rate)
     finally:
@@ -189,13 +202,13 @@ def test_a_port_shaped_by_tc_is_paced_at_that_rate(lab, tmp_path):
                     f"tc class add dev {ifaces[1][1]} parent 5:0 classid 5:1 htb rate 8Mbit burst 15k"):
             subprocess.run(cmd.split(), check=True, capture_output=True)
 
-    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, setup=shape)
+    proc, ctl, p4info, ifaces, said = start_switch(lab, tmp_path, 2, setup=shape)
     try:
         _assert_paced(lab, ctl, p4info, ifaces, rate)
     finally:
         ctl.close()
         stop(proc)
-    notes = proc.stderr.read()
+    notes = said + proc.stderr.read()
     assert f"port 2 ({ifaces[1][1]}) paced at {rate} bit/s" in notes and f"port 1 ({ifaces[0][1]})" not in notes
 
 
@@ -214,7 +227,7 @@ def test_tc_rates_are_read_as_tc_prints_them():
 def test_pfc_pause_frames_on_the_wire_under_overload(lab, tmp_path):
     """Priority 0 lossless with a 4 KB XOFF; port 2 drains at 4 Mb/s while h1 bursts: the switch must send PFC
     XOFF frames (EtherType 0x8808, opcode 0x0101, class 0 enabled) back out of port 1."""
-    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", "2=4Mbps", "--pfc", "0",
+    proc, ctl, p4info, ifaces, _ = start_switch(lab, tmp_path, 2, ["--port-rate", "2=4Mbps", "--pfc", "0",
                                                                 "--pfc-xoff", "4000"])
     try:
         ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
@@ -301,7 +314,7 @@ def test_egress_queues_hold_64_packets_by_default_as_bmv2(lab, tmp_path, extra, 
     """simple_switch's egress queues hold 64 packets: a burst of 100 onto a slow port loses what does not fit
     (64 queued, plus the frame on the wire and the few the port sends while the burst is still arriving: a
     300-byte frame takes 2.6 ms at 1 Mb/s); --queue-depth 0 queues by bytes only."""
-    proc, ctl, p4info, ifaces = start_switch(lab, tmp_path, 2, ["--port-rate", "2=1Mbps", *extra])
+    proc, ctl, p4info, ifaces, _ = start_switch(lab, tmp_path, 2, ["--port-rate", "2=1Mbps", *extra])
     try:
         ctl.write((p4runtime_pb2.Update.INSERT, l2_entry(p4info, MAC2, 2)))
         cap = capture(lab, ifaces[1][0], 8, count=100)
@@ -325,3 +338,25 @@ def test_bench_switch_in_process_costs_go_through_the_whole_datapath():
 
     costs = in_process_costs(n=128)
     assert set(costs) == {"process_us", "datapath_us"} and all(v > 0 for v in costs.values())
+
+
+def test_bench_switch_writes_go_in_through_the_stubs_and_as_bytes(tmp_path):
+    """The bench's write rounds (stubs, then bytes serialized beforehand) each insert every entry: each round's
+    DELETEs succeed (a missing entry would fail them with NOT_FOUND) and leave the table empty."""
+    from emulator.bench.switch import _program, _writes, write_table
+    from emulator.p4runtime.device import Device
+    from emulator.p4runtime.server import serve
+
+    handle = serve(Device(0), "127.0.0.1:0")
+    try:
+        (channel, done, _stream), (stub, p4info) = _program(handle.address, str(tmp_path))
+        figures = _writes(stub, channel, p4info, os.getpid(), repeat=2, batches=5)
+        q = p4runtime_pb2.ReadRequest(device_id=0)
+        q.entities.add().table_entry.table_id = write_table(p4info).preamble.id
+        assert sum(len(r.entities) for r in stub.Read(q)) == 0
+        assert {"writes_per_s", "switch_writes_per_s", "write_cpu_us", "client_serialize_us"} <= set(figures)
+        assert figures["writes_per_s"] > 0 and figures["switch_writes_per_s"] > 0 and figures["write_cpu_us"] > 0
+        done.set()
+        channel.close()
+    finally:
+        handle.stop()

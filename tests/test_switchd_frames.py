@@ -10,16 +10,15 @@ over P4Runtime, checked on the wire from inside the namespaces (AF_PACKET captur
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from netns_util import SEND, Lab, capture, captured, netns_available, send
+from netns_util import SEND, WAIT_S, Lab, capture, captured, netns_available, send
 from p4runtime_util import compile_program
 from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 from test_fabric import FABRIC_P4, mac, roce
-from test_switchd import SWITCH, free_port, stop, wait_listening
+from test_switchd import SWITCH, start_listening, stop
 
 from emulator.control.fabric import FabricControl
 from emulator.p4runtime.client import P4RuntimeClient
@@ -35,16 +34,12 @@ class Switch:
 
     def __init__(self, lab: Lab, tmp: Path, hosts: int, program: Path, target_args: tuple[str, ...] = ()):
         self.hosts = [lab.host(f"h{i}") for i in range(1, hosts + 1)]
-        port = free_port()
         args = [a for i, (_, root) in enumerate(self.hosts, 1) for a in ("-i", f"{i}@{root}")]
-        self.proc = subprocess.Popen(SWITCH + args + ["--no-p4", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
-                                                      *target_args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc, address, _ = start_listening(SWITCH + args + ["--no-p4", "--", *target_args])
         self.client = None
         try:
-            wait_listening(port, self.proc)
             info, config = compile_program(program, tmp)
-            self.client = P4RuntimeClient(f"127.0.0.1:{port}")
+            self.client = P4RuntimeClient(address)
             self.client.connect()
             self.client.set_pipeline(info, config)
         except BaseException:
@@ -81,7 +76,7 @@ def test_fabric_routes_to_two_hosts_as_the_in_process_pipeline(lab, tmp_path):
         to2 = [roce(dst="10.0.2.7", sport=0xC000 + i) for i in range(4)]
         to3 = [roce(dst="10.0.3.9", sport=0xD000 + i, payload=200) for i in range(4)]
         unrouted = roce(dst="10.9.9.9")
-        cap2, cap3 = capture(lab, sw.ns(2), 4, count=4), capture(lab, sw.ns(3), 4, count=4)
+        cap2, cap3 = capture(lab, sw.ns(2), WAIT_S, count=4), capture(lab, sw.ns(3), WAIT_S, count=4)
         send(lab, sw.ns(1), [f for pair in zip(to2, to3) for f in pair] + [unrouted])
         got2, got3 = [f for _, f in captured(cap2)], [f for _, f in captured(cap3)]
         assert got2 == [f for p in to2 for _, f in local.process(1, p)]
@@ -98,7 +93,7 @@ def test_tutorial_style_ipv4_program(lab, tmp_path):
             sw.client.table_add("MyIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": f"10.0.{port}.{port}/32"},
                                 "MyIngress.ipv4_forward", {"dstAddr": f"08:00:00:00:0{port}:{port}{port}",
                                                            "port": port})
-        cap2, cap3 = capture(lab, sw.ns(2), 4, count=2), capture(lab, sw.ns(3), 4, count=2)
+        cap2, cap3 = capture(lab, sw.ns(2), WAIT_S, count=2), capture(lab, sw.ns(3), WAIT_S, count=2)
         pkts = [Ether(dst=ROUTER, src="08:00:00:00:01:11") / IP(src="10.0.1.1", dst=f"10.0.{p}.{p}", ttl=9)
                 / UDP(sport=1234, dport=4321) / (b"x" * n) for p, n in ((2, 20), (3, 30), (2, 40), (3, 50))]
         send(lab, sw.ns(1), [bytes(p) for p in pkts] + [bytes(Ether(dst=ROUTER) / IP(dst="10.0.4.4"))])
@@ -115,9 +110,11 @@ def test_tutorial_style_ipv4_program(lab, tmp_path):
 
 
 def test_higher_priority_overtakes_a_backlog(lab, tmp_path):
-    """Port 3 drains at 2 Mb/s (4 ms per 1,000-byte frame). h1 bursts 30 frames of priority 1, then 5 of priority
-    6: strict priority sends the 5 as soon as the frame on the wire is done, ahead of the backlog."""
-    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=2Mbps"))
+    """Port 3 drains at 1 Mb/s (8 ms per 1,000-byte frame). h1 bursts 30 frames of priority 1, then 5 of priority
+    6: strict priority sends the 5 as soon as the frame on the wire is done, ahead of the backlog. (The slow port
+    leaves the burst, sent in well under a millisecond, 120 ms to reach the switch before 15 frames have left, should
+    the sender be descheduled in the middle of it on a busy machine.)"""
+    sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=1Mbps"))
     try:
         fab = FabricControl(None, api=sw.client)
         routed(fab)
@@ -125,7 +122,7 @@ def test_higher_priority_overtakes_a_backlog(lab, tmp_path):
         fab.set_dscp_priority(46, 6)
         low = [roce(dst="10.0.3.1", dscp=10, sport=0xC000 + i, payload=900) for i in range(30)]
         high = [roce(dst="10.0.3.1", dscp=46, sport=0xE000 + i, payload=900) for i in range(5)]
-        cap = capture(lab, sw.ns(3), 6, count=35)
+        cap = capture(lab, sw.ns(3), WAIT_S, count=35)
         send(lab, sw.ns(1), low + high)
         order = [UDP(bytes(Ether(f)[UDP])).sport >> 12 for _, f in captured(cap)]
         assert len(order) == 35 and order.count(0xE) == 5, order
@@ -145,8 +142,10 @@ def test_incast_pauses_both_senders_with_pfc(lab, tmp_path):
     sw = Switch(lab, tmp_path, 3, FABRIC_P4, ("--port-rate", "3=4Mbps", "--pfc", "3", "--pfc-xoff", "4000"))
     try:
         routed(FabricControl(None, api=sw.client))
-        caps = [capture(lab, sw.ns(h), 6) for h in (1, 2)]
-        sink = capture(lab, sw.ns(3), 6)
+        # windows long enough for the captures and senders still starting after the first capture began (each a
+        # Python process, seconds apiece on a busy machine)
+        caps = [capture(lab, sw.ns(h), 15) for h in (1, 2)]
+        sink = capture(lab, sw.ns(3), 15)
         bursts = [[roce(dst="10.0.3.1", src=f"10.0.{h}.1", sport=0xC000 + i, payload=900).hex() for i in range(20)]
                   for h in (1, 2)]
         senders = [lab.start(sw.ns(h), SEND, json.dumps(b)) for h, b in zip((1, 2), bursts)]
@@ -175,7 +174,7 @@ def test_pause_received_on_the_wire_stops_the_port_until_xon(lab, tmp_path):
         cap = capture(lab, sw.ns(3), 1.5)
         send(lab, sw.ns(1), [roce(dst="10.0.3.1", sport=0xC000 + i) for i in range(5)])
         assert [f for _, f in captured(cap) if f[12:14] == b"\x08\x00"] == []
-        cap = capture(lab, sw.ns(3), 5, count=5)
+        cap = capture(lab, sw.ns(3), WAIT_S, count=5)
         send(lab, sw.ns(3), [_pfc(3, 0)])
         assert len(captured(cap)) == 5
     finally:

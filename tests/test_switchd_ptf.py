@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from netns_util import netns_available
 from p4runtime_util import RT_P4, compile_program
-from test_switchd import SWITCH, free_port, stop, wait_listening
+from test_switchd import SWITCH, start_listening, stop
 
 pytest.importorskip("ptf", reason="PTF is not installed (scripts/setup.sh installs it: pip install ptf)")
 pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)")
@@ -21,6 +21,9 @@ pytest.importorskip("pynng", reason="pynng is not installed (pip install pynng)"
 PROGRAMS = {"l2_forwarding": RT_P4, "basic_ipv4": RT_P4.parent / "basic_ipv4.p4",
             "fabric_routing": RT_P4.parents[1].parent / "p4src" / "fabric.p4", "unarbitrated": RT_P4}
 TARGET_OPTIONS = {"unarbitrated": ["--cpu-port", "255"]}  # its PacketIn / PacketOut go through the CPU port
+# how long PTF waits for an expected packet (its default is 2 s): generous, as an expected packet ends the wait as
+# soon as it comes and a busy machine can take longer than 2 s; waits for no packet keep PTF's negative timeout
+PTF_WAIT = ("--default-timeout", "30")
 
 
 @pytest.mark.parametrize("test", sorted(PROGRAMS))
@@ -34,14 +37,11 @@ def test_ptf_nn_platform_against_rocelab_switch(tmp_path, test):
         pytest.skip("the ptf command is not in this environment")
     info, cfg = compile_program(PROGRAMS[test], tmp_path)
     sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--device-id", "0", "--packet-in", sock, "--no-p4", "--",
-                                      "--grpc-server-addr", f"127.0.0.1:{port}", *TARGET_OPTIONS.get(test, [])],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, address, _ = start_listening(SWITCH + ["--device-id", "0", "--packet-in", sock, "--no-p4", "--",
+                                                 *TARGET_OPTIONS.get(test, [])])
     try:
-        wait_listening(port, proc)
-        params = f"grpcaddr='127.0.0.1:{port}';p4info='{info}';config='{cfg}'"
-        r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
+        params = f"grpcaddr='{address}';p4info='{info}';config='{cfg}'"
+        r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}", *PTF_WAIT,
                             "--test-params", params, "--test-dir", str(Path(__file__).parent / "ptf"),
                             "--log-dir", str(tmp_path / "ptf-log"), test],
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
@@ -64,14 +64,11 @@ def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True)
     assert compiled.returncode == 0 and (tmp_path / "rt.json").is_file(), compiled.stderr
     sock = f"ipc://{tmp_path}/bmv2_packets_1.ipc"
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + ["--log-file", "ss-log", "--log-flush", "--dump-packet-data", "10000",
-                                      "--packet-in", sock, "--no-p4", "--", "--grpc-server-addr",
-                                      f"127.0.0.1:{port}", "--cpu-port", "255"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, address, _ = start_listening(SWITCH + ["--log-file", "ss-log", "--log-flush", "--dump-packet-data",
+                                                 "10000", "--packet-in", sock, "--no-p4", "--", "--cpu-port", "255"],
+                                       cwd=tmp_path)
     try:
-        wait_listening(port, proc)
-        params = f"grpcaddr='127.0.0.1:{port}';p4info='rt.p4info.txt';config='rt.json'"
+        params = f"grpcaddr='{address}';p4info='rt.p4info.txt';config='rt.json'"
         r = subprocess.run([ptf_bin, "--platform", "nn", "--device-socket", f"0-{{0-7}}@{sock}",
                             f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
                             "--log-dir", str(tmp_path / "ptf-log"), "idle_options"],
@@ -113,7 +110,8 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
                                 cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         _wait_listening_in(ns, 9559, proc)
         params = f"grpcaddr='localhost:9559';p4info='{info}';config='{cfg}'"
-        r = subprocess.run(_in_netns(ns, ptf_bin, *[a for i in range(8) for a in ("-i", f"{i}@veth{2 * i + 1}")],
+        r = subprocess.run(_in_netns(ns, ptf_bin, *PTF_WAIT,
+                                     *[a for i in range(8) for a in ("-i", f"{i}@veth{2 * i + 1}")],
                                      f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
                                      "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
@@ -125,7 +123,7 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def _wait_listening_in(ns: str, port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+def _wait_listening_in(ns: str, port: int, proc: subprocess.Popen, timeout: float = 120) -> None:
     """As the tutorials check readiness: the gRPC port LISTENing, seen from inside the namespace."""
     probe = f"import socket; s = socket.socket(); raise SystemExit(s.connect_ex(('127.0.0.1', {port})))"
     end = time.monotonic() + timeout

@@ -13,7 +13,7 @@ import grpc
 import pytest
 from google.protobuf import text_format
 from p4runtime_util import RT_P4, Controller, compile_program
-from test_switchd import SWITCH, free_port, stop, wait_listening
+from test_switchd import SWITCH, start_listening, stop
 
 from emulator.p4runtime.device import Device
 from emulator.p4runtime.server import serve
@@ -51,8 +51,8 @@ def rt(tmp_path_factory):
 def test_the_port_opens_before_the_program_target_or_heavy_libraries_are_imported(rt):
     _, cfg_path = rt
     code = f"NOT_YET = {NOT_YET!r}\n" + PROBE
-    r = subprocess.run([sys.executable, "-c", code, str(cfg_path), "--", "--grpc-server-addr",
-                        f"127.0.0.1:{free_port()}"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([sys.executable, "-c", code, str(cfg_path), "--", "--grpc-server-addr", "127.0.0.1:0"],
+                       capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert ast.literal_eval(r.stdout.strip()) == []
 
@@ -66,13 +66,9 @@ def test_a_client_that_connects_at_once_is_served_in_order(rt):
     (the program may still be loading), asks for the pipeline (none yet, as BMv2 before a P4Info), sets its own
     and sends a PacketOut to the CPU port: it comes back as a PacketIn through the client's program."""
     p4info, cfg_path = rt
-    port = free_port()
-    proc = subprocess.Popen(SWITCH + [str(cfg_path), "--device-id", "1", "--", "--grpc-server-addr", f"127.0.0.1:{port}",
-                                      "--cpu-port", "255"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc, address, _ = start_listening(SWITCH + [str(cfg_path), "--device-id", "1", "--", "--cpu-port", "255"])
     try:
-        wait_listening(port, proc)
-        ctl = Controller(f"127.0.0.1:{port}")
+        ctl = Controller(address)
         req = p4runtime_pb2.GetForwardingPipelineConfigRequest(device_id=1)
         with pytest.raises(grpc.RpcError) as exc:
             ctl.stub.GetForwardingPipelineConfig(req)
@@ -129,13 +125,10 @@ def test_sigterm_as_soon_as_the_port_opens_is_a_clean_stop(rt, tmp_path):
     """A runner may stop the switch the moment it sees the port (the program still loading): exit 0, no
     traceback, the stats file written as after any run."""
     _, cfg_path = rt
-    port, stats = free_port(), tmp_path / "stats.json"
-    proc = subprocess.Popen(SWITCH + [str(cfg_path), "--", "--grpc-server-addr", f"127.0.0.1:{port}",
-                                      "--stats-file", str(stats)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wait_listening(port, proc)
+    stats = tmp_path / "stats.json"
+    proc, _, said = start_listening(SWITCH + [str(cfg_path), "--", "--stats-file", str(stats)])
     assert stop(proc) == 0
-    assert "Traceback" not in proc.stderr.read()
+    assert "Traceback" not in said + proc.stderr.read()
     assert stats.is_file()
 
 

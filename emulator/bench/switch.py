@@ -10,8 +10,9 @@ with the range). The machine's other load moves packets/s a lot (a forwarder wai
 falls behind), so each forwarder's CPU time per frame (its main thread's user + system time over the measurement,
 from /proc) is reported too: the steadier comparison. The in-process costs per frame (`V1Switch.process` and the
 switch's whole datapath without sockets, fabric.p4 with the same tables) say where the switch's time goes.
-Writes: batches of 100 exact entries through the gRPC stubs into a running switch. Everything created is removed
-at the end.
+Writes: batches of 100 exact entries through the gRPC stubs into a running switch, then the same requests sent as
+bytes serialized beforehand, which leaves out the client's own protobuf (pure Python in the p4runtime-shell
+environment: a third of the stubs' time). Everything created is removed at the end.
 """
 from __future__ import annotations
 
@@ -33,7 +34,12 @@ DESCRIPTIONS = {
     "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit)",
     "bare_loop_pps": "frames/s of a Python AF_PACKET recv+send loop on the same veths",
     "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
-    "writes_per_s": "P4Runtime table writes/s, batches of 100 (goal >= 10,000)",
+    "writes_per_s": "P4Runtime table writes/s, batches of 100 through the stubs (goal >= 10,000)",
+    "switch_writes_per_s": "the same writes sent as bytes serialized beforehand: the switch's own rate",
+    "write_cpu_us": "rocelab-switch's CPU time per write (all threads, during switch_writes_per_s; median)",
+    "writes_per_s_range": "lowest and highest writes_per_s of the repeats",
+    "switch_writes_per_s_range": "lowest and highest switch_writes_per_s of the repeats",
+    "client_serialize_us": "this process's protobuf serializing the requests, per write (part of writes_per_s)",
     "switch_pps_range": "lowest and highest switch_pps of the repeats",
     "bare_loop_pps_range": "lowest and highest bare_loop_pps of the repeats",
     "switch_cpu_us": "rocelab-switch's CPU time per frame (user + system, main thread; median)",
@@ -42,7 +48,7 @@ DESCRIPTIONS = {
     "process_us": "in-process: V1Switch.process() per frame (fabric.p4: parser .. deparser, ideal TM)",
     "datapath_us": "in-process: the switch's datapath per frame (ingress, TM, egress, send call; no sockets)",
     "frames_offered": "frames the sender sent per measurement",
-    "repeats": "measurements per forwarder",
+    "repeats": "measurements per forwarder, and write rounds",
     "protobuf": "protobuf version/implementation of this process and the switch's (pure Python is ~10x slower)",
     **listen.DESCRIPTIONS,
 }
@@ -98,7 +104,7 @@ while True:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=30_000, help="frames offered per measurement (default 30,000)")
-    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder (default 3)")
+    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder, and write rounds (default 3)")
 
 
 def _ip(*args: str) -> None:
@@ -222,33 +228,81 @@ def _program(addr: str, workdir: str) -> tuple[object, object]:
     return (channel, done, stream), (stub, p4info)  # the stream must stay referenced: dropping it cancels it
 
 
-def _writes_per_s(stub, p4info, batches: int = 40) -> float:
-    """INSERT batches of 100 exact entries (then delete them), through the stubs."""
+def write_table(p4info):
+    """The table the bench writes: direct, exact keys only, room for 4,000 entries."""
+    return next(t for t in p4info.tables if all(m.match_type == 2 for m in t.match_fields) and t.size >= 4000
+                and not t.implementation_id and t.match_fields)
+
+
+def _write_batches(p4info, batches: int) -> tuple[list, list]:
+    """`batches` WriteRequests of 100 INSERTs of exact entries, and the DELETEs of the same entries."""
     from emulator.proto import p4runtime_pb2
 
-    table = next(t for t in p4info.tables if all(m.match_type == 2 for m in t.match_fields) and t.size >= 4000
-                 and not t.implementation_id
-                 and t.match_fields)
+    table = write_table(p4info)
     action = next(r.id for r in table.action_refs)
     params = next(a.params for a in p4info.actions if a.preamble.id == action)
-    reqs = []
+    inserts, deletes = [], []
     for b in range(batches):
-        req = p4runtime_pb2.WriteRequest(device_id=0)
-        req.election_id.low = 1
-        for i in range(100):
-            u = req.updates.add(type=p4runtime_pb2.Update.INSERT)
-            te = u.entity.table_entry
-            te.table_id = table.preamble.id
-            for m in table.match_fields:
-                te.match.add(field_id=m.id).exact.value = (b * 100 + i + 1).to_bytes((m.bitwidth + 7) // 8, "big")
-            te.action.action.action_id = action
-            for p in params:
-                te.action.action.params.add(param_id=p.id, value=b"\x01")
-        reqs.append(req)
-    t0 = time.perf_counter()
-    for r in reqs:
-        stub.Write(r)
-    return batches * 100 / (time.perf_counter() - t0)
+        ins, dels = (p4runtime_pb2.WriteRequest(device_id=0) for _ in range(2))
+        for req, kind in ((ins, p4runtime_pb2.Update.INSERT), (dels, p4runtime_pb2.Update.DELETE)):
+            req.election_id.low = 1
+            for i in range(100):
+                te = req.updates.add(type=kind).entity.table_entry
+                te.table_id = table.preamble.id
+                for m in table.match_fields:
+                    te.match.add(field_id=m.id).exact.value = (b * 100 + i + 1).to_bytes((m.bitwidth + 7) // 8, "big")
+                if kind == p4runtime_pb2.Update.INSERT:
+                    te.action.action.action_id = action
+                    for p in params:
+                        te.action.action.params.add(param_id=p.id, value=b"\x01")
+        inserts.append(ins)
+        deletes.append(dels)
+    return inserts, deletes
+
+
+def _process_cpu_ns(pid: int) -> int:
+    """CPU nanoseconds the process's threads (the gRPC workers too) have run, from each one's schedstat."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            total += int(open(f"/proc/{pid}/task/{task}/schedstat").read().split()[0])
+        except (OSError, IndexError, ValueError):  # a thread that ended meanwhile
+            continue
+    return total
+
+
+def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: int = 40) -> dict:
+    """`repeat` rounds of: INSERT batches of 100 exact entries through the stubs (each request serialized by this
+    process's protobuf, as a controller's stubs do), delete them, INSERT them again as bytes serialized beforehand
+    (the switch's own rate: what a controller whose protobuf is compiled code would see; with the switch's CPU
+    time per write), delete them. Every round builds its messages afresh: pure-Python protobuf caches a message's
+    sizes once serialized, which would make the stubs' second serialization cheaper. Medians, and the ranges."""
+    n = batches * 100
+    raw = channel.unary_unary("/p4.v1.P4Runtime/Write")  # no (de)serializers: bytes in, bytes out
+    stubs, own, cpu, ser = [], [], [], []
+    for _ in range(repeat):
+        inserts, deletes = _write_batches(p4info, batches)
+        del_blobs = [r.SerializeToString() for r in deletes]
+        t0 = time.perf_counter()
+        for r in inserts:
+            stub.Write(r)
+        stubs.append(n / (time.perf_counter() - t0))
+        for b in del_blobs:
+            raw(b)
+        inserts = _write_batches(p4info, batches)[0]
+        t0 = time.perf_counter()
+        ins_blobs = [r.SerializeToString() for r in inserts]
+        ser.append((time.perf_counter() - t0) * 1e6 / n)
+        cpu0, t0 = _process_cpu_ns(switch_pid), time.perf_counter()
+        for b in ins_blobs:
+            raw(b)
+        own.append(n / (time.perf_counter() - t0))
+        cpu.append((_process_cpu_ns(switch_pid) - cpu0) / 1e3 / n)
+        for b in del_blobs:
+            raw(b)
+    return {"writes_per_s": round(_median(stubs)), "switch_writes_per_s": round(_median(own)),
+            "write_cpu_us": round(_median(cpu), 1), "client_serialize_us": round(_median(ser), 1),
+            "writes_per_s_range": _range(stubs), "switch_writes_per_s_range": _range(own)}
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -275,7 +329,7 @@ def run(args: argparse.Namespace) -> dict:
             listen.wait_for_port(sw, port, 30, poll_s=0.05)
             (channel, done, _stream), (stub, p4info) = _program(addr, work)
             switch_runs = [_measure(lab, frames, sw) for _ in range(repeat)]
-            writes = _writes_per_s(stub, p4info)
+            writes = _writes(stub, channel, p4info, sw.pid, repeat)
             done.set()
             channel.close()
         finally:
@@ -285,7 +339,7 @@ def run(args: argparse.Namespace) -> dict:
     switch_pps, bare_pps = _median([r[0] for r in switch_runs]), _median([r[0] for r in bare_runs])
     switch_cpu, bare_cpu = _median([r[1] for r in switch_runs]), _median([r[1] for r in bare_runs])
     return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
-            "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, "writes_per_s": round(writes),
+            "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, **writes,
             "switch_pps_range": _range(r[0] for r in switch_runs), "bare_loop_pps_range": _range(r[0] for r in bare_runs),
             "switch_cpu_us": round(switch_cpu, 2), "bare_loop_cpu_us": round(bare_cpu, 2),
             "cpu_ratio": round(bare_cpu / switch_cpu, 3) if switch_cpu else 0.0,

@@ -55,8 +55,15 @@ class ServerHandle:
 
     def attach(self, service) -> None:
         """Serve `service` (a P4RuntimeService) from now on."""
-        from emulator.proto import p4runtime_pb2_grpc
+        from emulator.p4runtime.wire import write_request_deserializer
+        from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
+        # Write first, with wire.py's decoder where it helps (generic handlers are asked in order): the rest as
+        # generated
+        self._dispatch.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("p4.v1.P4Runtime", {
+            "Write": grpc.unary_unary_rpc_method_handler(
+                service.Write, request_deserializer=write_request_deserializer(),
+                response_serializer=p4runtime_pb2.WriteResponse.SerializeToString)}),))
         p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, self._dispatch)
         self.service = service
         self._dispatch.open()

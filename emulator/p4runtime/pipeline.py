@@ -24,6 +24,9 @@ class ActionDesc:
     name: str  # the target's (fully qualified) name
     params: dict[int, Any] = field(default_factory=dict)  # param id -> P4Info param (name, bitwidth)
     order: list[int] = field(default_factory=list)  # param ids in the action's parameter order
+    # param id -> (position, bitwidth, what error messages call it): what decoding an entry's action reads, in plain
+    # Python values (the P4Info messages' getters cost a microsecond each under pure-Python protobuf)
+    slots: dict[int, tuple[int, int, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,7 +71,10 @@ class Pipeline:
                 raise invalid(f"P4Info action '{a.preamble.name}' is not in the device config's program")
             desc = ActionDesc(a.preamble.id, info.name)
             for p in a.params:
+                if p.id in desc.params:
+                    raise invalid(f"P4Info action '{a.preamble.name}' has parameter id {p.id} twice")
                 desc.params[p.id] = p
+                desc.slots[p.id] = (len(desc.order), p.bitwidth, f"action '{info.name}' parameter '{p.name}'")
                 desc.order.append(p.id)
             if len(desc.order) != len(info.params):
                 raise invalid(f"P4Info action '{a.preamble.name}' has {len(desc.order)} parameters, "

@@ -61,6 +61,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         self.entities: Entities | None = None
         self.digest_config: dict = {}
         self.digest_lists = DigestLists(self.digest_config)
+        self.clock_ns = time.monotonic_ns  # digest lists' max_timeout_ns and ack_timeout_ns run on it (tests set it)
         device.listen(self._from_dataplane)
         self._streams = 0
         self._streams_lock = threading.Lock()
@@ -80,7 +81,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             ents = self.entities
             if ents is None:
                 continue
-            self._send_digests(ents.pipe, self.digest_lists.tick(time.monotonic_ns()))
+            self._send_digests(ents.pipe, self.digest_lists.tick(self.clock_ns()))
             from emulator.p4runtime.tables import idle_entries
 
             with self.device.lock:
@@ -354,7 +355,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 d = pipe.digest_by_name.get(name)
                 if d is not None and d.preamble.id in self.digest_config:
                     grouped.setdefault(d.preamble.id, []).append(values)
-            now = time.monotonic_ns()
+            now = self.clock_ns()
             for did, values in grouped.items():
                 self._send_digests(pipe, self.digest_lists.add(did, values, now))
 

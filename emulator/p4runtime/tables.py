@@ -74,18 +74,20 @@ def decode_priority(t: TableDesc, entry) -> int | None:
 def decode_action(pipe: Pipeline, action) -> tuple[str, tuple]:
     """(target action name, args) of a p4.v1.Action."""
     desc = pipe.action(action.action_id)
-    given = {}
+    slots = desc.slots
+    args: list = [None] * len(desc.order)
     for p in action.params:
-        info = desc.params.get(p.param_id)
-        if info is None:
+        slot = slots.get(p.param_id)
+        if slot is None:
             raise invalid(f"action '{desc.name}' has no parameter id {p.param_id}")
-        if p.param_id in given:
+        i, width, what = slot
+        if args[i] is not None:
             raise invalid(f"action '{desc.name}': parameter id {p.param_id} given twice")
-        given[p.param_id] = codec.decode(p.value, info.bitwidth, f"action '{desc.name}' parameter '{info.name}'")
-    missing = [desc.params[i].name for i in desc.order if i not in given]
-    if missing:
+        args[i] = codec.decode(p.value, width, what)
+    if None in args:
+        missing = [desc.params[pid].name for pid, a in zip(desc.order, args) if a is None]
         raise invalid(f"action '{desc.name}': missing parameter(s) {', '.join(missing)}")
-    return desc.name, tuple(given[i] for i in desc.order)
+    return desc.name, tuple(args)
 
 
 def encode_action(pipe: Pipeline, name: str, args: tuple, msg) -> None:
@@ -138,14 +140,15 @@ class TableWriter:
             raise _target_error(exc) from None
 
     # -- checks made before anything changes (PI's construct_match_key, validate_action, validate_entry_ttl)
-    def _key(self, t: TableDesc, entry) -> tuple[list, int | None]:
+    def _key(self, t: TableDesc, entry) -> tuple[tuple, int | None]:
+        """The entry's normalized match key and its priority."""
         if entry.is_default_action:
             if entry.match:
                 raise invalid("Non-empty key for default entry")
             if entry.priority:
                 raise invalid("Non-zero priority for default entry")
-            return [], None
-        return decode_match(t, entry), decode_priority(t, entry)
+            return (), None
+        return t.target.normalize(decode_match(t, entry)), decode_priority(t, entry)
 
     def _validate_action(self, t: TableDesc, entry) -> None:
         default = entry.is_default_action
@@ -201,8 +204,8 @@ class TableWriter:
         else:
             raise invalid(f"table '{t.name}': a one-shot action set cannot be a default action")
 
-    def _find(self, t: TableDesc, match: list, prio: int | None) -> int | None:
-        key = t.target.normalize(match)
+    @staticmethod
+    def _find(t: TableDesc, key: tuple, prio: int | None) -> int | None:
         e = t.target._by_key.get((key, prio))
         return None if e is None else e.handle
 
@@ -223,7 +226,7 @@ class TableWriter:
                                  f"table '{t.name}' is full ({t.target.info.size} entries)")
         kwargs, oneshot = self._target_action(t, entry)
         try:
-            handle = t.target.add_entry(match, priority=prio, **kwargs)
+            handle = t.target.add_entry(match, priority=prio, normalized=True, **kwargs)
         except Exception:
             self._drop_oneshot(t, oneshot)
             raise

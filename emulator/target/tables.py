@@ -206,7 +206,8 @@ class Table(TableLookup):
             full = (1 << w) - 1
             try:
                 if kind == "exact":
-                    out.append(self._fit(spec, f))
+                    # a plain int that fits is the common case; anything else gets _fit's checks and messages
+                    out.append(spec if type(spec) is int and 0 <= spec and not spec >> w else self._fit(spec, f))
                 elif kind == "lpm":
                     if isinstance(spec, int):
                         spec = (spec, w)
@@ -275,10 +276,11 @@ class Table(TableLookup):
 
     # ---- entries
     def add_entry(self, match, action: str | None = None, args: Iterable[int] = (), priority: int | None = None,
-                  *, member: int | None = None, group: int | None = None) -> int:
+                  *, member: int | None = None, group: int | None = None, normalized: bool = False) -> int:
+        """`normalized`: `match` is already `normalize()`'s result (P4Runtime looked the key up with it)."""
         if self._frozen:
             raise RuntimeApiError(f"table '{self.name}' has const entries and cannot be changed")
-        key = self.normalize(match)
+        key = match if normalized else self.normalize(match)
         if self.needs_priority:
             if priority is None:
                 raise RuntimeApiError(f"table '{self.name}' has ternary/range/optional keys: its entries need a priority")

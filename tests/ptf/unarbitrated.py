@@ -56,7 +56,7 @@ class Unarbitrated(BaseTest):
         except grpc.RpcError:
             pass
 
-    def next(self, kind, timeout=5):
+    def next(self, kind, timeout=60):  # generous: the switch answers in ms, unless the machine is busy
         while True:
             msg = self.got.get(timeout=timeout)
             if msg.HasField(kind):
