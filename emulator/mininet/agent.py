@@ -48,8 +48,10 @@ class AgentError(Exception):
 
 def open_raw_socket(iface: str) -> socket.socket:
     try:
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        s.bind((iface, 0))
+        # protocol 0, then ETH_P_ALL at bind (as emulator/switchd/ports.py): no frame of another interface before
+        # the bind, and no RCU grace period (~20 ms) in bind
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+        s.bind((iface, ETH_P_ALL))
     except OSError as exc:
         raise AgentError(f"cannot open a raw socket on interface {iface!r}: {exc.strerror}") from None
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
