@@ -37,7 +37,8 @@ class RealSwitch:
         self.proc, self.address, _ = start_listening(SWITCH + ["--device-id", str(self.device_id), "--packet-in",
                                                                self.nn, "--no-p4", "--", "--cpu-port", "255"])
         try:
-            self.sock = pynng.Pair0(dial=self.nn, recv_timeout=3000, send_timeout=3000)
+            # a frame the switch sends ends recv()'s wait at once; 60 s is for a busy machine
+            self.sock = pynng.Pair0(dial=self.nn, recv_timeout=60_000, send_timeout=3000)
             for p in range(8):
                 self.sock.send(NN_HDR.pack(NN_PORT_ADD, p, 0))
         except BaseException:

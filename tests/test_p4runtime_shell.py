@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from p4runtime_util import RT_P4, compile_program
-from waiting import wait_until
+from waiting import sniffed, wait_until
 
 sh = pytest.importorskip("p4runtime_sh.shell", reason="p4runtime-shell is not installed (scripts/setup.sh installs "
                          "it into .venv; pip install p4runtime-shell)")
@@ -35,14 +35,6 @@ def switch(tmp_path):
     yield dev, sent
     sh.teardown()
     handle.stop()
-
-
-def sniffed(sniffer) -> list:
-    """What a p4runtime-shell PacketIn / DigestList sniffer receives: waits (generously) for the first message, then
-    takes whatever else comes within half a second (a sniff returns only once its whole timeout has passed, so a
-    fixed one either fails on a busy machine or slows every run)."""
-    got = wait_until(lambda: list(sniffer.sniff(timeout=0.1)), "a message for the sniffer")
-    return got + list(sniffer.sniff(timeout=0.5))
 
 
 def entries(table: str) -> list:

@@ -5,6 +5,7 @@ entry, idle timeouts with their notifications, controller metadata, the default 
 from __future__ import annotations
 
 import pytest
+from waiting import sniffed
 
 pytest_plugins = ["shell_util"]  # the switch process and the connected shell (fixtures)
 
@@ -135,8 +136,7 @@ def test_idle_timeout_notification_metadata_and_time_since_last_hit(rt):
     te.idle_timeout_ns = 100_000_000
     te.metadata = b"cookie"
     te.insert()
-    got = list(notes.sniff(timeout=3))
-    assert got, "no IdleTimeoutNotification within 3 s"
+    got = sniffed(notes)
     (entry,) = got[0].idle_timeout_notification.table_entry
     assert entry.match[0].exact.value == bytes.fromhex("020000000009") and entry.metadata == b"cookie"
     assert entry.idle_timeout_ns == 100_000_000

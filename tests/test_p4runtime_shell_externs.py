@@ -4,6 +4,7 @@ configs and lists, PacketIn and PacketOut. The answers are simple_switch_grpc's 
 from __future__ import annotations
 
 import pytest
+from waiting import sniffed
 
 pytest_plugins = ["shell_util"]  # the switch process and the connected shell (fixtures)
 
@@ -239,7 +240,7 @@ def test_digest_config_insert_modify_read_delete(rt):
     learn.match["dst"] = "02:00:00:00:00:02"
     learn.insert()
     rt.send(6, FRAME)
-    (msg,) = list(lists.sniff(timeout=3))
+    (msg,) = sniffed(lists)
     src, port = msg.digest.data[0].struct.members
     assert src.bitstring == bytes.fromhex("020000000001") and port.bitstring == b"\x06"
     d.delete()
@@ -259,7 +260,7 @@ def test_packet_in_sniff_and_packet_out_with_metadata(rt):
     to_cpu.match["dst"] = "02:00:00:00:00:02"
     to_cpu.insert()
     rt.send(3, FRAME)
-    (msg,) = list(pin.sniff(timeout=3))
+    (msg,) = sniffed(pin)
     assert msg.packet.payload == FRAME
     assert [(m.metadata_id, m.value) for m in msg.packet.metadata] == [(1, b"\x03"), (2, b"\x00")]
     sh.PacketOut(FRAME, egress_port="5").send()

@@ -23,3 +23,11 @@ def wait_until(condition: Callable[[], T], what: str, seconds: float = DEADLINE_
         if time.monotonic() > end:
             raise AssertionError(f"{what}: not within {seconds:g} s")
         time.sleep(interval)
+
+
+def sniffed(sniffer) -> list:
+    """What a p4runtime-shell sniffer (PacketIn, DigestList, IdleTimeoutNotification) receives: waits generously for
+    the first message, then takes whatever else comes within half a second (a sniff returns only once its whole
+    timeout has passed, so a fixed one either fails on a busy machine or slows every run)."""
+    got = wait_until(lambda: list(sniffer.sniff(timeout=0.1)), "a message for the sniffer")
+    return got + list(sniffer.sniff(timeout=0.5))
