@@ -24,6 +24,12 @@ SWITCH = [sys.executable, "-m", "emulator.switchd.main"]
 MAC1, MAC2 = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
 
 
+def any_port(args: list[str]) -> list[str]:
+    """rocelab-switch arguments with its P4Runtime server on a port the OS picks (127.0.0.1:0), not the default
+    9559, which another test or run on the machine may hold (the switch listens before it reads its program)."""
+    return args + (["--grpc-server-addr", "127.0.0.1:0"] if "--" in args else ["--", "--grpc-server-addr", "127.0.0.1:0"])
+
+
 def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[subprocess.Popen, str, str]:
     """rocelab-switch with these arguments (none naming a gRPC address: the switch is given 127.0.0.1:0) ->
     (process, the address its P4Runtime server listens on, its stderr up to the line naming it).
@@ -32,9 +38,7 @@ def start_listening(args: list[str], timeout: float = 120, cwd=None) -> tuple[su
     binding and closing a socket first, which raced with parallel tests (another one could take the port in
     between, and the test would then talk to the wrong server). The deadline is generous: start-up takes a second
     or two, much longer only on a busy machine."""
-    proc = subprocess.Popen(args + ["--grpc-server-addr", "127.0.0.1:0"] if "--" in args else
-                            args + ["--", "--grpc-server-addr", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    proc = subprocess.Popen(any_port(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     fd, said, end = proc.stderr.fileno(), b"", time.monotonic() + timeout
     # the pipe itself is read, as select() sees only it (a text wrapper's buffer could hold the line unseen)
     while (m := re.search(rb"P4Runtime on (\S+?)[,\n]", said)) is None:
@@ -79,6 +83,8 @@ def test_bad_command_lines_exit_2_with_a_message():
              # for the Thrift port: refusing at once is what ends that wait
              (["--thrift-port", "9090", "--no-p4"], "-b rocelab-switch-grpc")]
     for args, words in cases:
+        if "--grpc-server-addr" not in args and "--thrift-port" not in args:  # the Thrift case is about the default
+            args = any_port(args)
         r = subprocess.run(SWITCH + args, capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
         assert words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
@@ -87,7 +93,7 @@ def test_bad_command_lines_exit_2_with_a_message():
 def test_config_not_ours_is_refused(tmp_path):
     bmv2 = tmp_path / "p4c.json"
     bmv2.write_text('{"header_types": [], "pipelines": []}')
-    r = subprocess.run(SWITCH + [str(bmv2)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(SWITCH + any_port([str(bmv2)]), capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "rocelab compile" in r.stderr and "Traceback" not in r.stderr
 
 
