@@ -201,6 +201,9 @@ def test_action_profile_writes_have_pis_codes_and_messages(h, ctl):
     assert _fails(ctl, INSERT, _group(h, 5, [(1, 1), (1, 2)])) == (
         BAD.value[0], "Duplicate member id 1 for group 5, use weights instead")
     assert _fails(ctl, INSERT, _group(h, 5, max_size=-1)) == (BAD.value[0], "Group max_size cannot be less than 0")
+    for weight in (0, -1):  # 0 too: controllers' negative tests send it and expect PI's refusal
+        assert _fails(ctl, INSERT, _group(h, 5, [(1, weight)])) == (
+            BAD.value[0], "Member weight must be a positive integer value")
     assert _fails(ctl, INSERT, _group(h, 5, [(1, 3), (2, 2)], max_size=4)) == (
         grpc.StatusCode.RESOURCE_EXHAUSTED.value[0], "Sum of member weights exceeds maximum group size")
     ctl.write((INSERT, _group(h, 5, [(1, 1), (2, 2)], max_size=8)))

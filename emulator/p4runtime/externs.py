@@ -254,10 +254,10 @@ def _profile_error(exc: RuntimeApiError) -> P4RuntimeError:
 
 
 def _membership(prof, g, max_size: int) -> dict[int, int]:
-    """member id -> weight of a group message, checked as PI checks it (a weight left at 0 counts as 1, the way
-    clients written before weights existed send it)."""
-    weights = [mb.weight or 1 for mb in g.members]
-    if any(w < 0 for w in weights):
+    """member id -> weight of a group message, checked as PI checks it, in its words: a weight of 0 is refused as
+    any other weight below 1 (controllers' negative tests send 0 and expect INVALID_ARGUMENT)."""
+    weights = [mb.weight for mb in g.members]
+    if any(w <= 0 for w in weights):
         raise invalid("Member weight must be a positive integer value")
     if max_size > 0 and sum(weights) > max_size:
         raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED, "Sum of member weights exceeds maximum group size")

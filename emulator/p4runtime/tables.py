@@ -305,8 +305,8 @@ class TableWriter:
         members = []
         try:
             for apa in action_set.action_profile_actions:
-                if apa.weight < 1:
-                    raise invalid(f"table '{t.name}': action set weight must be >= 1, got {apa.weight}")
+                if apa.weight < 1:  # PI's words, as for a group's members
+                    raise invalid("Member weight must be a positive integer value")
                 name, args = decode_action(self.pipe, apa.action)
                 prof.add_member(name, args, member_id=nxt)
                 members.append((nxt, apa.weight, (name, args), codec.watch_of(apa)))
