@@ -29,6 +29,26 @@ def test_tutorials_makefile_form(tmp_path, monkeypatch):
         assert parse_device_config(f.read().encode()).program == "l3.p4"
 
 
+def test_onf_ngsdn_makefile_form_with_diagnostic_flags(tmp_path, monkeypatch, capsys):
+    """ONF's ngsdn-tutorial builds with `p4c-bm2-ss --arch v1model -o p4src/build/bmv2.json -DCPU_PORT=255
+    --p4runtime-files p4src/build/p4info.txt --Wdisable=unsupported p4src/main.p4`; p4c's diagnostic flags were
+    refused as unknown arguments. They change nothing here (the outputs are those of the run without them); a word
+    that is not a diagnostic name after one (`--Werror x.p4`) is refused with p4c's form named."""
+    monkeypatch.chdir(tmp_path)
+    for out in ("a", "b"):
+        (tmp_path / out).mkdir()
+    base = ["compile", "--arch", "v1model", "-DCPU_PORT=255"]
+    assert main([*base, "-o", "a/bmv2.json", "--p4runtime-files", "a/p4info.txt", "--Wdisable=unsupported",
+                 "--Wwarn", "--Werror=shadowing", L3]) == 0
+    assert main([*base, "-o", "b/bmv2.json", "--p4runtime-files", "b/p4info.txt", L3]) == 0
+    assert (tmp_path / "a/p4info.txt").read_text() == (tmp_path / "b/p4info.txt").read_text()
+    assert (tmp_path / "a/bmv2.json").read_text() == (tmp_path / "b/bmv2.json").read_text()
+    capsys.readouterr()
+    assert main(["compile", "-o", "c.json", "--Werror=x.p4", L3]) == 2
+    assert "--Werror: 'x.p4' is not a diagnostic name (p4c's form is --Werror=NAME)" in capsys.readouterr().err
+    assert not (tmp_path / "c.json").exists()
+
+
 def _table_locations(node, found=None) -> dict:
     """name -> SrcLoc of every table declaration under an ast node."""
     import dataclasses

@@ -18,10 +18,15 @@ never replaced). Exit 0 ok, 2 bad program or flags.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from emulator.errors import UsageError
+
+# p4c's diagnostic controls (`--Wdisable[=NAME]` ...): p4c's warnings have no counterpart here, so they change nothing
+DIAGNOSTIC_FLAGS = ("--Wdisable", "--Wwarn", "--Winfo", "--Werror")
+DIAGNOSTIC_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json", ".bin": "binary", ".pb": "binary"}
 
@@ -44,6 +49,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--std", choices=["p4-16", "p4_16"], help="p4c's language standard (only P4-16)")
     p.add_argument("--target", choices=["bmv2"], help="p4c's target (bmv2)")
     p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
+    for flag in DIAGNOSTIC_FLAGS:  # ONF's ngsdn-tutorial Makefile passes --Wdisable=unsupported to p4c-bm2-ss
+        p.add_argument(flag, nargs="?", const="all", action="append", default=[], metavar="DIAGNOSTIC",
+                       help=f"p4c's {flag}[=DIAGNOSTIC] (accepted; our front end reports errors only, no warnings "
+                            "to disable or promote)")
     from emulator.target.plugins import add_plugin_argument
 
     add_plugin_argument(p)
@@ -60,6 +69,15 @@ def parse_defines(items: list[str]) -> dict[str, str]:
             raise UsageError(f"bad -D '{item}': expected NAME or NAME=VALUE")
         out[name] = value if _ else "1"  # like cc -DNAME: defined as 1
     return out
+
+
+def _check_diagnostics(args: argparse.Namespace) -> None:
+    """p4c takes a diagnostic only as `--Wdisable=NAME`; a separate word after the flag (`--Wdisable x.p4`) is
+    read here as its value, so anything that is not a diagnostic name is refused rather than taken silently."""
+    for flag in DIAGNOSTIC_FLAGS:
+        for name in getattr(args, flag[2:]):
+            if not DIAGNOSTIC_NAME.fullmatch(name):
+                raise UsageError(f"{flag}: {name!r} is not a diagnostic name (p4c's form is {flag}=NAME)")
 
 
 def _config_path(args: argparse.Namespace) -> str | None:
@@ -100,6 +118,7 @@ def main(args: argparse.Namespace) -> int:
     from emulator.p4.p4info_files import serialize, write_atomic
     from emulator.target.switch import V1Switch
 
+    _check_diagnostics(args)
     defines = parse_defines(args.defines)
     info_outputs = _p4info_outputs(args)
     config = _config_path(args)
