@@ -40,7 +40,11 @@ def main(argv: list[str] | None = None) -> int:
         from emulator.switchd.main import main as switch_main
 
         return switch_main(argv[1:])
-    args = build_parser(only=argv[0] if argv else "").parse_args(argv)
+    command = argv[0] if argv else ""
+    if command in COMMANDS:  # a command whose flags follow another tool's spelling may rewrite them first
+        normalize = getattr(importlib.import_module(f"emulator.commands.{COMMANDS[command][0]}"), "normalize_argv", None)
+        argv = [command, *normalize(argv[1:])] if normalize else argv
+    args = build_parser(only=command).parse_args(argv)
     try:
         return int(args._main(args) or 0)
     except RocelabError as exc:

@@ -32,8 +32,9 @@ def test_tutorials_makefile_form(tmp_path, monkeypatch):
 def test_onf_ngsdn_makefile_form_with_diagnostic_flags(tmp_path, monkeypatch, capsys):
     """ONF's ngsdn-tutorial builds with `p4c-bm2-ss --arch v1model -o p4src/build/bmv2.json -DCPU_PORT=255
     --p4runtime-files p4src/build/p4info.txt --Wdisable=unsupported p4src/main.p4`; p4c's diagnostic flags were
-    refused as unknown arguments. They change nothing here (the outputs are those of the run without them); a word
-    that is not a diagnostic name after one (`--Werror x.p4`) is refused with p4c's form named."""
+    refused as unknown arguments. They change nothing here (the outputs are those of the run without them); a bare
+    flag followed by the program (`--Wdisable x.p4`) leaves the program alone, as in p4c, and a value that is not a
+    diagnostic name (`--Werror=x.p4`) is refused with p4c's form named."""
     monkeypatch.chdir(tmp_path)
     for out in ("a", "b"):
         (tmp_path / out).mkdir()
@@ -43,6 +44,7 @@ def test_onf_ngsdn_makefile_form_with_diagnostic_flags(tmp_path, monkeypatch, ca
     assert main([*base, "-o", "b/bmv2.json", "--p4runtime-files", "b/p4info.txt", L3]) == 0
     assert (tmp_path / "a/p4info.txt").read_text() == (tmp_path / "b/p4info.txt").read_text()
     assert (tmp_path / "a/bmv2.json").read_text() == (tmp_path / "b/bmv2.json").read_text()
+    assert main(["compile", "-o", "d.json", "--Wdisable", L3]) == 0 and (tmp_path / "d.json").is_file()
     capsys.readouterr()
     assert main(["compile", "-o", "c.json", "--Werror=x.p4", L3]) == 2
     assert "--Werror: 'x.p4' is not a diagnostic name (p4c's form is --Werror=NAME)" in capsys.readouterr().err

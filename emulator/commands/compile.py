@@ -50,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", choices=["bmv2"], help="p4c's target (bmv2)")
     p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
     for flag in DIAGNOSTIC_FLAGS:  # ONF's ngsdn-tutorial Makefile passes --Wdisable=unsupported to p4c-bm2-ss
-        p.add_argument(flag, nargs="?", const="all", action="append", default=[], metavar="DIAGNOSTIC",
+        p.add_argument(flag, action="append", default=[], metavar="DIAGNOSTIC",
                        help=f"p4c's {flag}[=DIAGNOSTIC] (accepted; our front end reports errors only, no warnings "
                             "to disable or promote)")
     from emulator.target.plugins import add_plugin_argument
@@ -71,9 +71,15 @@ def parse_defines(items: list[str]) -> dict[str, str]:
     return out
 
 
+def normalize_argv(argv: list[str]) -> list[str]:
+    """p4c's bare `--Wdisable` (every diagnostic) stands alone: in `--Wdisable x.p4` the next word is the program.
+    It becomes `--Wdisable=all` before parsing, so argparse never takes the program as its value."""
+    return [f"{a}=all" if a in DIAGNOSTIC_FLAGS else a for a in argv]
+
+
 def _check_diagnostics(args: argparse.Namespace) -> None:
-    """p4c takes a diagnostic only as `--Wdisable=NAME`; a separate word after the flag (`--Wdisable x.p4`) is
-    read here as its value, so anything that is not a diagnostic name is refused rather than taken silently."""
+    """p4c takes a diagnostic as `--Wdisable=NAME`: anything that is not a diagnostic name is refused rather than
+    taken silently."""
     for flag in DIAGNOSTIC_FLAGS:
         for name in getattr(args, flag[2:]):
             if not DIAGNOSTIC_NAME.fullmatch(name):
