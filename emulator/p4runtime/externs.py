@@ -360,14 +360,11 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 raise exists("Multicast group already exists")
             if kind != INSERT and not present:
                 raise not_found("Multicast group does not exist")
-            if kind == 3:
+            if kind == DELETE:
                 pre.mc_mgrp_destroy(gid)
                 pipe.replica_port_widths.pop(("mc", gid), None)
                 return
-            replicas = _replicas(pipe, ("mc", gid), mg.replicas)
-            # PI makes one node per instance, in instance order, each with its ports in port order: BMv2 replicates
-            # (and PI reads back) in that order, whatever order the request listed them in
-            pre.set_group(gid, sorted(replicas))
+            pre.set_group(gid, _replicas(pipe, ("mc", gid), mg.replicas))
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
@@ -380,12 +377,12 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 raise exists("Clone session id already exists")
             if kind != INSERT and not present:
                 raise not_found("Clone session id does not exist")
-            if kind == 3:
+            if kind == DELETE:
                 pre.mirroring_delete(sid)
                 pipe.replica_port_widths.pop(("clone", sid), None)
                 return
-            replicas = _replicas(pipe, ("clone", sid), cs.replicas)  # PI keeps them as a multicast group
-            pre.clone_session_set(sid, sorted(replicas), cs.packet_length_bytes or None, cs.class_of_service)
+            pre.clone_session_set(sid, _replicas(pipe, ("clone", sid), cs.replicas),  # PI: a multicast group too
+                                  cs.packet_length_bytes or None, cs.class_of_service)
         else:
             raise invalid("Invalid PRE operation")  # PI's words: neither a group nor a session
     except RuntimeApiError as exc:
@@ -406,9 +403,10 @@ def _check_group_id(gid: int) -> None:
 
 
 def _replicas(pipe: Pipeline, key: tuple[str, int], replicas) -> list[tuple[int, int]]:
-    """(instance, port) of each replica, each at most once (INVALID_ARGUMENT in PI's words). A port given as a
-    bytestring (`Replica.port`, P4Runtime 1.4) is remembered with its width so that a read gives it back the same
-    way, as PI does."""
+    """(instance, port) of each replica, each at most once (INVALID_ARGUMENT in PI's words), sorted: PI makes one
+    node per instance, in instance order, each with its ports in port order, and BMv2 replicates (and PI reads back)
+    in that order, whatever order the request listed them in. A port given as a bytestring (`Replica.port`,
+    P4Runtime 1.4) is remembered with its width so that a read gives it back the same way, as PI does."""
     out, widths = [], {}
     for r in replicas:
         if r.WhichOneof("port_kind") == "port":
@@ -420,7 +418,7 @@ def _replicas(pipe: Pipeline, key: tuple[str, int], replicas) -> list[tuple[int,
     if len(set(out)) != len(out):
         raise invalid("Duplicate replica in multicast group")
     pipe.replica_port_widths[key] = widths
-    return out
+    return sorted(out)
 
 
 def _add_replica(pipe: Pipeline, key: tuple[str, int], msg, rid: int, port: int) -> None:

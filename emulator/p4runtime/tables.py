@@ -154,24 +154,26 @@ class TableWriter:
             return (), None
         return t.target.normalize(decode_match(t, entry)), decode_priority(t, entry)
 
-    def _validate_action(self, t: TableDesc, entry) -> None:
+    def _validate_action(self, t: TableDesc, entry) -> tuple[str, tuple] | None:
+        """The entry's action checked in PI's order; a direct action comes back decoded (name, args), so the write
+        that follows does not decode it again."""
         default = entry.is_default_action
         if default and t.target.info.const_default_action:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, f"Cannot set / reset default action for table "
                                  f"{t.id} which has a const default action")
         which = entry.action.WhichOneof("type") if entry.HasField("action") else None
         if which is None:
-            return
+            return None
         indirect = t.target.profile is not None
         if indirect and default:  # PI refuses any default for an indirect table; we take a member, group or action
-            return
+            return None
         if indirect and which == "action":
             raise invalid(f"Cannot provide direct action for indirect table {t.id}")
         if not indirect and which != "action":
             raise invalid(f"Cannot provide indirect action for direct table {t.id}")
         if indirect:
             self._check_member_or_group(t, entry.action, which)
-            return
+            return None
         name = self.pipe.action(entry.action.action.action_id).name
         scope = t.target.action_scopes.get(name)
         if scope is None:
@@ -180,7 +182,7 @@ class TableWriter:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, "Cannot use TABLE_ONLY action as default action")
         if scope == "DEFAULT_ONLY" and not default:
             raise P4RuntimeError(grpc.StatusCode.PERMISSION_DENIED, "Cannot use DEFAULT_ONLY action in table entry")
-        decode_action(self.pipe, entry.action.action)
+        return decode_action(self.pipe, entry.action.action)
 
     @staticmethod
     def _check_member_or_group(t: TableDesc, action, which: str) -> None:
@@ -193,14 +195,13 @@ class TableWriter:
     # -- default entries (P4Runtime: only MODIFY; a MODIFY without action resets to the program's default)
     def _default(self, t: TableDesc, entry) -> None:
         self._key(t, entry)
-        self._validate_action(t, entry)
+        direct = self._validate_action(t, entry)
         self._entry_data(t, entry)
         which = entry.action.WhichOneof("type")
         if which is None:
             t.target.reset_default()
         elif which == "action":
-            name, args = decode_action(self.pipe, entry.action.action)
-            t.target.set_default(name, args)
+            t.target.set_default(*(direct or decode_action(self.pipe, entry.action.action)))
         elif which == "action_profile_member_id":
             t.target.set_default_member(member=entry.action.action_profile_member_id)
         elif which == "action_profile_group_id":
@@ -219,7 +220,7 @@ class TableWriter:
         if not entry.HasField("action"):
             raise invalid("'action' field must be set")
         match, prio = self._key(t, entry)
-        self._validate_action(t, entry)
+        direct = self._validate_action(t, entry)
         data = self._entry_data(t, entry)
         if self._find(t, match, prio) is not None:
             raise exists("Match entry exists, use MODIFY if you wish to change action")
@@ -228,7 +229,7 @@ class TableWriter:
         if len(t.target) >= t.target.info.size:
             raise P4RuntimeError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                  f"table '{t.name}' is full ({t.target.info.size} entries)")
-        kwargs, oneshot = self._target_action(t, entry)
+        kwargs, oneshot = self._target_action(t, entry, direct)
         try:
             handle = t.target.add_entry(match, priority=prio, normalized=True, **kwargs)
         except Exception:
@@ -244,7 +245,7 @@ class TableWriter:
             self._default(t, entry)
             return
         match, prio = self._key(t, entry)
-        self._validate_action(t, entry)
+        direct = self._validate_action(t, entry)
         if not entry.HasField("action"):
             raise invalid("'action' field must be set for non-default entries")
         data = self._entry_data(t, entry)
@@ -253,7 +254,7 @@ class TableWriter:
             raise not_found("Cannot find match entry")
         old = self.store.extras.get((t.name, handle)) or EntryExtras()
         self._refuse_const(t, handle)
-        kwargs, oneshot = self._target_action(t, entry)
+        kwargs, oneshot = self._target_action(t, entry, direct)
         t.target.modify_entry(handle, **kwargs)
         self._drop_oneshot(t, old.oneshot)
         old.oneshot = oneshot
@@ -282,10 +283,11 @@ class TableWriter:
             self._drop_oneshot(t, extras.oneshot)
 
     # -- the entry's action: direct, member, group, or a one-shot action set
-    def _target_action(self, t: TableDesc, entry) -> tuple[dict, tuple | None]:
+    def _target_action(self, t: TableDesc, entry, direct: tuple[str, tuple] | None) -> tuple[dict, tuple | None]:
+        """The target's arguments for the entry's action; `direct` is the direct action _validate_action decoded."""
         which = entry.action.WhichOneof("type")  # _validate_action checked it fits the table
         if which == "action":
-            name, args = decode_action(self.pipe, entry.action.action)
+            name, args = direct
             return {"action": name, "args": args}, None
         if which == "action_profile_member_id":
             return {"member": entry.action.action_profile_member_id}, None
