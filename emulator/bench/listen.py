@@ -29,7 +29,8 @@ DESCRIPTIONS = {
 READY = "rocelab-switch: device"  # the first words of the line the switch prints when its loop starts
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port free now, for a switch that must be told its port before it starts."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -49,7 +50,7 @@ def wait_for_port(proc: subprocess.Popen, port: int, timeout_s: float, poll_s: f
 
 def launch(args: list[str], timeout_s: float = 60.0) -> tuple[float, float]:
     """Start rocelab-switch with `args` (before `--`); seconds until its port accepts and until it is ready."""
-    port = _free_port()
+    port = free_port()
     argv = [sys.executable, "-m", "emulator.switchd.main", *args, "--", "--grpc-server-addr", f"127.0.0.1:{port}"]
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -177,12 +176,6 @@ def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> tuple[float
     return (n / span if span > 0 else 0.0), (cpu * 1e6 / n if n else 0.0)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _program(addr: str, workdir: str) -> tuple[object, object]:
     """Compile fabric.p4, push it, and route 10.0.2.0/24 to port 2 (FabricControl on a local copy, replayed)."""
     import grpc
@@ -320,7 +313,7 @@ def run(args: argparse.Namespace) -> dict:
         finally:
             bare.terminate()
             bare.wait(timeout=10)
-        port = _free_port()
+        port = listen.free_port()
         addr = f"127.0.0.1:{port}"
         sw = subprocess.Popen([sys.executable, "-m", "emulator.switchd.main", "-i", f"1@{lab.root[0]}",
                                "-i", f"2@{lab.root[1]}", "--no-p4", "--", "--grpc-server-addr", addr],
