@@ -8,6 +8,7 @@ tests write 9-bit ports as 2 or 4 bytes), and refuse an empty one or a value tha
 """
 from __future__ import annotations
 
+from emulator.p4.summary import BMV2_MATCH_KINDS
 from emulator.p4runtime.errors import invalid
 
 
@@ -37,9 +38,6 @@ def _field_value(data: bytes, bitwidth: int) -> int:
     return value
 
 
-_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
-
-
 def decode_match(field, fm, table: str) -> object:
     """One p4.v1.FieldMatch as the target's normalized spec for `field` (a MatchFieldInfo).
 
@@ -47,7 +45,7 @@ def decode_match(field, fm, table: str) -> object:
     tests written against simple_switch_grpc compare these texts."""
     kind, w = field.match_kind, field.bitwidth
     which = fm.WhichOneof("field_match_type")
-    if which != (kind if kind in _MATCH_KINDS else None):  # FieldMatch's oneof members are named after the kinds
+    if which != (kind if kind in BMV2_MATCH_KINDS else None):  # FieldMatch's oneof members are named after the kinds
         raise invalid("Invalid match type")
     full = (1 << w) - 1
     if kind == "exact":
