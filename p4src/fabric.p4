@@ -175,6 +175,7 @@ struct metadata_t {
     bit<2>  lb_algo;         // lb_config: LB_CRC32 ... LB_CRC16_CUSTOM
     bit<32> lb_seed;         // lb_config: hashed with the flow, per switch
     bit<32> lb_gap;          // lb_config: flowlet gap in microseconds
+    bit<1>  publish_load;    // port_load_config: egress publishes the port's load (the adaptive mode reads it)
 }
 
 /* The adaptive mode's congestion signal, written by egress and read by ingress (shared registers), per port:
@@ -590,6 +591,16 @@ control FabricEgress(inout headers_t hdr,
         size = 4096;
     }
 
+    // Whether egress publishes the port load the adaptive mode reads: the control plane turns it on with that
+    // mode. Off, a packet leaves no state behind in egress (and rocelab-switch's flow cache can serve its flow).
+    action publish_port_load() {
+        meta.publish_load = 1;
+    }
+    table port_load_config {
+        actions = { publish_port_load; NoAction; }
+        default_action = NoAction();
+    }
+
     action mark_ce() {
         hdr.ipv4.ecn = ECN_CE;
         ecn_marked_counter.count((bit<32>) standard_metadata.egress_port);
@@ -624,6 +635,9 @@ control FabricEgress(inout headers_t hdr,
                 }
             }
             tx_port_counter.count((bit<32>) standard_metadata.egress_port);
+            port_load_config.apply();
+        }
+        if (meta.publish_load == 1) {  // set only in the branch above that sends the packet
             // the congestion signal of adaptive routing: what this packet left behind in its queue, and the
             // bytes of the port's current utilization window (a new window keeps the last one's total)
             bit<32> port = (bit<32>) standard_metadata.egress_port;

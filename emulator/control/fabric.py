@@ -146,6 +146,10 @@ class FabricControl:
         self.api.table_set_default(f"{ING}.lb_config", f"{ING}.set_lb_mode",
                                    {"mode": LB_MODES[mode], "algo": LB_ALGOS[algo], "seed": seed,
                                     "flowlet_gap_us": flowlet_gap_us})
+        # egress publishes the ports' load only for the mode that reads it (a per-packet register update)
+        if f"{EGR}.port_load_config" in getattr(self.switch, "tables", {f"{EGR}.port_load_config": None}):
+            self.api.table_set_default(f"{EGR}.port_load_config",
+                                       f"{EGR}.publish_port_load" if mode == "adaptive" else "NoAction", {})
 
     def set_crc_parameters(self, algorithm: str, polynomial: int, init: int = 0, xorout: int = 0,
                            reflect: bool = True) -> None:

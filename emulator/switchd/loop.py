@@ -72,6 +72,8 @@ class RealTimeSwitch:
         self.running = True
         self.lateness_ns: list[int] = []
         self.counters = {"rx": 0, "tx": 0}
+        self.flowcache = None  # emulator/switchd/flowcache.FlowCache, when enabled
+        self.capture: list | None = None  # the flow cache's slow path: frames sent during one receive
         sw = device.switch if device.switch is not None else _NoProgram()
         self.dp = Datapath(sw, tm_config, wake=self._wake, defer=self._defer, now=self.now, path="switch.tm")
         device.on_pipeline = self.swap_target
@@ -91,6 +93,12 @@ class RealTimeSwitch:
         self.outputs[port] = send
         self.busy_until[port] = 0
         self.names[port] = name
+
+    def enable_flow_cache(self, module) -> None:
+        """Serve cached flows in C (emulator/switchd/flowcache.py); interface ports join it as they are added."""
+        from emulator.switchd.flowcache import FlowCache
+
+        self.flowcache = FlowCache(self, module)
 
     def add_source(self, source) -> None:
         self.sources.append(source)
@@ -190,6 +198,8 @@ class RealTimeSwitch:
 
     def _emit(self, port: int, frame: bytes) -> None:
         self.counters["tx"] += 1
+        if self.capture is not None:
+            self.capture.append((port, frame))
         if self.pcap_dir is not None or self.log is not None:
             self._note("out", port, frame)
         send = self.outputs.get(port)
@@ -211,6 +221,9 @@ class RealTimeSwitch:
     def run(self) -> None:
         settle_heap()
         timers = self.timers
+        cache = self.flowcache
+        if cache is not None:
+            cache.started()
         while self.running:
             now = self.now()
             while timers and timers[0][0] <= now:
@@ -227,12 +240,20 @@ class RealTimeSwitch:
                 if src is None:
                     self._drain_injected()
                     continue
+                if cache is not None and getattr(src, "port", None) in cache.ports:
+                    cache.poll(src)
+                    continue
                 frames = src.receive()
                 if frames:
                     self.receive_batch(frames)
             if self.pcaps and not timers:
                 for w in self.pcaps.values():
                     w.flush()
+            if cache is not None and cache.entries:
+                cache.fold_if_due()
+        if cache is not None:
+            with self.device.lock:
+                cache.fold(self.now())
 
     def _drain_injected(self) -> None:
         try:

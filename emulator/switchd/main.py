@@ -95,7 +95,12 @@ def write_stats(sw, path: str) -> None:
     from emulator.report.summary import jsonable
 
     now = sw.now()
+    if sw.flowcache is not None:
+        with sw.device.lock:
+            sw.flowcache.fold(now)
     data = {"now_ns": now, "stats": jsonable(sw.dp.stats(now)), "lateness": summarize(sw.lateness_ns)}
+    if sw.flowcache is not None:
+        data["fast_path"] = sw.flowcache.stats()
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w") as f:
         json.dump(data, f)
@@ -174,6 +179,26 @@ def _listen(device, addr: str, tls=None):
     return handle
 
 
+def _fast_path(opts: SwitchOptions, log: _Log):
+    """The flow cache's C module when this switch uses it: not with --no-fast-path, nor when every frame must be
+    seen (a log or pcaps), nor when the extension is not built (said on stderr)."""
+    if not opts.fast_path or log or opts.pcap_dir is not None:
+        return None
+    try:  # the extension alone: the target is imported after the P4Runtime port opens
+        from emulator.switchd import _fastpath
+    except ImportError as exc:
+        print(f"rocelab-switch: note: no fast path: its C extension is not built ({exc})", file=sys.stderr)
+        return None
+    return _fastpath
+
+
+def _recording(prog):
+    """device.switch_factory with the fast path: every program's runs are recorded (flowcache.py)."""
+    from emulator.switchd.flowcache import recording_factory
+
+    return recording_factory(prog)
+
+
 def _traced(log: _Log):
     """device.switch_factory with --log-console/--log-file: every program runs with the pipeline log."""
     def factory(prog):
@@ -231,6 +256,8 @@ def _attach_ports(opts: SwitchOptions, sw, device, opened: list, nn) -> None:
     for p in opened:
         if p is not nn:
             sw.add_port(p.port, p.send, p.iface)
+            if sw.flowcache is not None and not p.filters_outgoing:
+                sw.flowcache.add_port(p.port, p.fileno())
         sw.add_source(p)
     if nn is not None:
         def add_nn_port(port: int) -> None:
@@ -272,6 +299,9 @@ def run(opts: SwitchOptions) -> int:
     device.attached.clear()  # commits and PacketOuts wait for the engine (device.py)
     if log:
         device.switch_factory = _traced(log)
+    cache_module = _fast_path(opts, log)
+    if cache_module is not None:
+        device.switch_factory = _recording
     opened: list = []
     handle = None
     sw = None
@@ -285,6 +315,8 @@ def run(opts: SwitchOptions) -> int:
         handle = _listen(device, opts.grpc_addr, opts.grpc_tls)
         nn = _open_nn(opts, opened)
         sw = _engine(opts, device, log)
+        if cache_module is not None:
+            sw.enable_flow_cache(cache_module)
         _attach_ports(opts, sw, device, opened, nn)
         device.attached.set()
         stop.attach(sw)

@@ -68,6 +68,7 @@ class SwitchOptions:
     stats_file: str | None = None
     catch_up_frames: int = 0
     realtime_priority: bool = False  # run the loop at SCHED_RR (emulator/realtime.py)
+    fast_path: bool = True  # the C flow cache (emulator/switchd/flowcache.py); off with --no-fast-path
     queue_depth: int | None = None  # packets per egress queue (None: BMv2's 64 unless --tm-config or --pfc)
     extern_plugins: list[str] = field(default_factory=list)  # --extern-plugin / BMv2's --load-modules
     grpc_tls: GrpcTls | None = None  # None: an insecure server, simple_switch_grpc's default
@@ -125,6 +126,7 @@ def _target_parser() -> argparse.ArgumentParser:
     p.add_argument("--catch-up", type=int, default=0, metavar="FRAMES")
     p.add_argument("--queue-depth", type=int, default=None, metavar="PACKETS")
     p.add_argument("--realtime-priority", action="store_true")
+    p.add_argument("--no-fast-path", action="store_true")
     return p
 
 
@@ -176,7 +178,7 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       cpu_port=t.cpu_port, priority_queues=t.priority_queues, drop_port=t.drop_port,
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
                       catch_up_frames=t.catch_up, queue_depth=t.queue_depth,
-                      realtime_priority=t.realtime_priority,
+                      realtime_priority=t.realtime_priority, fast_path=not t.no_fast_path,
                       extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m])
     for item in a.interface:
         port_s, sep, iface = item.partition("@")

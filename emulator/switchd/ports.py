@@ -71,6 +71,11 @@ class InterfacePort:
     def fileno(self) -> int:
         return self.sock.fileno()
 
+    @property
+    def filters_outgoing(self) -> bool:
+        """Whether this socket also reads what the switch sends (kernels before 4.20), told apart in Python."""
+        return self._filter_outgoing
+
     def receive(self, limit: int = 64) -> list[tuple[int, bytes]]:
         if self._filter_outgoing:
             return self._receive_filtered(limit)

@@ -143,8 +143,8 @@ class Tracer:
                     f"hit (member {member})" if member is not None else "hit")
         self.add(TraceEvent(self.stage, "table", name, f"{what} -> {action or 'NoAction'}({shown})", loc))
 
-    def extracted(self, text: str, loc: str | None, index, cur: int) -> None:
-        """The parser extracted a header (`text` has a `{}` for a stack index); `cur` is the cursor after it."""
+    def extracted(self, text: str, loc: str | None, index, cur: int, obj=None) -> None:
+        """The parser extracted header `obj` (`text` has a `{}` for a stack index); `cur` is the cursor after it."""
         name = text.format(index) if index is not None else text
         self.add(TraceEvent("parser", "extract", name, f"(packet offset now {cur >> 3} bytes)"
                             if cur & 7 == 0 else f"(packet offset now {cur} bits)", loc))

@@ -331,16 +331,18 @@ class ExternGen:
                 if isinstance(h, A.Member) and h.name == "next" and isinstance(strip(h.expr.type), T.HeaderStack):
                     o(f"{x}.cur = {self.expr(h.expr)}.extract_next({x}.data, {x}.cur{vl})")
                     if self.tr:  # the element's index: the stack's nextIndex moved past it
+                        st = self.expr(h.expr)
                         o(f"_T.extracted({A.to_source(h.expr) + '[{}]'!r}, {self.where(c)!r}, "
-                          f"{self.expr(h.expr)}.nextIndex - 1, {x}.cur)")
+                          f"{st}.nextIndex - 1, {x}.cur, {st}.elems[{st}.nextIndex - 1])")
                     return None
                 hn = h.expr if isinstance(h, A.Member) else None
                 if isinstance(hn, A.Member) and hn.name == "next" and isinstance(strip(hn.expr.type), T.HeaderStack):
                     # `extract(stack.next.member)` on a stack of header unions
                     o(f"{x}.cur = {self.expr(hn.expr)}.extract_next_member({pyattr(h.name)!r}, {x}.data, {x}.cur{vl})")
                     if self.tr:
+                        st = self.expr(hn.expr)
                         o(f"_T.extracted({A.to_source(hn.expr) + '[{}].' + h.name!r}, {self.where(c)!r}, "
-                          f"{self.expr(hn.expr)}.nextIndex - 1, {x}.cur)")
+                          f"{st}.nextIndex - 1, {x}.cur, {st}.elems[{st}.nextIndex - 1].{pyattr(h.name)})")
                     return None
                 if isinstance(h, A.DontCare):  # `extract<T>(_)`: skip a T (a throwaway instance checks the length)
                     ht = (getattr(callee, "type_args", None) or {}).get("T") or getattr(h, "type", None)
@@ -351,7 +353,7 @@ class ExternGen:
                     o(f"{self.expr(h.expr)}._only({pyattr(h.name)!r})")
                 if self.tr:
                     o(f"_T.extracted({A.to_source(h).replace('{', '{{').replace('}', '}}')!r}, {self.where(c)!r}, "
-                      f"None, {x}.cur)")
+                      f"None, {x}.cur, {self.expr(h)})")
                 return None
             if m == "lookahead":
                 rt = strip(callee.ret)
