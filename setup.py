@@ -1,5 +1,5 @@
 """rocelab: a packet-level emulator of AI-datacenter (RoCEv2) networks running real P4 programs."""
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 setup(
     name="rocelab",
@@ -8,6 +8,10 @@ setup(
     python_requires=">=3.11",
     packages=find_packages(include=["emulator", "emulator.*", "traffic", "traffic.*"]),
     package_data={"emulator.p4": ["include/*.p4"]},
+    # the megaflow cache's C fast path (emulator/switchd/fastpath.py); optional: without a C compiler the install
+    # still works and rocelab-switch runs every frame through the P4 program in Python
+    ext_modules=[Extension("emulator.switchd._fastpath", ["emulator/switchd/_fastpath.c"], optional=True,
+                           extra_compile_args=["-O2"])],
     install_requires=[
         "scapy>=2.5",          # RoCEv2/PFC frames (scapy.contrib.roce), pcap writing
         "p4runtime>=1.4.1",    # P4Info / P4Runtime protobufs and gRPC stubs (emulator/proto makes them import)

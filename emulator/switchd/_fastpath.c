@@ -1,0 +1,747 @@
+/* emulator.switchd._fastpath: the C fast path of rocelab-switch's megaflow cache.
+ *
+ * The match and rewrite semantics of an entry, and the rules of poll(), are documented in
+ * emulator/switchd/fastpath.py (its apply_entry is the pure-Python reference the tests compare this module with).
+ *
+ * Layout. Entries are grouped by mask bytes into subtables (OVS's tuple space search); each subtable is a hash
+ * table keyed by (in_port, length, frame bytes under the mask), searched in the order the subtables were created;
+ * the first entry found decides. A subtable is open addressing with linear probing over a power-of-two array of
+ * (hash, entry) slots at most half full: entries are never deleted one by one (only replaced in place, or all
+ * dropped at once by clear()), so no tombstones are needed, and a probe walks adjacent memory, comparing the
+ * stored 64-bit hash before touching the entry. The hash works on 64-bit words of the masked bytes (the mask is
+ * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length.
+ *
+ * Hot path (poll): recv into a per-cache buffer, hash, compare, rewrite (in place in the receive buffer when the
+ * new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
+ * The GIL is held throughout (callers rely on it as a lock).
+ *
+ * Hit counts: an entry's first hit since take_hits() puts it on a "dirty" list, so take_hits() costs nothing
+ * when nothing hit. Entries dropped by clear(), by a replacing install() or by the max_entries overflow keep
+ * their pending (id, hits) in a "retired" list, which the next take_hits() reports too: no hit is lost.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#define MAX_MASK 256                 /* bytes */
+#define MASK_WORDS (MAX_MASK / 8)
+#define MAX_PORT 65535
+#define MAX_LENGTH 65535             /* a 65536-byte read may be truncated: never a hit */
+#define MAX_OUT 65535
+#define MAX_PRIO 63
+#define RX_SIZE 65536
+#define MAX_ENTRIES_LIMIT (1 << 24)
+#define ETHERTYPE_MAC_CONTROL 0x8808
+
+typedef struct entry {
+    uint64_t id, hits, hash;
+    uint32_t in_port, length, out_port, prio, hlen, payload_from;
+    Py_ssize_t dirty;                /* index in Cache.dirty while hits > 0, else -1 */
+    uint16_t *src;                   /* hlen source offsets (0 where copy is 0) */
+    uint8_t *copy, *tmpl;            /* hlen bytes each */
+    uint64_t key[];                  /* the subtable's nwords masked words */
+} entry;
+
+typedef struct {
+    uint64_t hash;
+    entry *e;
+} slot;
+
+typedef struct {
+    uint32_t mlen, nwords;
+    uint64_t mask[MASK_WORDS];       /* zero past mlen */
+    size_t count, cap;               /* cap: a power of two, count <= cap / 2 */
+    slot *slots;
+} subtable;
+
+typedef struct {
+    uint64_t id, hits;
+} retired_hits;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t max_entries, n_entries;
+    uint64_t next_id;
+    subtable **subs;
+    size_t nsubs, subs_cap;
+    entry **dirty;
+    size_t ndirty, dirty_cap;        /* dirty_cap >= n_entries (ensured by install, so a hit never allocates) */
+    retired_hits *retired;
+    size_t nretired, retired_cap;
+    int *fds;                        /* indexed by port number; -1: no fd */
+    uint64_t *passable;
+    size_t nports;
+    uint64_t rx, hits, misses, tx, tx_drops;
+    unsigned char *rxbuf, *txbuf;
+} Cache;
+
+/* ---------------------------------------------------------------- hashing and lookup */
+
+static inline uint64_t load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+    h ^= w;
+    h *= 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+/* the masked words of f under s into w (f must be readable for s->nwords * 8 bytes) and their hash */
+static inline uint64_t masked_hash(const subtable *s, const unsigned char *f, uint32_t in_port, uint32_t length,
+                                   uint64_t *w)
+{
+    uint64_t h = mix(0x243F6A8885A308D3ULL, ((uint64_t)in_port << 32) | length);
+    for (uint32_t j = 0; j < s->nwords; j++) {
+        w[j] = load64(f + 8 * j) & s->mask[j];
+        h = mix(h, w[j]);
+    }
+    h *= 0xD6E8FEB86659FD93ULL;
+    return h ^ (h >> 32);
+}
+
+/* the slot holding (in_port, length, w) in s, or the empty slot where it would go */
+static inline slot *find_slot(const subtable *s, uint64_t h, uint32_t in_port, uint32_t length, const uint64_t *w)
+{
+    size_t m = s->cap - 1;
+    for (size_t k = h & m;; k = (k + 1) & m) {
+        slot *sl = &s->slots[k];
+        entry *e = sl->e;
+        if (!e || (sl->hash == h && e->in_port == in_port && e->length == length
+                   && memcmp(e->key, w, (size_t)s->nwords * 8) == 0))
+            return sl;
+    }
+}
+
+/* f: a frame of len bytes, readable for at least MAX_MASK bytes */
+static entry *lookup(const Cache *c, uint32_t in_port, const unsigned char *f, size_t len)
+{
+    uint64_t w[MASK_WORDS];
+    for (size_t i = 0; i < c->nsubs; i++) {
+        const subtable *s = c->subs[i];
+        if (len < s->mlen || len > MAX_LENGTH)
+            continue;
+        uint64_t h = masked_hash(s, f, in_port, (uint32_t)len, w);
+        slot *sl = find_slot(s, h, in_port, (uint32_t)len, w);
+        if (sl->e)
+            return sl->e;
+    }
+    return NULL;
+}
+
+/* the output frame of e for f (f may be changed: the header is written in front of the payload when it fits) */
+static const unsigned char *rewrite(const Cache *c, const entry *e, unsigned char *f, size_t *outlen)
+{
+    uint32_t H = e->hlen, pf = e->payload_from, plen = e->length - pf;
+    *outlen = (size_t)H + plen;
+    if (H == 0)
+        return f + pf;
+    unsigned char *out = c->txbuf;
+    for (uint32_t i = 0; i < H; i++)
+        out[i] = (uint8_t)((f[e->src[i]] & e->copy[i]) | e->tmpl[i]);
+    if (H <= pf) {
+        memcpy(f + pf - H, out, H);
+        return f + pf - H;
+    }
+    memcpy(out + H, f + pf, plen);
+    return out;
+}
+
+/* ---------------------------------------------------------------- hit bookkeeping */
+
+static void retire(Cache *c, entry *e)
+{
+    if (e->hits == 0)
+        return;
+    if (c->nretired == c->retired_cap) {
+        size_t cap = c->retired_cap ? 2 * c->retired_cap : 64;
+        retired_hits *r = PyMem_Realloc(c->retired, cap * sizeof *r);
+        if (!r)
+            goto undirty;  /* out of memory: these hits are lost (install/clear must not fail half-way) */
+        c->retired = r;
+        c->retired_cap = cap;
+    }
+    c->retired[c->nretired].id = e->id;
+    c->retired[c->nretired].hits = e->hits;
+    c->nretired++;
+undirty:
+    /* swap-remove from the dirty list, so it never holds more than n_entries */
+    c->dirty[e->dirty] = c->dirty[--c->ndirty];
+    c->dirty[e->dirty]->dirty = e->dirty;
+    e->hits = 0;
+    e->dirty = -1;
+}
+
+static void drop_all(Cache *c)
+{
+    for (size_t i = 0; i < c->nsubs; i++) {
+        subtable *s = c->subs[i];
+        for (size_t k = 0; k < s->cap; k++) {
+            if (s->slots[k].e) {
+                retire(c, s->slots[k].e);
+                PyMem_Free(s->slots[k].e);
+            }
+        }
+        PyMem_Free(s->slots);
+        PyMem_Free(s);
+    }
+    c->nsubs = 0;
+    c->n_entries = 0;
+    c->ndirty = 0;
+}
+
+static subtable *find_subtable(const Cache *c, uint32_t mlen, const uint64_t *maskw)
+{
+    for (size_t i = 0; i < c->nsubs; i++)
+        if (c->subs[i]->mlen == mlen && memcmp(c->subs[i]->mask, maskw, MASK_WORDS * 8) == 0)
+            return c->subs[i];
+    return NULL;
+}
+
+static subtable *new_subtable(Cache *c, uint32_t mlen, const uint64_t *maskw)
+{
+    if (c->nsubs == c->subs_cap) {
+        size_t cap = c->subs_cap ? 2 * c->subs_cap : 8;
+        subtable **ss = PyMem_Realloc(c->subs, cap * sizeof *ss);
+        if (!ss)
+            return NULL;
+        c->subs = ss;
+        c->subs_cap = cap;
+    }
+    subtable *s = PyMem_Calloc(1, sizeof *s);
+    slot *slots = PyMem_Calloc(16, sizeof(slot));
+    if (!s || !slots) {
+        PyMem_Free(s);
+        PyMem_Free(slots);
+        return NULL;
+    }
+    s->mlen = mlen;
+    s->nwords = (mlen + 7) / 8;
+    memcpy(s->mask, maskw, MASK_WORDS * 8);
+    s->cap = 16;
+    s->slots = slots;
+    c->subs[c->nsubs++] = s;
+    return s;
+}
+
+/* double s's slot array, rehashing from the stored hashes */
+static int grow_subtable(subtable *s)
+{
+    size_t cap = 2 * s->cap;
+    slot *ns = PyMem_Calloc(cap, sizeof(slot));
+    if (!ns)
+        return -1;
+    for (size_t k = 0; k < s->cap; k++) {
+        if (!s->slots[k].e)
+            continue;
+        size_t j = s->slots[k].hash & (cap - 1);
+        while (ns[j].e)
+            j = (j + 1) & (cap - 1);
+        ns[j] = s->slots[k];
+    }
+    PyMem_Free(s->slots);
+    s->slots = ns;
+    s->cap = cap;
+    return 0;
+}
+
+/* put the complete entry e (key set, id not yet) in its subtable: replacing an entry of the same key, else
+ * dropping the whole cache first when it is full; -1 with MemoryError set (e not taken) */
+static int insert_entry(Cache *c, entry *e, uint32_t mlen, const uint64_t *maskw)
+{
+    subtable *s = find_subtable(c, mlen, maskw);
+    slot *sl;
+    if (s) {
+        e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
+        sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
+        if (sl->e) {  /* replace */
+            retire(c, sl->e);
+            PyMem_Free(sl->e);
+            goto commit;
+        }
+    }
+    if (c->n_entries >= c->max_entries) {
+        drop_all(c);
+        s = NULL;
+    }
+    if ((size_t)c->n_entries + 1 > c->dirty_cap) {
+        size_t cap = c->dirty_cap ? 2 * c->dirty_cap : 64;
+        entry **d = PyMem_Realloc(c->dirty, cap * sizeof *d);
+        if (!d)
+            goto nomem;
+        c->dirty = d;
+        c->dirty_cap = cap;
+    }
+    if (!s && !(s = new_subtable(c, mlen, maskw)))
+        goto nomem;
+    if (2 * (s->count + 1) > s->cap && grow_subtable(s) < 0)
+        goto nomem;
+    e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
+    sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
+    s->count++;
+    c->n_entries++;
+commit:
+    sl->hash = e->hash;
+    sl->e = e;
+    e->id = c->next_id++;
+    return 0;
+nomem:
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* ---------------------------------------------------------------- argument conversion */
+
+static int get_int(PyObject *o, const char *fn, const char *name, long long lo, long long hi, long long *out)
+{
+    PyObject *i = PyNumber_Index(o);
+    if (!i) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): %s must be an int, not %.100s", fn, name, Py_TYPE(o)->tp_name);
+        }
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < lo || v > hi) {
+        if (overflow)
+            PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got a value far out of range", fn,
+                         name, lo, hi);
+        else
+            PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got %lld", fn, name, lo, hi, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int get_bytes(PyObject *o, const char *fn, const char *name, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(o, b, PyBUF_SIMPLE) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): %s must be bytes-like (contiguous), not %.100s", fn, name,
+                         Py_TYPE(o)->tp_name);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* grow the port arrays so that port is an index */
+static int ensure_port(Cache *c, size_t port)
+{
+    if (port < c->nports)
+        return 0;
+    size_t n = c->nports ? c->nports : 64;
+    while (n <= port)
+        n *= 2;
+    int *fds = PyMem_Realloc(c->fds, n * sizeof *fds);
+    if (fds)
+        c->fds = fds;
+    uint64_t *pm = fds ? PyMem_Realloc(c->passable, n * sizeof *pm) : NULL;
+    if (!pm) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    c->passable = pm;
+    for (size_t p = c->nports; p < n; p++) {
+        c->fds[p] = -1;
+        c->passable[p] = 0;
+    }
+    c->nports = n;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the type */
+
+static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"max_entries", NULL};
+    PyObject *max_obj = NULL;
+    long long max_entries = 65536;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Cache", kwlist, &max_obj))
+        return NULL;
+    if (max_obj && get_int(max_obj, "Cache", "max_entries", 1, MAX_ENTRIES_LIMIT, &max_entries) < 0)
+        return NULL;
+    Cache *c = (Cache *)type->tp_alloc(type, 0);
+    if (!c)
+        return NULL;
+    c->max_entries = (Py_ssize_t)max_entries;
+    c->rxbuf = PyMem_Calloc(1, RX_SIZE + MAX_MASK);  /* MAX_MASK of slack: masks are read in whole words */
+    c->txbuf = PyMem_Calloc(1, MAX_OUT + 1);
+    if (!c->rxbuf || !c->txbuf) {
+        Py_DECREF(c);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)c;
+}
+
+static void Cache_dealloc(Cache *c)
+{
+    drop_all(c);
+    PyMem_Free(c->subs);
+    PyMem_Free(c->dirty);
+    PyMem_Free(c->retired);
+    PyMem_Free(c->fds);
+    PyMem_Free(c->passable);
+    PyMem_Free(c->rxbuf);
+    PyMem_Free(c->txbuf);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+static PyObject *Cache_add_port(Cache *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"port", "fd", NULL};
+    PyObject *po, *fo;
+    long long port, fd;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:add_port", kwlist, &po, &fo))
+        return NULL;
+    if (get_int(po, "add_port", "port", 0, MAX_PORT, &port) < 0 || get_int(fo, "add_port", "fd", -1, INT_MAX, &fd) < 0)
+        return NULL;
+    if (ensure_port(c, (size_t)port) < 0)
+        return NULL;
+    c->fds[port] = (int)fd;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cache_set_passable(Cache *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"port", "prio_mask", NULL};
+    PyObject *po, *mo;
+    long long port;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:set_passable", kwlist, &po, &mo))
+        return NULL;
+    if (get_int(po, "set_passable", "port", 0, MAX_PORT, &port) < 0)
+        return NULL;
+    PyObject *m = PyNumber_Index(mo);
+    if (!m) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "set_passable(): prio_mask must be an int, not %.100s",
+                         Py_TYPE(mo)->tp_name);
+        }
+        return NULL;
+    }
+    uint64_t mask = PyLong_AsUnsignedLongLong(m);  /* OverflowError when negative or too big */
+    int bad = 0;
+    if (mask == (uint64_t)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            Py_DECREF(m);
+            return NULL;
+        }
+        PyErr_Clear();
+        bad = 1;
+    }
+    Py_DECREF(m);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "set_passable(): prio_mask must be in [0, 2**64 - 1]");
+        return NULL;
+    }
+    if (ensure_port(c, (size_t)port) < 0)
+        return NULL;
+    c->passable[port] = mask;
+    Py_RETURN_NONE;
+}
+
+/* the entry of install()'s checked ints and buffers mask, key, src, copy, tmpl (b[0..4]), id not yet set;
+ * NULL with ValueError or MemoryError */
+#define BAD_ENTRY(...) return (PyErr_Format(PyExc_ValueError, __VA_ARGS__), NULL)
+
+static entry *make_entry(const Py_buffer *b, long long in_port, long long length, long long out_port,
+                         long long prio, long long pf)
+{
+    const uint8_t *mask = b[0].buf, *key = b[1].buf, *src = b[2].buf, *copy = b[3].buf, *tmpl = b[4].buf;
+    Py_ssize_t mlen = b[0].len, H = b[4].len;
+    if (mlen > MAX_MASK)
+        BAD_ENTRY("install(): mask is %zd bytes, at most %d", mlen, MAX_MASK);
+    if (b[1].len != mlen)
+        BAD_ENTRY("install(): key is %zd bytes, mask %zd: they must be as long",
+                            b[1].len, mlen);
+    for (Py_ssize_t i = 0; i < mlen; i++)
+        if (key[i] & ~mask[i])
+            BAD_ENTRY("install(): key byte %zd has bits outside the mask "
+                                "(key & ~mask != 0)", i);
+    if (pf > length)
+        BAD_ENTRY("install(): payload_from (%lld) is past length (%lld)", pf, length);
+    if (b[3].len != H)
+        BAD_ENTRY("install(): copy is %zd bytes, tmpl %zd: they must be as long",
+                            b[3].len, H);
+    if (b[2].len != 2 * H)
+        BAD_ENTRY("install(): src is %zd bytes, must be 2 * len(tmpl) = %zd",
+                            b[2].len, 2 * H);
+    if (H + (length - pf) > MAX_OUT)
+        BAD_ENTRY("install(): the output frame (len(tmpl) + length - payload_from = "
+                            "%lld) is longer than %d bytes", (long long)H + (length - pf), MAX_OUT);
+    for (Py_ssize_t i = 0; i < H; i++) {
+        unsigned off = src[2 * i] | (unsigned)src[2 * i + 1] << 8;
+        if (tmpl[i] & copy[i])
+            BAD_ENTRY("install(): tmpl byte %zd has bits under copy "
+                                "(tmpl & copy != 0)", i);
+        if (copy[i] && off >= length)
+            BAD_ENTRY("install(): src offset %zd is %u, past the frame (length %lld)",
+                                i, off, length);
+    }
+    uint32_t nwords = (uint32_t)((mlen + 7) / 8);
+    entry *e = PyMem_Calloc(1, sizeof(entry) + nwords * 8 + (size_t)H * 4);
+    if (!e)
+        return (entry *)PyErr_NoMemory();
+    memcpy(e->key, key, mlen);
+    e->src = (uint16_t *)((unsigned char *)e->key + nwords * 8);
+    e->copy = (uint8_t *)(e->src + H);
+    e->tmpl = e->copy + H;
+    for (Py_ssize_t i = 0; i < H; i++)  /* src 0 where copy is 0: f[0] & 0, branch-free */
+        e->src[i] = copy[i] ? (uint16_t)(src[2 * i] | src[2 * i + 1] << 8) : 0;
+    memcpy(e->copy, copy, H);
+    memcpy(e->tmpl, tmpl, H);
+    e->in_port = (uint32_t)in_port;
+    e->length = (uint32_t)length;
+    e->out_port = (uint32_t)out_port;
+    e->prio = (uint32_t)prio;
+    e->hlen = (uint32_t)H;
+    e->payload_from = (uint32_t)pf;
+    e->dirty = -1;
+    return e;
+}
+
+#define INSTALL_BUFS 5
+
+static PyObject *Cache_install(Cache *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"in_port", "length", "mask", "key", "out_port", "prio", "src", "copy", "tmpl",
+                             "payload_from", NULL};
+    static const char *bufnames[INSTALL_BUFS] = {"mask", "key", "src", "copy", "tmpl"};
+    PyObject *in_o, *len_o, *out_o, *prio_o, *pf_o, *bo[INSTALL_BUFS], *result = NULL;
+    Py_buffer b[INSTALL_BUFS];
+    long long in_port, length, out_port, prio, pf;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOOOO:install", kwlist, &in_o, &len_o, &bo[0], &bo[1], &out_o,
+                                     &prio_o, &bo[2], &bo[3], &bo[4], &pf_o))
+        return NULL;
+    /* the ints first: __index__ may run Python code, which must not see buffers held or the cache half-changed */
+    if (get_int(in_o, "install", "in_port", 0, MAX_PORT, &in_port) < 0
+        || get_int(len_o, "install", "length", 0, MAX_LENGTH, &length) < 0
+        || get_int(out_o, "install", "out_port", 0, MAX_PORT, &out_port) < 0
+        || get_int(prio_o, "install", "prio", 0, MAX_PRIO, &prio) < 0
+        || get_int(pf_o, "install", "payload_from", 0, MAX_LENGTH, &pf) < 0)
+        return NULL;
+    int nb = 0;
+    while (nb < INSTALL_BUFS && get_bytes(bo[nb], "install", bufnames[nb], &b[nb]) == 0)
+        nb++;
+    entry *e = nb == INSTALL_BUFS ? make_entry(b, in_port, length, out_port, prio, pf) : NULL;
+    if (e) {
+        uint64_t maskw[MASK_WORDS] = {0};
+        memcpy(maskw, b[0].buf, b[0].len);
+        if (insert_entry(c, e, (uint32_t)b[0].len, maskw) < 0)
+            PyMem_Free(e);
+        else
+            result = PyLong_FromUnsignedLongLong(e->id);
+    }
+    while (nb > 0)
+        PyBuffer_Release(&b[--nb]);
+    return result;
+}
+
+static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"port", "limit", NULL};
+    PyObject *po, *lo = NULL;
+    long long port, limit = 64;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:poll", kwlist, &po, &lo))
+        return NULL;
+    if (get_int(po, "poll", "port", 0, MAX_PORT, &port) < 0
+        || (lo && get_int(lo, "poll", "limit", 0, PY_SSIZE_T_MAX, &limit) < 0))
+        return NULL;
+    if ((size_t)port >= c->nports || c->fds[port] < 0)
+        return PyErr_Format(PyExc_ValueError, "poll(): port %lld has no fd (add_port first)", port);
+    unsigned char *f = c->rxbuf;
+    for (long long done = 0; done < limit;) {
+        ssize_t n = recv(c->fds[port], f, RX_SIZE, MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) {
+                if (PyErr_CheckSignals() < 0)
+                    return NULL;
+                if (c->fds[port] < 0)  /* a signal handler took the port away */
+                    Py_RETURN_NONE;
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENETDOWN || errno == ENXIO)
+                Py_RETURN_NONE;
+            return PyErr_SetFromErrno(PyExc_OSError);
+        }
+        c->rx++;
+        entry *e = NULL;
+        if (!(n >= 14 && (f[12] << 8 | f[13]) == ETHERTYPE_MAC_CONTROL))
+            e = lookup(c, (uint32_t)port, f, (size_t)n);
+        int ofd = -1;
+        if (e && e->out_port < c->nports && (c->passable[e->out_port] >> e->prio & 1))
+            ofd = c->fds[e->out_port];
+        if (ofd < 0) {
+            c->misses++;
+            return PyBytes_FromStringAndSize((const char *)f, n);
+        }
+        size_t olen;
+        const unsigned char *out = rewrite(c, e, f, &olen);
+        c->hits++;
+        if (e->hits++ == 0) {
+            e->dirty = (Py_ssize_t)c->ndirty;
+            c->dirty[c->ndirty++] = e;
+        }
+        ssize_t r;
+        do
+            r = send(ofd, out, olen, MSG_DONTWAIT | MSG_NOSIGNAL);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+            c->tx_drops++;  /* a full buffer or a downed link: lost, as on a wire */
+        else
+            c->tx++;
+        done++;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cache_lookup(Cache *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"in_port", "frame", NULL};
+    PyObject *po, *fo;
+    long long port;
+    Py_buffer b;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:lookup", kwlist, &po, &fo))
+        return NULL;
+    if (get_int(po, "lookup", "in_port", 0, MAX_PORT, &port) < 0 || get_bytes(fo, "lookup", "frame", &b) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    entry *e = NULL;
+    if (b.len <= MAX_LENGTH) {
+        memcpy(c->rxbuf, b.buf, b.len);  /* padded buffer: masks are read in whole words; rewrite may change it */
+        e = lookup(c, (uint32_t)port, c->rxbuf, (size_t)b.len);
+    }
+    if (!e) {
+        result = Py_NewRef(Py_None);
+    } else {
+        size_t olen;
+        const unsigned char *out = rewrite(c, e, c->rxbuf, &olen);
+        result = Py_BuildValue("(KIIy#)", (unsigned long long)e->id, e->out_port, e->prio, out, (Py_ssize_t)olen);
+    }
+    PyBuffer_Release(&b);
+    return result;
+}
+
+static PyObject *Cache_take_hits(Cache *c, PyObject *Py_UNUSED(ignored))
+{
+    size_t n = c->nretired + c->ndirty;
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list || n == 0)
+        return list;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *t = i < c->nretired
+                          ? Py_BuildValue("(KK)", (unsigned long long)c->retired[i].id,
+                                          (unsigned long long)c->retired[i].hits)
+                          : Py_BuildValue("(KK)", (unsigned long long)c->dirty[i - c->nretired]->id,
+                                          (unsigned long long)c->dirty[i - c->nretired]->hits);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;  /* nothing zeroed: the next call reports these hits */
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    for (size_t i = 0; i < c->ndirty; i++) {
+        c->dirty[i]->hits = 0;
+        c->dirty[i]->dirty = -1;
+    }
+    c->ndirty = 0;
+    c->nretired = 0;
+    return list;
+}
+
+static PyObject *Cache_clear(Cache *c, PyObject *Py_UNUSED(ignored))
+{
+    drop_all(c);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Cache_stats(Cache *c, PyObject *Py_UNUSED(ignored))
+{
+    return Py_BuildValue("{snsnsKsKsKsKsK}", "entries", c->n_entries, "subtables", (Py_ssize_t)c->nsubs, "hits",
+                         (unsigned long long)c->hits, "misses", (unsigned long long)c->misses, "tx",
+                         (unsigned long long)c->tx, "tx_drops", (unsigned long long)c->tx_drops, "rx",
+                         (unsigned long long)c->rx);
+}
+
+static Py_ssize_t Cache_len(Cache *c)
+{
+    return c->n_entries;
+}
+
+static PyMethodDef Cache_methods[] = {
+    {"add_port", (PyCFunction)(void (*)(void))Cache_add_port, METH_VARARGS | METH_KEYWORDS,
+     "add_port(port, fd): the socket of a switch port (fd -1: none). The cache does not own or close it."},
+    {"set_passable", (PyCFunction)(void (*)(void))Cache_set_passable, METH_VARARGS | METH_KEYWORDS,
+     "set_passable(port, prio_mask): bit q set: a frame of priority q may leave on port now (default 0)."},
+    {"install", (PyCFunction)(void (*)(void))Cache_install, METH_VARARGS | METH_KEYWORDS,
+     "install(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from) -> entry id."},
+    {"poll", (PyCFunction)(void (*)(void))Cache_poll, METH_VARARGS | METH_KEYWORDS,
+     "poll(port, limit=64) -> bytes | None: forward hits from port's fd; return the first miss (or None)."},
+    {"lookup", (PyCFunction)(void (*)(void))Cache_lookup, METH_VARARGS | METH_KEYWORDS,
+     "lookup(in_port, frame) -> (entry id, out_port, prio, output) | None, without sockets, passability, PFC "
+     "rule or hit counting."},
+    {"take_hits", (PyCFunction)Cache_take_hits, METH_NOARGS,
+     "take_hits() -> [(entry id, hits)] since the last call (dropped entries included), and zero them."},
+    {"clear", (PyCFunction)Cache_clear, METH_NOARGS, "clear(): drop every entry and subtable (ids are not reused)."},
+    {"stats", (PyCFunction)Cache_stats, METH_NOARGS,
+     "stats() -> {entries, subtables, hits, misses, tx, tx_drops, rx}."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods Cache_as_sequence = {.sq_length = (lenfunc)Cache_len};
+
+static PyTypeObject CacheType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "emulator.switchd._fastpath.Cache",
+    .tp_basicsize = sizeof(Cache),
+    .tp_dealloc = (destructor)Cache_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Cache(max_entries=65536): rocelab-switch's megaflow cache (see emulator/switchd/fastpath.py).",
+    .tp_methods = Cache_methods,
+    .tp_as_sequence = &Cache_as_sequence,
+    .tp_new = Cache_new,
+};
+
+static struct PyModuleDef fastpath_module = {
+    PyModuleDef_HEAD_INIT, .m_name = "emulator.switchd._fastpath",
+    .m_doc = "The C fast path of rocelab-switch's megaflow cache (see emulator/switchd/fastpath.py).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__fastpath(void)
+{
+    if (PyType_Ready(&CacheType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&fastpath_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&CacheType);
+    if (PyModule_AddObject(m, "Cache", (PyObject *)&CacheType) < 0) {
+        Py_DECREF(&CacheType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_MASK", MAX_MASK) < 0 || PyModule_AddIntConstant(m, "MAX_PORT", MAX_PORT) < 0
+        || PyModule_AddIntConstant(m, "MAX_PRIO", MAX_PRIO) < 0
+        || PyModule_AddIntConstant(m, "MAX_LENGTH", MAX_LENGTH) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
