@@ -115,7 +115,7 @@ def test_passable_mask_gates_by_priority(cache_ports):
     cache, ports = cache_ports
     cache.install(*fwd(1, 64, b"", b"", 2, prio=3))
     f = frame(7)
-    for mask, hit in ((0, False), (0b0111, False), (0b1000, True), (0xFFFFFFFFFFFFFFFF, True), (0b10000, False)):
+    for mask, hit in ((0, False), (0b0111, False), (0b1000, True), (0xFFFFFFFF, True), (0b10000, False)):
         cache.set_passable(2, mask)
         ports.send(1, f)
         assert cache.poll(1) == (None if hit else f), mask
@@ -217,6 +217,20 @@ def test_max_entries_drops_the_cache_then_installs():
     new = cache.install(*fwd(1, 64, b"\x0f", b"\x09", 2))
     assert len(cache) == 1 and cache.stats()["subtables"] == 1
     assert cache.lookup(1, frame(1)) is None and cache.lookup(1, frame(9))[0] == new
+
+
+def test_overflow_keeps_the_pending_hits(cache_ports):
+    cache, ports = _fastpath.Cache(max_entries=2), cache_ports[1]
+    for p, s in ports.switch.items():
+        cache.add_port(p, s.fileno())
+    cache.set_passable(2, 1)
+    ids = [cache.install(*fwd(1, 64, b"\xff", bytes([i]), 2)) for i in range(2)]
+    ports.send(1, frame(0), frame(1), frame(1))
+    assert cache.poll(1) is None
+    last = cache.install(*fwd(1, 64, b"\xff", b"\x05", 2))  # overflows
+    ports.send(1, frame(5), frame(0))
+    assert cache.poll(1) == frame(0)
+    assert sorted(cache.take_hits()) == [(ids[0], 1), (ids[1], 2), (last, 1)]
 
 
 def test_length_mismatch_and_short_frames(cache_ports):
@@ -321,7 +335,7 @@ HOSTILE = [
     ({"length": 65536}, ValueError, "length"),
     ({"out_port": -5}, ValueError, "out_port"),
     ({"out_port": None}, TypeError, "out_port"),
-    ({"prio": 64}, ValueError, "prio"),
+    ({"prio": 32}, ValueError, "prio"),
     ({"prio": -1}, ValueError, "prio"),
     ({"payload_from": -1}, ValueError, "payload_from"),
     ({"payload_from": 65}, ValueError, "payload_from"),
@@ -366,7 +380,7 @@ def test_accepted_edge_arguments():
     cache.install(**{**GOOD, "mask": bytearray(b"\xff\x0f"), "key": memoryview(b"\x01\x02"),
                      "src": b"\x05\x00\xff\xff", "copy": bytearray(b"\xff\x00"), "prio": True})
     cache.install(**{**GOOD, "mask": b"\xff" * 256, "key": bytes(256), "length": 300})
-    cache.install(**{**GOOD, "length": 65535, "payload_from": 2, "prio": 63, "in_port": 65535, "out_port": 65535})
+    cache.install(**{**GOOD, "length": 65535, "payload_from": 2, "prio": 31, "in_port": 65535, "out_port": 65535})
     cache.install(**{**GOOD, "mask": b"", "key": b"", "src": b"", "copy": b"", "tmpl": b"", "length": 0,
                      "payload_from": 0})
     assert len(cache) == 4
@@ -384,6 +398,7 @@ def test_accepted_edge_arguments():
     (lambda: _fastpath.Cache().add_port(1, 2**31), ValueError),
     (lambda: _fastpath.Cache().add_port(1, 3.5), TypeError),
     (lambda: _fastpath.Cache().set_passable(1, -1), ValueError),
+    (lambda: _fastpath.Cache().set_passable(1, 2**32), ValueError),
     (lambda: _fastpath.Cache().set_passable(1, 2**64), ValueError),
     (lambda: _fastpath.Cache().set_passable(1, "1"), TypeError),
     (lambda: _fastpath.Cache().set_passable(70000, 1), ValueError),

@@ -9,7 +9,8 @@
  * (hash, entry) slots at most half full: entries are never deleted one by one (only replaced in place, or all
  * dropped at once by clear()), so no tombstones are needed, and a probe walks adjacent memory, comparing the
  * stored 64-bit hash before touching the entry. The hash works on 64-bit words of the masked bytes (the mask is
- * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length.
+ * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length, and
+ * a final multiply-xorshift so that the low bits (the slot index) depend on every input bit.
  *
  * Hot path (poll): recv into a per-cache buffer, hash, compare, rewrite (in place in the receive buffer when the
  * new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
@@ -33,7 +34,7 @@
 #define MAX_PORT 65535
 #define MAX_LENGTH 65535             /* a 65536-byte read may be truncated: never a hit */
 #define MAX_OUT 65535
-#define MAX_PRIO 63
+#define MAX_PRIO 31                  /* passable masks are 32 bits */
 #define RX_SIZE 65536
 #define MAX_ENTRIES_LIMIT (1 << 24)
 #define ETHERTYPE_MAC_CONTROL 0x8808
@@ -47,10 +48,7 @@ typedef struct entry {
     uint64_t key[];                  /* the subtable's nwords masked words */
 } entry;
 
-typedef struct {
-    uint64_t hash;
-    entry *e;
-} slot;
+typedef struct { uint64_t hash; entry *e; } slot;  /* e NULL: empty */
 
 typedef struct {
     uint32_t mlen, nwords;
@@ -59,9 +57,7 @@ typedef struct {
     slot *slots;
 } subtable;
 
-typedef struct {
-    uint64_t id, hits;
-} retired_hits;
+typedef struct { uint64_t id, hits; } retired_hits;
 
 typedef struct {
     PyObject_HEAD
@@ -70,17 +66,17 @@ typedef struct {
     subtable **subs;
     size_t nsubs, subs_cap;
     entry **dirty;
-    size_t ndirty, dirty_cap;        /* dirty_cap >= n_entries (ensured by install, so a hit never allocates) */
+    size_t ndirty, dirty_cap;        /* dirty_cap >= n_entries (ensured by install: a hit never allocates) */
     retired_hits *retired;
     size_t nretired, retired_cap;
     int *fds;                        /* indexed by port number; -1: no fd */
-    uint64_t *passable;
+    uint32_t *passable;
     size_t nports;
     uint64_t rx, hits, misses, tx, tx_drops;
     unsigned char *rxbuf, *txbuf;
 } Cache;
 
-/* ---------------------------------------------------------------- hashing and lookup */
+/* ---------------------------------------------------------------- hashing, lookup, rewrite */
 
 static inline uint64_t load64(const unsigned char *p)
 {
@@ -91,12 +87,11 @@ static inline uint64_t load64(const unsigned char *p)
 
 static inline uint64_t mix(uint64_t h, uint64_t w)
 {
-    h ^= w;
-    h *= 0x9E3779B97F4A7C15ULL;
+    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
     return h ^ (h >> 29);
 }
 
-/* the masked words of f under s into w (f must be readable for s->nwords * 8 bytes) and their hash */
+/* the masked words of f under s into w (f readable for s->nwords * 8 bytes), and their hash */
 static inline uint64_t masked_hash(const subtable *s, const unsigned char *f, uint32_t in_port, uint32_t length,
                                    uint64_t *w)
 {
@@ -122,13 +117,13 @@ static inline slot *find_slot(const subtable *s, uint64_t h, uint32_t in_port, u
     }
 }
 
-/* f: a frame of len bytes, readable for at least MAX_MASK bytes */
+/* f: a frame of len bytes in a buffer readable for at least MAX_MASK bytes */
 static entry *lookup(const Cache *c, uint32_t in_port, const unsigned char *f, size_t len)
 {
     uint64_t w[MASK_WORDS];
-    for (size_t i = 0; i < c->nsubs; i++) {
+    for (size_t i = 0; i < c->nsubs && len <= MAX_LENGTH; i++) {
         const subtable *s = c->subs[i];
-        if (len < s->mlen || len > MAX_LENGTH)
+        if (len < s->mlen)
             continue;
         uint64_t h = masked_hash(s, f, in_port, (uint32_t)len, w);
         slot *sl = find_slot(s, h, in_port, (uint32_t)len, w);
@@ -148,16 +143,15 @@ static const unsigned char *rewrite(const Cache *c, const entry *e, unsigned cha
     unsigned char *out = c->txbuf;
     for (uint32_t i = 0; i < H; i++)
         out[i] = (uint8_t)((f[e->src[i]] & e->copy[i]) | e->tmpl[i]);
-    if (H <= pf) {
-        memcpy(f + pf - H, out, H);
-        return f + pf - H;
-    }
+    if (H <= pf)
+        return memcpy(f + pf - H, out, H);
     memcpy(out + H, f + pf, plen);
     return out;
 }
 
-/* ---------------------------------------------------------------- hit bookkeeping */
+/* ---------------------------------------------------------------- entries and subtables */
 
+/* e leaves the dirty list; its pending hits go to the retired list */
 static void retire(Cache *c, entry *e)
 {
     if (e->hits == 0)
@@ -165,17 +159,14 @@ static void retire(Cache *c, entry *e)
     if (c->nretired == c->retired_cap) {
         size_t cap = c->retired_cap ? 2 * c->retired_cap : 64;
         retired_hits *r = PyMem_Realloc(c->retired, cap * sizeof *r);
-        if (!r)
-            goto undirty;  /* out of memory: these hits are lost (install/clear must not fail half-way) */
-        c->retired = r;
-        c->retired_cap = cap;
+        if (r) {
+            c->retired = r;
+            c->retired_cap = cap;
+        }
     }
-    c->retired[c->nretired].id = e->id;
-    c->retired[c->nretired].hits = e->hits;
-    c->nretired++;
-undirty:
-    /* swap-remove from the dirty list, so it never holds more than n_entries */
-    c->dirty[e->dirty] = c->dirty[--c->ndirty];
+    if (c->nretired < c->retired_cap)  /* else out of memory: these hits are lost (no half-done install) */
+        c->retired[c->nretired++] = (retired_hits){e->id, e->hits};
+    c->dirty[e->dirty] = c->dirty[--c->ndirty];  /* swap-remove: the list never outgrows n_entries */
     c->dirty[e->dirty]->dirty = e->dirty;
     e->hits = 0;
     e->dirty = -1;
@@ -196,15 +187,6 @@ static void drop_all(Cache *c)
     }
     c->nsubs = 0;
     c->n_entries = 0;
-    c->ndirty = 0;
-}
-
-static subtable *find_subtable(const Cache *c, uint32_t mlen, const uint64_t *maskw)
-{
-    for (size_t i = 0; i < c->nsubs; i++)
-        if (c->subs[i]->mlen == mlen && memcmp(c->subs[i]->mask, maskw, MASK_WORDS * 8) == 0)
-            return c->subs[i];
-    return NULL;
 }
 
 static subtable *new_subtable(Cache *c, uint32_t mlen, const uint64_t *maskw)
@@ -226,11 +208,10 @@ static subtable *new_subtable(Cache *c, uint32_t mlen, const uint64_t *maskw)
     }
     s->mlen = mlen;
     s->nwords = (mlen + 7) / 8;
-    memcpy(s->mask, maskw, MASK_WORDS * 8);
+    memcpy(s->mask, maskw, sizeof s->mask);
     s->cap = 16;
     s->slots = slots;
-    c->subs[c->nsubs++] = s;
-    return s;
+    return c->subs[c->nsubs++] = s;
 }
 
 /* double s's slot array, rehashing from the stored hashes */
@@ -258,8 +239,11 @@ static int grow_subtable(subtable *s)
  * dropping the whole cache first when it is full; -1 with MemoryError set (e not taken) */
 static int insert_entry(Cache *c, entry *e, uint32_t mlen, const uint64_t *maskw)
 {
-    subtable *s = find_subtable(c, mlen, maskw);
+    subtable *s = NULL;
     slot *sl;
+    for (size_t i = 0; i < c->nsubs && !s; i++)
+        if (c->subs[i]->mlen == mlen && memcmp(c->subs[i]->mask, maskw, sizeof c->subs[i]->mask) == 0)
+            s = c->subs[i];
     if (s) {
         e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
         sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
@@ -281,17 +265,14 @@ static int insert_entry(Cache *c, entry *e, uint32_t mlen, const uint64_t *maskw
         c->dirty = d;
         c->dirty_cap = cap;
     }
-    if (!s && !(s = new_subtable(c, mlen, maskw)))
-        goto nomem;
-    if (2 * (s->count + 1) > s->cap && grow_subtable(s) < 0)
+    if ((!s && !(s = new_subtable(c, mlen, maskw))) || (2 * (s->count + 1) > s->cap && grow_subtable(s) < 0))
         goto nomem;
     e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
     sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
     s->count++;
     c->n_entries++;
 commit:
-    sl->hash = e->hash;
-    sl->e = e;
+    *sl = (slot){e->hash, e};
     e->id = c->next_id++;
     return 0;
 nomem:
@@ -316,29 +297,24 @@ static int get_int(PyObject *o, const char *fn, const char *name, long long lo, 
     Py_DECREF(i);
     if (v == -1 && PyErr_Occurred())
         return -1;
-    if (overflow || v < lo || v > hi) {
-        if (overflow)
-            PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got a value far out of range", fn,
-                         name, lo, hi);
-        else
-            PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got %lld", fn, name, lo, hi, v);
-        return -1;
-    }
+    if (overflow)
+        PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got a huge int", fn, name, lo, hi);
+    else if (v < lo || v > hi)
+        PyErr_Format(PyExc_ValueError, "%s(): %s must be in [%lld, %lld], got %lld", fn, name, lo, hi, v);
     *out = v;
-    return 0;
+    return PyErr_Occurred() ? -1 : 0;
 }
 
 static int get_bytes(PyObject *o, const char *fn, const char *name, Py_buffer *b)
 {
-    if (PyObject_GetBuffer(o, b, PyBUF_SIMPLE) < 0) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s(): %s must be bytes-like (contiguous), not %.100s", fn, name,
-                         Py_TYPE(o)->tp_name);
-        }
-        return -1;
+    if (PyObject_GetBuffer(o, b, PyBUF_SIMPLE) == 0)
+        return 0;
+    if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_BufferError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): %s must be bytes-like (contiguous), not %.100s", fn, name,
+                     Py_TYPE(o)->tp_name);
     }
-    return 0;
+    return -1;
 }
 
 /* grow the port arrays so that port is an index */
@@ -352,7 +328,7 @@ static int ensure_port(Cache *c, size_t port)
     int *fds = PyMem_Realloc(c->fds, n * sizeof *fds);
     if (fds)
         c->fds = fds;
-    uint64_t *pm = fds ? PyMem_Realloc(c->passable, n * sizeof *pm) : NULL;
+    uint32_t *pm = fds ? PyMem_Realloc(c->passable, n * sizeof *pm) : NULL;
     if (!pm) {
         PyErr_NoMemory();
         return -1;
@@ -366,6 +342,60 @@ static int ensure_port(Cache *c, size_t port)
     return 0;
 }
 
+#define BAD_ENTRY(...) return (PyErr_Format(PyExc_ValueError, "install(): " __VA_ARGS__), NULL)
+
+/* the entry of install()'s checked ints and buffers b = mask, key, src, copy, tmpl (id not yet set); NULL with
+ * ValueError or MemoryError */
+static entry *make_entry(const Py_buffer *b, long long in_port, long long length, long long out_port,
+                         long long prio, long long pf)
+{
+    const uint8_t *mask = b[0].buf, *key = b[1].buf, *src = b[2].buf, *copy = b[3].buf, *tmpl = b[4].buf;
+    Py_ssize_t mlen = b[0].len, H = b[4].len;
+    if (mlen > MAX_MASK)
+        BAD_ENTRY("mask is %zd bytes, at most %d", mlen, MAX_MASK);
+    if (b[1].len != mlen)
+        BAD_ENTRY("key is %zd bytes, mask %zd: they must be as long", b[1].len, mlen);
+    for (Py_ssize_t i = 0; i < mlen; i++)
+        if (key[i] & ~mask[i])
+            BAD_ENTRY("key byte %zd has bits outside the mask (key & ~mask != 0)", i);
+    if (pf > length)
+        BAD_ENTRY("payload_from (%lld) is past length (%lld)", pf, length);
+    if (b[3].len != H)
+        BAD_ENTRY("copy is %zd bytes, tmpl %zd: they must be as long", b[3].len, H);
+    if (b[2].len != 2 * H)
+        BAD_ENTRY("src is %zd bytes, must be 2 * len(tmpl) = %zd", b[2].len, 2 * H);
+    if (H + (length - pf) > MAX_OUT)
+        BAD_ENTRY("the output frame (len(tmpl) + length - payload_from = %lld) is longer than %d bytes",
+                  (long long)H + (length - pf), MAX_OUT);
+    for (Py_ssize_t i = 0; i < H; i++) {
+        unsigned off = src[2 * i] | (unsigned)src[2 * i + 1] << 8;
+        if (tmpl[i] & copy[i])
+            BAD_ENTRY("tmpl byte %zd has bits under copy (tmpl & copy != 0)", i);
+        if (copy[i] && off >= length)
+            BAD_ENTRY("src offset %zd is %u, past the frame (length %lld)", i, off, length);
+    }
+    uint32_t nwords = (uint32_t)((mlen + 7) / 8);
+    entry *e = PyMem_Calloc(1, sizeof(entry) + nwords * 8 + (size_t)H * 4);
+    if (!e)
+        return (entry *)PyErr_NoMemory();
+    memcpy(e->key, key, mlen);
+    e->src = (uint16_t *)((unsigned char *)e->key + nwords * 8);
+    e->copy = (uint8_t *)(e->src + H);
+    e->tmpl = e->copy + H;
+    for (Py_ssize_t i = 0; i < H; i++)  /* src 0 where copy is 0: f[0] & 0, branch-free */
+        e->src[i] = copy[i] ? (uint16_t)(src[2 * i] | src[2 * i + 1] << 8) : 0;
+    memcpy(e->copy, copy, H);
+    memcpy(e->tmpl, tmpl, H);
+    e->in_port = (uint32_t)in_port;
+    e->length = (uint32_t)length;
+    e->out_port = (uint32_t)out_port;
+    e->prio = (uint32_t)prio;
+    e->hlen = (uint32_t)H;
+    e->payload_from = (uint32_t)pf;
+    e->dirty = -1;
+    return e;
+}
+
 /* ---------------------------------------------------------------- the type */
 
 static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -373,15 +403,14 @@ static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"max_entries", NULL};
     PyObject *max_obj = NULL;
     long long max_entries = 65536;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Cache", kwlist, &max_obj))
-        return NULL;
-    if (max_obj && get_int(max_obj, "Cache", "max_entries", 1, MAX_ENTRIES_LIMIT, &max_entries) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:Cache", kwlist, &max_obj)
+        || (max_obj && get_int(max_obj, "Cache", "max_entries", 1, MAX_ENTRIES_LIMIT, &max_entries) < 0))
         return NULL;
     Cache *c = (Cache *)type->tp_alloc(type, 0);
     if (!c)
         return NULL;
     c->max_entries = (Py_ssize_t)max_entries;
-    c->rxbuf = PyMem_Calloc(1, RX_SIZE + MAX_MASK);  /* MAX_MASK of slack: masks are read in whole words */
+    c->rxbuf = PyMem_Calloc(1, RX_SIZE + MAX_MASK);  /* slack: masks are read in whole words */
     c->txbuf = PyMem_Calloc(1, MAX_OUT + 1);
     if (!c->rxbuf || !c->txbuf) {
         Py_DECREF(c);
@@ -408,11 +437,9 @@ static PyObject *Cache_add_port(Cache *c, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"port", "fd", NULL};
     PyObject *po, *fo;
     long long port, fd;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:add_port", kwlist, &po, &fo))
-        return NULL;
-    if (get_int(po, "add_port", "port", 0, MAX_PORT, &port) < 0 || get_int(fo, "add_port", "fd", -1, INT_MAX, &fd) < 0)
-        return NULL;
-    if (ensure_port(c, (size_t)port) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:add_port", kwlist, &po, &fo)
+        || get_int(po, "add_port", "port", 0, MAX_PORT, &port) < 0
+        || get_int(fo, "add_port", "fd", -1, INT_MAX, &fd) < 0 || ensure_port(c, (size_t)port) < 0)
         return NULL;
     c->fds[port] = (int)fd;
     Py_RETURN_NONE;
@@ -422,99 +449,13 @@ static PyObject *Cache_set_passable(Cache *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"port", "prio_mask", NULL};
     PyObject *po, *mo;
-    long long port;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:set_passable", kwlist, &po, &mo))
+    long long port, mask;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:set_passable", kwlist, &po, &mo)
+        || get_int(po, "set_passable", "port", 0, MAX_PORT, &port) < 0
+        || get_int(mo, "set_passable", "prio_mask", 0, UINT32_MAX, &mask) < 0 || ensure_port(c, (size_t)port) < 0)
         return NULL;
-    if (get_int(po, "set_passable", "port", 0, MAX_PORT, &port) < 0)
-        return NULL;
-    PyObject *m = PyNumber_Index(mo);
-    if (!m) {
-        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "set_passable(): prio_mask must be an int, not %.100s",
-                         Py_TYPE(mo)->tp_name);
-        }
-        return NULL;
-    }
-    uint64_t mask = PyLong_AsUnsignedLongLong(m);  /* OverflowError when negative or too big */
-    int bad = 0;
-    if (mask == (uint64_t)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            Py_DECREF(m);
-            return NULL;
-        }
-        PyErr_Clear();
-        bad = 1;
-    }
-    Py_DECREF(m);
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "set_passable(): prio_mask must be in [0, 2**64 - 1]");
-        return NULL;
-    }
-    if (ensure_port(c, (size_t)port) < 0)
-        return NULL;
-    c->passable[port] = mask;
+    c->passable[port] = (uint32_t)mask;
     Py_RETURN_NONE;
-}
-
-/* the entry of install()'s checked ints and buffers mask, key, src, copy, tmpl (b[0..4]), id not yet set;
- * NULL with ValueError or MemoryError */
-#define BAD_ENTRY(...) return (PyErr_Format(PyExc_ValueError, __VA_ARGS__), NULL)
-
-static entry *make_entry(const Py_buffer *b, long long in_port, long long length, long long out_port,
-                         long long prio, long long pf)
-{
-    const uint8_t *mask = b[0].buf, *key = b[1].buf, *src = b[2].buf, *copy = b[3].buf, *tmpl = b[4].buf;
-    Py_ssize_t mlen = b[0].len, H = b[4].len;
-    if (mlen > MAX_MASK)
-        BAD_ENTRY("install(): mask is %zd bytes, at most %d", mlen, MAX_MASK);
-    if (b[1].len != mlen)
-        BAD_ENTRY("install(): key is %zd bytes, mask %zd: they must be as long",
-                            b[1].len, mlen);
-    for (Py_ssize_t i = 0; i < mlen; i++)
-        if (key[i] & ~mask[i])
-            BAD_ENTRY("install(): key byte %zd has bits outside the mask "
-                                "(key & ~mask != 0)", i);
-    if (pf > length)
-        BAD_ENTRY("install(): payload_from (%lld) is past length (%lld)", pf, length);
-    if (b[3].len != H)
-        BAD_ENTRY("install(): copy is %zd bytes, tmpl %zd: they must be as long",
-                            b[3].len, H);
-    if (b[2].len != 2 * H)
-        BAD_ENTRY("install(): src is %zd bytes, must be 2 * len(tmpl) = %zd",
-                            b[2].len, 2 * H);
-    if (H + (length - pf) > MAX_OUT)
-        BAD_ENTRY("install(): the output frame (len(tmpl) + length - payload_from = "
-                            "%lld) is longer than %d bytes", (long long)H + (length - pf), MAX_OUT);
-    for (Py_ssize_t i = 0; i < H; i++) {
-        unsigned off = src[2 * i] | (unsigned)src[2 * i + 1] << 8;
-        if (tmpl[i] & copy[i])
-            BAD_ENTRY("install(): tmpl byte %zd has bits under copy "
-                                "(tmpl & copy != 0)", i);
-        if (copy[i] && off >= length)
-            BAD_ENTRY("install(): src offset %zd is %u, past the frame (length %lld)",
-                                i, off, length);
-    }
-    uint32_t nwords = (uint32_t)((mlen + 7) / 8);
-    entry *e = PyMem_Calloc(1, sizeof(entry) + nwords * 8 + (size_t)H * 4);
-    if (!e)
-        return (entry *)PyErr_NoMemory();
-    memcpy(e->key, key, mlen);
-    e->src = (uint16_t *)((unsigned char *)e->key + nwords * 8);
-    e->copy = (uint8_t *)(e->src + H);
-    e->tmpl = e->copy + H;
-    for (Py_ssize_t i = 0; i < H; i++)  /* src 0 where copy is 0: f[0] & 0, branch-free */
-        e->src[i] = copy[i] ? (uint16_t)(src[2 * i] | src[2 * i + 1] << 8) : 0;
-    memcpy(e->copy, copy, H);
-    memcpy(e->tmpl, tmpl, H);
-    e->in_port = (uint32_t)in_port;
-    e->length = (uint32_t)length;
-    e->out_port = (uint32_t)out_port;
-    e->prio = (uint32_t)prio;
-    e->hlen = (uint32_t)H;
-    e->payload_from = (uint32_t)pf;
-    e->dirty = -1;
-    return e;
 }
 
 #define INSTALL_BUFS 5
@@ -559,22 +500,22 @@ static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"port", "limit", NULL};
     PyObject *po, *lo = NULL;
     long long port, limit = 64;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:poll", kwlist, &po, &lo))
-        return NULL;
-    if (get_int(po, "poll", "port", 0, MAX_PORT, &port) < 0
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:poll", kwlist, &po, &lo)
+        || get_int(po, "poll", "port", 0, MAX_PORT, &port) < 0
         || (lo && get_int(lo, "poll", "limit", 0, PY_SSIZE_T_MAX, &limit) < 0))
         return NULL;
     if ((size_t)port >= c->nports || c->fds[port] < 0)
         return PyErr_Format(PyExc_ValueError, "poll(): port %lld has no fd (add_port first)", port);
     unsigned char *f = c->rxbuf;
-    for (long long done = 0; done < limit;) {
+    for (long long done = 0; done < limit; done++) {
         ssize_t n = recv(c->fds[port], f, RX_SIZE, MSG_DONTWAIT);
         if (n < 0) {
-            if (errno == EINTR) {
+            if (errno == EINTR) {  /* run the signal handlers, which may take the port away */
                 if (PyErr_CheckSignals() < 0)
                     return NULL;
-                if (c->fds[port] < 0)  /* a signal handler took the port away */
+                if (c->fds[port] < 0)
                     Py_RETURN_NONE;
+                done--;
                 continue;
             }
             if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENETDOWN || errno == ENXIO)
@@ -583,7 +524,7 @@ static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
         }
         c->rx++;
         entry *e = NULL;
-        if (!(n >= 14 && (f[12] << 8 | f[13]) == ETHERTYPE_MAC_CONTROL))
+        if (n < 14 || (f[12] << 8 | f[13]) != ETHERTYPE_MAC_CONTROL)
             e = lookup(c, (uint32_t)port, f, (size_t)n);
         int ofd = -1;
         if (e && e->out_port < c->nports && (c->passable[e->out_port] >> e->prio & 1))
@@ -607,7 +548,6 @@ static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
             c->tx_drops++;  /* a full buffer or a downed link: lost, as on a wire */
         else
             c->tx++;
-        done++;
     }
     Py_RETURN_NONE;
 }
@@ -618,25 +558,20 @@ static PyObject *Cache_lookup(Cache *c, PyObject *args, PyObject *kw)
     PyObject *po, *fo;
     long long port;
     Py_buffer b;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:lookup", kwlist, &po, &fo))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO:lookup", kwlist, &po, &fo)
+        || get_int(po, "lookup", "in_port", 0, MAX_PORT, &port) < 0 || get_bytes(fo, "lookup", "frame", &b) < 0)
         return NULL;
-    if (get_int(po, "lookup", "in_port", 0, MAX_PORT, &port) < 0 || get_bytes(fo, "lookup", "frame", &b) < 0)
-        return NULL;
-    PyObject *result = NULL;
     entry *e = NULL;
     if (b.len <= MAX_LENGTH) {
-        memcpy(c->rxbuf, b.buf, b.len);  /* padded buffer: masks are read in whole words; rewrite may change it */
+        memcpy(c->rxbuf, b.buf, b.len);  /* the padded buffer: masks are read in whole words */
         e = lookup(c, (uint32_t)port, c->rxbuf, (size_t)b.len);
     }
-    if (!e) {
-        result = Py_NewRef(Py_None);
-    } else {
-        size_t olen;
-        const unsigned char *out = rewrite(c, e, c->rxbuf, &olen);
-        result = Py_BuildValue("(KIIy#)", (unsigned long long)e->id, e->out_port, e->prio, out, (Py_ssize_t)olen);
-    }
     PyBuffer_Release(&b);
-    return result;
+    if (!e)
+        Py_RETURN_NONE;
+    size_t olen;
+    const unsigned char *out = rewrite(c, e, c->rxbuf, &olen);
+    return Py_BuildValue("(KIIy#)", (unsigned long long)e->id, e->out_port, e->prio, out, (Py_ssize_t)olen);
 }
 
 static PyObject *Cache_take_hits(Cache *c, PyObject *Py_UNUSED(ignored))
@@ -646,11 +581,9 @@ static PyObject *Cache_take_hits(Cache *c, PyObject *Py_UNUSED(ignored))
     if (!list || n == 0)
         return list;
     for (size_t i = 0; i < n; i++) {
-        PyObject *t = i < c->nretired
-                          ? Py_BuildValue("(KK)", (unsigned long long)c->retired[i].id,
-                                          (unsigned long long)c->retired[i].hits)
-                          : Py_BuildValue("(KK)", (unsigned long long)c->dirty[i - c->nretired]->id,
-                                          (unsigned long long)c->dirty[i - c->nretired]->hits);
+        const entry *e = i < c->nretired ? NULL : c->dirty[i - c->nretired];
+        retired_hits h = e ? (retired_hits){e->id, e->hits} : c->retired[i];
+        PyObject *t = Py_BuildValue("(KK)", (unsigned long long)h.id, (unsigned long long)h.hits);
         if (!t) {
             Py_DECREF(list);
             return NULL;  /* nothing zeroed: the next call reports these hits */
@@ -661,23 +594,22 @@ static PyObject *Cache_take_hits(Cache *c, PyObject *Py_UNUSED(ignored))
         c->dirty[i]->hits = 0;
         c->dirty[i]->dirty = -1;
     }
-    c->ndirty = 0;
-    c->nretired = 0;
+    c->ndirty = c->nretired = 0;
     return list;
 }
 
 static PyObject *Cache_clear(Cache *c, PyObject *Py_UNUSED(ignored))
 {
-    drop_all(c);
+    drop_all(c);  /* ids are not reused: next_id stays */
     Py_RETURN_NONE;
 }
 
 static PyObject *Cache_stats(Cache *c, PyObject *Py_UNUSED(ignored))
 {
-    return Py_BuildValue("{snsnsKsKsKsKsK}", "entries", c->n_entries, "subtables", (Py_ssize_t)c->nsubs, "hits",
-                         (unsigned long long)c->hits, "misses", (unsigned long long)c->misses, "tx",
-                         (unsigned long long)c->tx, "tx_drops", (unsigned long long)c->tx_drops, "rx",
-                         (unsigned long long)c->rx);
+    return Py_BuildValue("{snsnsKsKsKsKsK}", "entries", c->n_entries, "subtables", (Py_ssize_t)c->nsubs,
+                         "hits", (unsigned long long)c->hits, "misses", (unsigned long long)c->misses,
+                         "tx", (unsigned long long)c->tx, "tx_drops", (unsigned long long)c->tx_drops,
+                         "rx", (unsigned long long)c->rx);
 }
 
 static Py_ssize_t Cache_len(Cache *c)
@@ -685,23 +617,17 @@ static Py_ssize_t Cache_len(Cache *c)
     return c->n_entries;
 }
 
+#define KW_METHOD(name) #name, (PyCFunction)(void (*)(void))Cache_##name, METH_VARARGS | METH_KEYWORDS
+
 static PyMethodDef Cache_methods[] = {
-    {"add_port", (PyCFunction)(void (*)(void))Cache_add_port, METH_VARARGS | METH_KEYWORDS,
-     "add_port(port, fd): the socket of a switch port (fd -1: none). The cache does not own or close it."},
-    {"set_passable", (PyCFunction)(void (*)(void))Cache_set_passable, METH_VARARGS | METH_KEYWORDS,
-     "set_passable(port, prio_mask): bit q set: a frame of priority q may leave on port now (default 0)."},
-    {"install", (PyCFunction)(void (*)(void))Cache_install, METH_VARARGS | METH_KEYWORDS,
-     "install(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from) -> entry id."},
-    {"poll", (PyCFunction)(void (*)(void))Cache_poll, METH_VARARGS | METH_KEYWORDS,
-     "poll(port, limit=64) -> bytes | None: forward hits from port's fd; return the first miss (or None)."},
-    {"lookup", (PyCFunction)(void (*)(void))Cache_lookup, METH_VARARGS | METH_KEYWORDS,
-     "lookup(in_port, frame) -> (entry id, out_port, prio, output) | None, without sockets, passability, PFC "
-     "rule or hit counting."},
-    {"take_hits", (PyCFunction)Cache_take_hits, METH_NOARGS,
-     "take_hits() -> [(entry id, hits)] since the last call (dropped entries included), and zero them."},
-    {"clear", (PyCFunction)Cache_clear, METH_NOARGS, "clear(): drop every entry and subtable (ids are not reused)."},
-    {"stats", (PyCFunction)Cache_stats, METH_NOARGS,
-     "stats() -> {entries, subtables, hits, misses, tx, tx_drops, rx}."},
+    {KW_METHOD(add_port), "add_port(port, fd): a switch port's socket (fd -1: none); never closed by the cache."},
+    {KW_METHOD(set_passable), "set_passable(port, prio_mask): bit q set: priority q may leave on port now."},
+    {KW_METHOD(install), "install(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from) -> id"},
+    {KW_METHOD(poll), "poll(port, limit=64) -> bytes | None: forward hits; return the first miss."},
+    {KW_METHOD(lookup), "lookup(in_port, frame) -> (id, out_port, prio, output) | None: no sockets or counting."},
+    {"take_hits", (PyCFunction)Cache_take_hits, METH_NOARGS, "take_hits() -> [(id, hits)] since the last call."},
+    {"clear", (PyCFunction)Cache_clear, METH_NOARGS, "clear(): drop every entry and subtable (ids not reused)."},
+    {"stats", (PyCFunction)Cache_stats, METH_NOARGS, "stats() -> {entries, subtables, hits, misses, tx, ...}."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -734,14 +660,7 @@ PyMODINIT_FUNC PyInit__fastpath(void)
     Py_INCREF(&CacheType);
     if (PyModule_AddObject(m, "Cache", (PyObject *)&CacheType) < 0) {
         Py_DECREF(&CacheType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyModule_AddIntConstant(m, "MAX_MASK", MAX_MASK) < 0 || PyModule_AddIntConstant(m, "MAX_PORT", MAX_PORT) < 0
-        || PyModule_AddIntConstant(m, "MAX_PRIO", MAX_PRIO) < 0
-        || PyModule_AddIntConstant(m, "MAX_LENGTH", MAX_LENGTH) < 0) {
-        Py_DECREF(m);
-        return NULL;
+        Py_CLEAR(m);
     }
     return m;
 }

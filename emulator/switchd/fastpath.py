@@ -22,7 +22,7 @@ The cache (`_fastpath.Cache(max_entries=65536)`):
   When `max_entries` entries exist, install() drops the whole cache first. Ids are unique until the process ends
   (`clear()` does not reuse them).
 - `add_port(port, fd)` gives a port's socket (fd -1 takes it away); `set_passable(port, prio_mask)`: bit q set
-  means a frame of priority q may leave on the port now (0 for every port at first).
+  means a frame of priority q may leave on the port now (0 for every port at first; a 32-bit mask).
 - `poll(port, limit=64)` receives (recv, MSG_DONTWAIT) up to `limit` frames from the port's fd. A frame is a MISS,
   returned at once as bytes with the frames after it left in the socket, when its EtherType is 0x8808 (MAC
   control: PFC), when no entry matches it, when its entry's out port lacks the entry's prio bit in its passable
@@ -43,10 +43,10 @@ import os
 from types import ModuleType
 from typing import NamedTuple
 
-MAX_MASK = 256
+MAX_MASK = 256  # the limits of emulator/switchd/_fastpath.c
 MAX_PORT = 65535
 MAX_LENGTH = 65535
-MAX_PRIO = 63
+MAX_PRIO = 31
 MAX_OUT = 65535
 ETHERTYPE_MAC_CONTROL = 0x8808
 
