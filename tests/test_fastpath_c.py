@@ -67,11 +67,6 @@ def test_load_reports_the_module():
     assert fastpath.load() is _fastpath and fastpath.LOAD_ERROR is None
 
 
-def test_load_can_be_disabled(monkeypatch):
-    monkeypatch.setenv("ROCELAB_NO_FASTPATH", "1")
-    assert fastpath.load() is None and "ROCELAB_NO_FASTPATH" in fastpath.LOAD_ERROR
-
-
 def test_hits_forward_and_a_miss_stops_the_poll_in_order(cache_ports):
     cache, ports = cache_ports
     eid = cache.install(*fwd(1, 64, b"\xff", b"\xaa", 2))

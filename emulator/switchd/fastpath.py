@@ -39,7 +39,6 @@ The GIL is held through every call (the switch's lock around poll() relies on it
 """
 from __future__ import annotations
 
-import os
 from types import ModuleType
 from typing import NamedTuple
 
@@ -54,12 +53,9 @@ LOAD_ERROR: str | None = None  # why load() returned None
 
 
 def load() -> ModuleType | None:
-    """The `_fastpath` module, or None when it is not built (or ROCELAB_NO_FASTPATH is set); the reason is then in
-    LOAD_ERROR."""
+    """The `_fastpath` module, or None when it is not built; the reason is then in LOAD_ERROR. (A switch is run
+    without it by `rocelab-switch ... -- --no-fast-path`.)"""
     global LOAD_ERROR
-    if os.environ.get("ROCELAB_NO_FASTPATH"):
-        LOAD_ERROR = "disabled by ROCELAB_NO_FASTPATH"
-        return None
     try:
         from emulator.switchd import _fastpath
     except ImportError as exc:
@@ -133,29 +129,17 @@ def check_entry(in_port, length, mask, key, out_port, prio, src, copy, tmpl, pay
     return Entry(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from)
 
 
-def matches(entry: Entry, in_port: int, frame: bytes) -> bool:
-    """Whether `frame`, received on `in_port`, matches the (checked) entry."""
-    mask, key = entry.mask, entry.key
-    return (in_port == entry.in_port and len(frame) == entry.length and len(frame) >= len(mask)
-            and all(frame[i] & mask[i] == key[i] for i in range(len(mask))))
-
-
-def rewrite(entry: Entry, frame: bytes) -> bytes:
-    """The output frame of a matching frame."""
-    src, copy, tmpl = entry.src, entry.copy, entry.tmpl
-    head = bytes((frame[src[2 * i] | src[2 * i + 1] << 8] & c if c else 0) | t
-                 for i, (c, t) in enumerate(zip(copy, tmpl)))
-    return head + bytes(frame[entry.payload_from:entry.length])
-
-
 def apply_entry(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from,
                 frame_port: int, frame: bytes) -> bytes | None:
     """The output of the entry (install()'s arguments) for `frame` received on `frame_port`, or None when it does not
     match; ValueError / TypeError as install() for a bad entry. The entry alone: poll()'s PFC, passable and fd
-    rules are not applied."""
-    entry = check_entry(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from)
-    frame = bytes(frame)
-    return rewrite(entry, frame) if matches(entry, frame_port, frame) else None
+    rules are not applied. The arithmetic is megaflow.FlowEntry.apply's, the one Python statement of it."""
+    from emulator.target.megaflow import FlowEntry
+
+    e = check_entry(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from)
+    offsets = tuple(e.src[2 * i] | e.src[2 * i + 1] << 8 for i in range(len(e.tmpl)))
+    return FlowEntry(e.in_port, e.length, e.mask, e.key, e.out_port, e.prio, offsets, e.copy, e.tmpl,
+                     e.payload_from).apply(frame_port, bytes(frame))
 
 
 def is_mac_control(frame: bytes) -> bool:

@@ -181,15 +181,18 @@ def _listen(device, addr: str, tls=None):
 
 def _fast_path(opts: SwitchOptions, log: _Log):
     """The flow cache's C module when this switch uses it: not with --no-fast-path, nor when every frame must be
-    seen (a log or pcaps), nor when the extension is not built (said on stderr)."""
+    seen (a log or pcaps), nor when no interface port is unshaped (an entry fires only on a port that can send at
+    once), nor when the extension is not built (said on stderr)."""
     if not opts.fast_path or log or opts.pcap_dir is not None:
         return None
-    try:  # the extension alone: the target is imported after the P4Runtime port opens
-        from emulator.switchd import _fastpath
-    except ImportError as exc:
-        print(f"rocelab-switch: note: no fast path: its C extension is not built ({exc})", file=sys.stderr)
-        return None
-    return _fastpath
+    if all(opts.port_rates.get(p, opts.default_rate) for p in opts.interfaces):
+        return None  # every port has a rate: frames always wait for their transmitter, none could go at once
+    from emulator.switchd import fastpath  # the extension alone: the target is imported after the port opens
+
+    module = fastpath.load()
+    if module is None:
+        print(f"rocelab-switch: note: no fast path: {fastpath.LOAD_ERROR}", file=sys.stderr)
+    return module
 
 
 def _recording(prog):

@@ -142,7 +142,8 @@ class FlowRecorder(Tracer):
         pass
 
     def ev(self, kind: str, name: str, detail: str = "", loc: str | None = None, *vals) -> None:
-        if kind != "extern" or name in PURE_EXTERNS:
+        # once refused, a run records nothing more (runs of frames nobody armed for stop at their first parse)
+        if kind != "extern" or name in PURE_EXTERNS or self.refusal is not None:
             return
         if name == "count":  # detail is "NAME[{}]"
             counter = self.counter_of.get(detail.split("[", 1)[0])
@@ -164,6 +165,8 @@ class FlowRecorder(Tracer):
         pass
 
     def table(self, name: str, entry, action, args, params: dict, loc: str | None) -> None:
+        if self.refusal is not None:
+            return
         tbl = self.tables.get(name)
         if tbl is None:
             self.refuse(f"table {name}")
@@ -174,6 +177,8 @@ class FlowRecorder(Tracer):
             self.entries.append((tbl, entry))
 
     def extracted(self, text: str, loc: str | None, index, cur: int, obj=None) -> None:
+        if self.refusal is not None:
+            return
         if obj is None:
             self.refuse("an extraction the recorder cannot place")
             return
@@ -186,6 +191,8 @@ class FlowRecorder(Tracer):
         self.headers_in[id(obj)] = (obj, start)
 
     def emitted(self, text: str, obj) -> None:
+        if self.refusal is not None:
+            return
         elems = getattr(obj, "elems", None)
         if elems is not None:
             for _i, e in elems.touched():
@@ -258,11 +265,11 @@ class FlowEntry:
 
     def apply(self, in_port: int, frame: bytes) -> bytes | None:
         """The output for `frame` when it matches (the reference of the C fast path), else None."""
-        if in_port != self.in_port or len(frame) != self.length:
+        if in_port != self.in_port or len(frame) != self.length or len(frame) < len(self.mask):
             return None
         if any(frame[i] & m != k for i, (m, k) in enumerate(zip(self.mask, self.key))):
             return None
-        head = bytes((frame[s] & c) | t for s, c, t in zip(self.src, self.copy, self.tmpl))
+        head = bytes((frame[s] & c if c else 0) | t for s, c, t in zip(self.src, self.copy, self.tmpl))
         return head + frame[self.payload_from:]
 
 

@@ -1,0 +1,82 @@
+"""rocelab-switch's flow cache on real interfaces (emulator/switchd/flowcache.py): the frames of a flow after its
+first come out of the C fast path, and must be exactly what the program makes of them; counters read over
+P4Runtime count every frame; a control-plane write changes what later frames do at once; --no-fast-path and the
+stats file say what happened."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from netns_util import WAIT_S, Lab, capture, captured, netns_available, send
+from scapy.contrib.roce import BTH
+from scapy.layers.l2 import Ether
+from test_fabric import FABRIC_P4, roce
+from test_switchd_frames import Switch, routed
+
+from emulator.control.fabric import FabricControl
+from emulator.proto import p4runtime_pb2
+
+pytestmark = pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))
+
+
+@pytest.fixture
+def lab():
+    with Lab("fp") as lab:
+        yield lab
+
+
+def flow(n: int, dst: str, sport: int, payload: int = 100) -> list[bytes]:
+    """`n` frames of one RoCE flow: the PSN and the payload differ frame to frame, as in a real message."""
+    out = []
+    for i in range(n):
+        f = bytearray(roce(dst=dst, sport=sport, payload=payload))
+        bth = f.index(bytes(BTH(opcode=0x0A, dqpn=0x12, psn=7))[:4], 42)
+        f[bth + 9:bth + 12] = (1000 + i).to_bytes(3, "big")
+        f[bth + 12:bth + 12 + payload] = bytes((i + j) % 256 for j in range(payload))
+        out.append(bytes(f))
+    return out
+
+
+def rx_packets(client, port: int) -> int:
+    q = p4runtime_pb2.Entity()
+    q.counter_entry.counter_id = client.info.counters["FabricIngress.rx_port_counter"].id
+    q.counter_entry.index.index = port
+    (c,) = client.read(q)
+    return c.counter_entry.data.packet_count
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast-path", "no-fast-path"])
+def test_a_flow_forwards_exactly_as_the_program_and_counts_every_frame(lab, tmp_path, fast):
+    stats = tmp_path / "stats.json"
+    target = ("--stats-file", str(stats)) + (() if fast else ("--no-fast-path",))
+    sw = Switch(lab, tmp_path, 3, FABRIC_P4, target)
+    try:
+        routed(FabricControl(None, api=sw.client))
+        local = FabricControl.load(str(FABRIC_P4))
+        routed(local)
+        to2, to3 = flow(60, "10.0.2.7", 0xC001), flow(60, "10.0.3.9", 0xC002, payload=300)
+        frames = [f for pair in zip(to2, to3) for f in pair]
+        cap2, cap3 = capture(lab, sw.ns(2), WAIT_S, count=60), capture(lab, sw.ns(3), WAIT_S, count=60)
+        send(lab, sw.ns(1), frames)
+        got2, got3 = [f for _, f in captured(cap2)], [f for _, f in captured(cap3)]
+        assert got2 == [f for p in to2 for _, f in local.process(1, p)]
+        assert got3 == [f for p in to3 for _, f in local.process(1, p)]
+        assert rx_packets(sw.client, 1) == 120  # hits folded in before the read
+        # a write changes the next frames at once: the route to 10.0.2.0/24 now leads to port 3
+        fab = FabricControl(None, api=sw.client)
+        fab.add_nexthop(9, port=3, dmac=0x02_00_00_00_99_03, smac=0x02_00_00_00_99_64)
+        sw.client.table_delete("FabricIngress.ipv4_lpm", sw.client.table_find(
+            "FabricIngress.ipv4_lpm", {"hdr.ipv4.dstAddr": "10.0.2.0/24"}))
+        fab.add_route("10.0.2.0", 24, 9)
+        cap3 = capture(lab, sw.ns(3), WAIT_S, count=10)
+        send(lab, sw.ns(1), to2[:10])
+        moved = [Ether(f) for _, f in captured(cap3)]
+        assert [m.dst for m in moved] == ["02:00:00:00:99:03"] * 10
+        assert rx_packets(sw.client, 1) == 130
+    finally:
+        assert sw.close() == 0
+    fast_stats = json.loads(stats.read_text()).get("fast_path")
+    if fast:
+        assert fast_stats is not None and fast_stats["fast_path_hits"] >= 100, fast_stats
+    else:
+        assert fast_stats is None
