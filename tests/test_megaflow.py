@@ -257,3 +257,28 @@ def test_a_program_that_looks_ahead_is_never_cached(tmp_path):
         " state e { pk.extract(hdr.e); transition accept; }"))
     _sw, _rec, facts = M.recording_switch(load_program(str(path)))
     assert facts.refusal == "the parser looks ahead into the packet"
+
+
+def test_multicast_is_not_cached_even_with_one_replica(tmp_path):
+    """In the switch process one replica may leave at once while the others wait in queues: the run shows one
+    frame, but a cached entry would send only that one."""
+    from emulator.target.api import RuntimeApi
+
+    sw, rec, facts = _small(tmp_path, "", "sm.mcast_grp = 1;")
+    RuntimeApi(sw).mc_set_group(1, [(0, 2)])
+    frame = bytes(range(14)) + b"payload!" * 4
+    rec.arm()
+    out = sw.process(1, frame)
+    assert len(out) == 1
+    got = M.derive(facts, rec, 1, frame, *out[0])
+    assert isinstance(got, str) and "multicast" in got, got
+
+
+def test_a_random_hash_is_not_cached(tmp_path):
+    sw, rec, facts = _small(tmp_path, "", "bit<16> h; hash(h, HashAlgorithm.random, 16w0, {hdr.e.dst}, 16w100);"
+                                          " hdr.e.src = (bit<48>) h;")
+    frame = bytes(range(14)) + b"payload!" * 4
+    rec.arm()
+    out = sw.process(1, frame)
+    got = M.derive(facts, rec, 1, frame, *out[0])
+    assert got == "hash(random)", got

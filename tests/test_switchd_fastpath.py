@@ -80,3 +80,92 @@ def test_a_flow_forwards_exactly_as_the_program_and_counts_every_frame(lab, tmp_
         assert fast_stats is not None and fast_stats["fast_path_hits"] >= 100, fast_stats
     else:
         assert fast_stats is None
+
+
+IDLE_P4 = """
+#include <core.p4>
+#include <v1model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+struct headers_t { eth_t e; }
+struct meta_t { }
+parser P(packet_in pk, out headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.e); transition accept; }
+}
+control VC(inout headers_t hdr, inout meta_t m) { apply { } }
+control I(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    direct_counter(CounterType.packets_and_bytes) hits;
+    action fwd(bit<9> port) { sm.egress_spec = port; }
+    table l2 {
+        key = { hdr.e.dst: exact; }
+        actions = { fwd; NoAction; }
+        default_action = NoAction();
+        counters = hits;
+        support_timeout = true;
+    }
+    apply { sm.egress_spec = 511; l2.apply(); }
+}
+control E(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers_t hdr, inout meta_t m) { apply { } }
+control D(packet_out pk, in headers_t hdr) { apply { pk.emit(hdr.e); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_idle_timeouts_and_direct_counters_see_the_fast_paths_hits(lab, tmp_path):
+    """An entry hit only by fast-path frames is not idle while they flow, is reported once they stop, and its
+    direct counter counts every frame."""
+    import queue
+
+    from p4runtime_util import Controller, compile_program
+    from test_switchd import SWITCH, start_listening, stop
+
+    from emulator.p4runtime.p4info_index import P4InfoIndex
+    from emulator.proto import p4info_pb2
+
+    src = tmp_path / "idle.p4"
+    src.write_text(IDLE_P4)
+    info_path, config = compile_program(src, tmp_path)
+    from google.protobuf import text_format
+
+    p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
+    h1, h2 = lab.host("h1"), lab.host("h2")
+    stats = tmp_path / "stats.json"
+    proc, address, _ = start_listening(SWITCH + ["-i", f"1@{h1[1]}", "-i", f"2@{h2[1]}", "--no-p4", "--",
+                                                 "--stats-file", str(stats)])
+    ctl = None
+    try:
+        ctl = Controller(address, device_id=0)
+        ctl.set_pipeline(p4info, config.read_bytes())
+        idx = P4InfoIndex(p4info)
+        te = p4runtime_pb2.Entity()
+        t = idx.table("I.l2")
+        te.table_entry.table_id = t.id
+        m = te.table_entry.match.add(field_id=1)
+        m.exact.value = bytes.fromhex("020000000002")
+        te.table_entry.action.action.action_id = idx.action("I.fwd").id
+        te.table_entry.action.action.params.add(param_id=1, value=b"\x02")
+        te.table_entry.idle_timeout_ns = 300_000_000
+        ctl.write((p4runtime_pb2.Update.INSERT, te))
+        frame = bytes.fromhex("020000000002" "020000000001" "0800") + bytes(50)
+        cap = capture(lab, h2[0], WAIT_S, count=60)
+        send(lab, h1[0], [frame] * 60, gap=0.025)  # 1.5 s of traffic, a frame every 25 ms
+        assert len(captured(cap)) == 60
+        try:  # nothing was idle while the flow ran
+            note = ctl.responses.get_nowait()
+            while note.WhichOneof("update") != "idle_timeout_notification":
+                note = ctl.responses.get_nowait()
+            pytest.fail(f"idle notification while traffic flowed: {note}")
+        except queue.Empty:
+            pass
+        note = ctl.next("idle_timeout_notification", timeout=5)
+        assert note.table_entry[0].match[0].exact.value == bytes.fromhex("020000000002")
+        q = p4runtime_pb2.Entity()
+        q.direct_counter_entry.table_entry.table_id = t.id
+        (d,) = ctl.read(q)
+        assert d.direct_counter_entry.data.packet_count == 60
+        assert d.direct_counter_entry.data.byte_count == 60 * len(frame)
+    finally:
+        if ctl is not None:
+            ctl.close()
+        assert stop(proc) == 0
+    assert json.loads(stats.read_text())["fast_path"]["fast_path_hits"] >= 55  # the first frame or so: a miss

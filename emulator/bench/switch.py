@@ -30,7 +30,11 @@ from emulator.errors import RocelabError
 
 JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")  # the last line: the goals' figures; the table has the rest
 DESCRIPTIONS = {
-    "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit)",
+    "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit; one RoCE flow, a PSN per frame)",
+    "fast_path_hits": "frames the switch's C flow cache forwarded, of those offered to it",
+    "fast_path_entries": "flow-cache entries the slow path made (a miss: the program run in Python)",
+    "slow_path_pps": "the same switch with -- --no-fast-path: every frame through the program in Python",
+    "slow_path_cpu_us": "its CPU time per frame (main thread; median)",
     "bare_loop_pps": "frames/s of a Python AF_PACKET recv+send loop on the same veths",
     "ratio": "switch_pps / bare_loop_pps (goal >= 0.7)",
     "writes_per_s": "P4Runtime table writes/s, batches of 100 through the stubs (goal >= 10,000)",
@@ -54,11 +58,12 @@ DESCRIPTIONS = {
 
 SENDER = """
 import socket, sys, time
-frame = bytes.fromhex(sys.argv[1]); n = int(sys.argv[2])
+frame = bytearray.fromhex(sys.argv[1]); n = int(sys.argv[2]); psn = int(sys.argv[3])
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("eth0", 0))
 s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
 send = s.send
-for _ in range(n):
+for i in range(n):
+    frame[psn:psn + 3] = (i & 0xFFFFFF).to_bytes(3, "big")  # one RoCE message: each frame has its own PSN
     try:
         send(frame)
     except OSError:
@@ -142,12 +147,18 @@ class _Lab:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+PSN_OFFSET = 14 + 20 + 8 + 9  # Ethernet, IPv4, UDP, then the BTH's PSN
+
+
 def _frame() -> bytes:
+    """A RoCEv2 RC WRITE frame of one flow; the sender gives each copy its own PSN."""
+    from scapy.contrib.roce import BTH
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
 
-    return bytes(Ether(dst="02:00:00:00:00:01", src="02:00:00:00:00:09") / IP(src="10.0.1.1", dst="10.0.2.1", ttl=64)
-                 / UDP(sport=49152, dport=4791) / bytes(64))
+    return bytes(Ether(dst="02:00:00:00:00:01", src="02:00:00:00:00:09")
+                 / IP(src="10.0.1.1", dst="10.0.2.1", ttl=64, tos=26 << 2 | 2)
+                 / UDP(sport=49152, dport=4791, chksum=0) / BTH(opcode=0x0A, dqpn=0x12) / bytes(64))
 
 
 def _cpu_s(pid: int) -> float:
@@ -164,7 +175,7 @@ def _measure(lab: _Lab, frames: int, forwarder: subprocess.Popen) -> tuple[float
     assert rx.stdout.readline().strip() == "ready"
     forwarder.send_signal(signal.SIGSTOP)
     try:
-        tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames))
+        tx = lab.py(lab.ns[0], SENDER, _frame().hex(), str(frames), str(PSN_OFFSET))
         tx.wait(timeout=300)
     finally:
         cpu0 = _cpu_s(forwarder.pid)
@@ -313,30 +324,52 @@ def run(args: argparse.Namespace) -> dict:
         finally:
             bare.terminate()
             bare.wait(timeout=10)
-        port = listen.free_port()
-        addr = f"127.0.0.1:{port}"
-        sw = subprocess.Popen([sys.executable, "-m", "emulator.switchd.main", "-i", f"1@{lab.root[0]}",
-                               "-i", f"2@{lab.root[1]}", "--no-p4", "--", "--grpc-server-addr", addr],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            listen.wait_for_port(sw, port, 30, poll_s=0.05)
-            (channel, done, _stream), (stub, p4info) = _program(addr, work)
-            switch_runs = [_measure(lab, frames, sw) for _ in range(repeat)]
-            writes = _writes(stub, channel, p4info, sw.pid, repeat)
-            done.set()
-            channel.close()
-        finally:
-            sw.terminate()
-            sw.wait(timeout=10)
+        slow_runs, _ = _switch_runs(lab, work, frames, repeat, ("--no-fast-path",))
+        (switch_runs, writes), fast = _switch_runs(lab, work, frames, repeat, (), writes=True)
         startup = listen.startup_figures(os.path.join(work, "fabric.json"))  # compiled by _program
     switch_pps, bare_pps = _median([r[0] for r in switch_runs]), _median([r[0] for r in bare_runs])
     switch_cpu, bare_cpu = _median([r[1] for r in switch_runs]), _median([r[1] for r in bare_runs])
+    slow_pps, slow_cpu = _median([r[0] for r in slow_runs]), _median([r[1] for r in slow_runs])
+    offered = frames * repeat
     return {"switch_pps": round(switch_pps), "bare_loop_pps": round(bare_pps),
             "ratio": round(switch_pps / bare_pps, 3) if bare_pps else 0.0, **writes,
+            "fast_path_hits": f"{fast.get('fast_path_hits', 0):,} of {offered:,}",
+            "fast_path_entries": fast.get("fast_path_installed", 0),
+            "slow_path_pps": round(slow_pps), "slow_path_cpu_us": round(slow_cpu, 2),
             "switch_pps_range": _range(r[0] for r in switch_runs), "bare_loop_pps_range": _range(r[0] for r in bare_runs),
             "switch_cpu_us": round(switch_cpu, 2), "bare_loop_cpu_us": round(bare_cpu, 2),
             "cpu_ratio": round(bare_cpu / switch_cpu, 3) if switch_cpu else 0.0,
             **costs, **startup, "frames_offered": frames, "repeats": repeat, "protobuf": _protobuf()}
+
+
+def _switch_runs(lab: _Lab, work: str, frames: int, repeat: int, target_args: tuple[str, ...],
+                 writes: bool = False) -> tuple[object, dict]:
+    """rocelab-switch with fabric.p4 (and `target_args`): its forwarding runs (and, with `writes`, the write
+    figures), and the fast path's figures from its stats file."""
+    port = listen.free_port()
+    addr = f"127.0.0.1:{port}"
+    stats = os.path.join(work, "switch-stats.json")
+    sw = subprocess.Popen([sys.executable, "-m", "emulator.switchd.main", "-i", f"1@{lab.root[0]}",
+                           "-i", f"2@{lab.root[1]}", "--no-p4", "--", "--grpc-server-addr", addr,
+                           "--stats-file", stats, *target_args],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        listen.wait_for_port(sw, port, 30, poll_s=0.05)
+        (channel, done, _stream), (stub, p4info) = _program(addr, work)
+        runs = [_measure(lab, frames, sw) for _ in range(repeat)]
+        if writes:
+            runs = (runs, _writes(stub, channel, p4info, sw.pid, repeat))
+        done.set()
+        channel.close()
+    finally:
+        sw.terminate()
+        sw.wait(timeout=10)
+    try:
+        with open(stats) as f:
+            fast = json.load(f).get("fast_path") or {}
+    except (OSError, ValueError):
+        fast = {}
+    return runs, fast
 
 
 def _median(values: list[float]) -> float:

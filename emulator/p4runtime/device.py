@@ -46,6 +46,13 @@ class Device:
         # the data plane's time in µs, the clock table entries' hit times are on (the engine replaces it)
         self.clock_us: Callable[[], float] = lambda: (time.monotonic_ns() - t0) / 1000
 
+    def reading(self):
+        """The lock for a call that only reads the target (a Read RPC, the idle-timeout scan). It is `lock`, unless
+        the engine offers a cheaper way to be read: rocelab-switch's flow cache then folds its hits into the target
+        but keeps its entries, which a write would drop."""
+        r = getattr(self.lock, "reading", None)
+        return r() if r is not None else self.lock
+
     @property
     def switch(self):
         """The V1Switch running the committed program (None before SetForwardingPipelineConfig)."""

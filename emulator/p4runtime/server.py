@@ -84,7 +84,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self._send_digests(ents.pipe, self.digest_lists.tick(self.clock_ns()))
             from emulator.p4runtime.tables import idle_entries
 
-            with self.device.lock:
+            with self.device.reading():
                 expired = idle_entries(ents.pipe, ents.store, self.device.clock_us())
             if expired:
                 msg = p4runtime_pb2.StreamMessageResponse()
@@ -247,7 +247,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self._check_device(request.device_id)
             ents = self._pipeline_entities()
             out: list = []
-            with self.device.lock:
+            with self.device.reading():
                 for ent in request.entities:
                     ents.read(ent, out)
         except P4RuntimeError as exc:

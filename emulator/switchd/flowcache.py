@@ -10,9 +10,10 @@ switch forwards at the speed of the C loop what it can cache and at the speed of
 Staying exact, in short (megaflow.py has the argument):
 - an entry fires only while its output port could take the frame at once for its priority: no rate, nothing queued
   or pending, not paused (`passable`, refreshed before each poll and after each slow-path frame);
-- whenever a thread other than the engine's takes the device lock (the P4Runtime server: a write, a read, a new
-  pipeline, an idle-timeout scan), the hits so far are folded into the counters, the table entries' direct counters
-  and hit times and the TM's port statistics, and every entry is dropped;
+- whenever a thread other than the engine's takes the device lock (the P4Runtime server: a write, a new pipeline,
+  a PacketOut), the hits so far are folded into the counters, the table entries' direct counters and hit times and
+  the TM's port statistics, and every entry is dropped; a thread that only reads (`Device.reading()`: a Read RPC,
+  the idle-timeout scan every 50 ms) has the hits folded in and the entries kept;
 - the same is done every FLUSH_NS on the engine's own clock, so counters and idle timeouts lag by at most that.
 Off with `--no-fast-path`, and when the switch logs or writes pcaps (every frame must be seen then), or when the
 extension is not built.
@@ -27,6 +28,8 @@ from emulator.target.megaflow import FlowEntry, derive, recording_switch, replay
 
 FLUSH_NS = 100_000_000  # how stale counters and idle-timeout hit times may get
 MAX_ENTRIES = 65536
+HITS_PER_POLL = 64
+MISSES_PER_POLL = 16
 
 
 def recording_factory(program):
@@ -38,22 +41,30 @@ def recording_factory(program):
 
 class EngineLock:
     """The device lock of an engine with a flow cache: the same re-entrant lock, but a thread other than the
-    engine's that takes it first has the cache folded into the target and emptied (`on_foreign`)."""
+    engine's that takes it first has the cache folded into the target and emptied (`on_write`), or only folded
+    when it takes it through `reading()` (`on_read`: Read RPCs and the idle-timeout scan change nothing)."""
 
-    def __init__(self, inner, on_foreign):
+    def __init__(self, inner, on_write, on_read):
         self._inner = inner
-        self._on_foreign = on_foreign
+        self._on_write = on_write
+        self._on_read = on_read
         self.engine = threading.get_ident()
 
     def acquire(self, *args, **kwargs) -> bool:
+        return self._take(self._on_write, *args, **kwargs)
+
+    def _take(self, then, *args, **kwargs) -> bool:
         got = self._inner.acquire(*args, **kwargs)
         if got and threading.get_ident() != self.engine:
             try:
-                self._on_foreign()
+                then()
             except BaseException:
                 self._inner.release()
                 raise
         return got
+
+    def reading(self) -> _Reading:
+        return _Reading(self)
 
     def release(self) -> None:
         self._inner.release()
@@ -64,6 +75,20 @@ class EngineLock:
 
     def __exit__(self, *exc) -> None:
         self._inner.release()
+
+
+class _Reading:
+    """`with device.reading():` on an EngineLock."""
+
+    def __init__(self, lock: EngineLock):
+        self.lock = lock
+
+    def __enter__(self):
+        self.lock._take(self.lock._on_read)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.lock.release()
 
 
 class FlowCache:
@@ -78,7 +103,7 @@ class FlowCache:
         self.installed = 0
         self.hits = 0
         self.last_flush = 0
-        engine.device.lock = EngineLock(engine.device.lock, self.fold_and_clear)
+        engine.device.lock = EngineLock(engine.device.lock, self.fold_and_clear, self.fold_now)
 
     def add_port(self, port: int, fd: int) -> None:
         self.cache.add_port(port, fd)
@@ -96,9 +121,9 @@ class FlowCache:
         poll = self.cache.poll
         with eng.device.lock:
             self._refresh()
-            while True:
-                frame = poll(port, 64)
-                if frame is None:
+            for _ in range(MISSES_PER_POLL):  # then back to the loop: its timers and other ports wait meanwhile
+                frame = poll(port, HITS_PER_POLL)
+                if frame is None:  # the socket is empty, or HITS_PER_POLL hits were sent
                     break
                 self._slow(port, frame)
                 self._refresh()
@@ -192,6 +217,11 @@ class FlowCache:
         self.hits += total
         eng.counters["rx"] += total
         eng.counters["tx"] += total
+
+    def fold_now(self) -> None:
+        """Another thread is about to read the target: it sees every hit so far."""
+        if self.entries:
+            self.fold(self.engine.now())
 
     def fold_and_clear(self) -> None:
         """Another thread is about to read or change the target: it sees every hit, and no entry outlives it."""

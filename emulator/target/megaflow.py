@@ -143,7 +143,11 @@ class FlowRecorder(Tracer):
 
     def ev(self, kind: str, name: str, detail: str = "", loc: str | None = None, *vals) -> None:
         # once refused, a run records nothing more (runs of frames nobody armed for stop at their first parse)
-        if kind != "extern" or name in PURE_EXTERNS or self.refusal is not None:
+        if kind != "extern" or self.refusal is not None:
+            return
+        if name in PURE_EXTERNS:
+            if name == "hash" and detail.startswith("(random)"):
+                self.refuse("hash(random)")
             return
         if name == "count":  # detail is "NAME[{}]"
             counter = self.counter_of.get(detail.split("[", 1)[0])
@@ -159,7 +163,10 @@ class FlowRecorder(Tracer):
         self.refuse(name)
 
     def at(self, stage: str, kind: str, name: str, detail: str = "", loc: str | None = None) -> None:
-        pass
+        """V1Switch's own decisions after ingress and egress: only a plain unicast may be cached (multicast,
+        clones, digests, resubmission and recirculation make other packets, some of them later)."""
+        if kind == "decision" and not (name.startswith("unicast") and "recirculate" not in detail):
+            self.refuse(f"{stage}: {name}")
 
     def cond(self, text: str, value, loc: str | None) -> None:
         pass
@@ -171,8 +178,11 @@ class FlowRecorder(Tracer):
         if tbl is None:
             self.refuse(f"table {name}")
             return
+        profile = tbl.profile
         if tbl.direct_meter is not None:
             self.refuse(f"direct meter of {name}")
+        elif profile is not None and profile.with_selector and profile.info.algorithm == "random":
+            self.refuse(f"random selector of {name}")
         elif entry is not None:
             self.entries.append((tbl, entry))
 
