@@ -12,13 +12,15 @@ Target options (after `--`): --grpc-server-addr HOST:PORT (default 127.0.0.1:955
 priority queues are used, strict priority, which BMv2 would do with --priority-queues 8), --drop-port N; ours: --port-rate PORT=RATE (repeatable), --default-rate RATE (RATE like
 10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES,
 --tm-config FILE (a traffic-manager config as JSON, emulator.tm.config.TmConfig.from_dict; the options above
-override it), --stats-file FILE (the datapath's counters and the loop's scheduling lateness as JSON, written at
+override it), --stats-file FILE (the datapath's counters, the fast path's and the loop's scheduling lateness as
+JSON, written at
 exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
 keeps its nominal schedule for up to N frame times; default 0: strict pacing), --queue-depth N (packets per
 egress queue, 0: limited by the buffer's bytes only; default BMv2's 64, or bytes only with --tm-config or --pfc,
 whose lossless queues are held back by PFC, not tail-dropped), --realtime-priority (the loop runs at a
 round-robin real-time priority when the system allows it, so its timers are served the moment they fire on a
-busy machine; the Mininet engine sets it); and simple_switch_grpc's TLS options: --grpc-server-ssl with
+busy machine; the Mininet engine sets it), --no-fast-path (every frame through the program in Python: no flow
+cache, emulator/switchd/flowcache.py); and simple_switch_grpc's TLS options: --grpc-server-ssl with
 --grpc-server-cert FILE and --grpc-server-key FILE (PEM), --grpc-server-cacert FILE, --grpc-server-with-client-auth
 (clients must present a certificate signed by that CA), as p4runtime-shell's README runs them.
 """
