@@ -15,7 +15,8 @@ from emulator.target.stf_parse import parse_stf
 
 STF_DIR = Path(__file__).parent / "stf"
 STATS: dict[str, tuple] = {}
-STF_TESTS = sorted(p for p in STF_DIR.glob("*.stf") if p.with_suffix(".p4").exists())
+# extern_plugin.p4 needs its plugins loaded; test_a_program_with_extern_plugins_is_never_cached takes it
+STF_TESTS = sorted(p for p in STF_DIR.glob("*.stf") if p.with_suffix(".p4").exists() and p.stem != "extern_plugin")
 
 
 class DifferentialTarget(TargetAdapter):
@@ -282,3 +283,18 @@ def test_a_random_hash_is_not_cached(tmp_path):
     out = sw.process(1, frame)
     got = M.derive(facts, rec, 1, frame, *out[0])
     assert got == "hash(random)", got
+
+
+def test_a_program_with_extern_plugins_is_never_cached():
+    """A plugin's Python code may keep state or read anything: the recorder cannot see into it."""
+    from emulator.p4.frontend import load_program
+    from emulator.target.plugins import ExternPlugins
+
+    plugins = ExternPlugins()
+    plugins.load(str(Path(__file__).parent / "plugins" / "demo_externs.py"))
+    sw, rec, facts = M.recording_switch(load_program(str(STF_DIR / "extern_plugin.p4")), plugins=plugins)
+    assert facts.refusal == "the program calls extern plugins"
+    rec.arm()
+    out = sw.process(0, bytes.fromhex("031234000010000000"))
+    assert out == [(1, bytes.fromhex("031234340013110067"))]  # it still runs, every frame in Python
+    assert M.derive(facts, rec, 0, bytes.fromhex("031234000010000000"), *out[0]) == facts.refusal
