@@ -13,8 +13,7 @@ priority queues are used, strict priority, which BMv2 would do with --priority-q
 10Gbps, 100Mbps or bits/s; default: no shaping), --buffer BYTES, --pfc PRIO[,PRIO] with --pfc-xoff BYTES,
 --tm-config FILE (a traffic-manager config as JSON, emulator.tm.config.TmConfig.from_dict; the options above
 override it), --stats-file FILE (the datapath's counters, the fast path's and the loop's scheduling lateness as
-JSON, written at
-exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
+JSON, written at exit and whenever the process gets SIGUSR1), --catch-up N (a port that stayed backlogged but was served late
 keeps its nominal schedule for up to N frame times; default 0: strict pacing), --queue-depth N (packets per
 egress queue, 0: limited by the buffer's bytes only; default BMv2's 64, or bytes only with --tm-config or --pfc,
 whose lossless queues are held back by PFC, not tail-dropped), --realtime-priority (the loop runs at a

@@ -57,8 +57,8 @@ class ProgramFacts:
 
     def ranges(self, cls: type) -> tuple[tuple[int, int], ...]:
         got = self.touched.get(cls)
-        if got is None:
-            got = self.touched[cls] = _field_ranges(cls, None if self.all_touched else set())
+        if got is None:  # whole-header operations, or a class the source was not read for: every field
+            got = self.touched[cls] = _field_ranges(cls, None)
         return got
 
     def mask(self, cls: type) -> bytes:
@@ -90,12 +90,12 @@ def program_facts(switch: Any) -> ProgramFacts:
         return ProgramFacts("a header is not byte-aligned or has a varbit field")
     if "call_plugin" in src:
         return ProgramFacts("the program calls extern plugins")
-    if "payload" in src:
+    if "_rt.cur.payload" in src:
         return ProgramFacts("the program reads the payload (a checksum with payload)")
-    rest = re.sub(r"_extract\(F\d+_packet\.data, F\d+_packet\.cur", "", src)
-    rest = re.sub(r"extract_next(?:_member)?\([^,]*,? ?F\d+_packet\.data, F\d+_packet\.cur", "", rest)
-    rest = re.sub(r"len\(F\d+_packet\.data\)", "", rest)  # the packet's length: in the key
-    if "_packet.data" in rest or "_extract_bits(" in rest:
+    # the parser's packet_in (F<n>_<its name>) is read by extract() and by length(), nothing else but lookahead
+    rest = re.sub(r"(?:_extract|extract_next(?:_member)?)\((?:'\w+', )?F\d+_\w+\.data, F\d+_\w+\.cur", "", src)
+    rest = re.sub(r"len\(F\d+_\w+\.data\)", "", rest)  # the packet's length: in the key
+    if re.search(r"\bF\d+_\w+\.data\b", rest) or "_extract_bits(" in rest:
         return ProgramFacts("the parser looks ahead into the packet")
     # header-wide operations: assignment (`_set`, except setValid's reset, which writes constants), comparison,
     # copies and stack shifts move field values without naming them
