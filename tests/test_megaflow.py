@@ -298,3 +298,21 @@ def test_a_program_with_extern_plugins_is_never_cached():
     out = sw.process(0, bytes.fromhex("031234000010000000"))
     assert out == [(1, bytes.fromhex("031234340013110067"))]  # it still runs, every frame in Python
     assert M.derive(facts, rec, 0, bytes.fromhex("031234000010000000"), *out[0]) == facts.refusal
+
+
+def test_the_switch_process_records_only_programs_whose_runs_may_be_cached(tmp_path):
+    """rocelab-switch's factory: the traced (recording) build for a program the cache can serve, the plain one for
+    a program it never could (a recorded run costs about twice a plain one)."""
+    from emulator.p4.frontend import load_program
+    from emulator.switchd.flowcache import recording_factory
+
+    plain = tmp_path / "plain.p4"
+    plain.write_text(PROGRAM % {"decl": "", "body": ""})
+    assert hasattr(recording_factory(load_program(str(plain))), "megaflow")
+    lookahead = tmp_path / "la.p4"
+    lookahead.write_text((PROGRAM % {"decl": "", "body": ""}).replace(
+        "state start { pk.extract(hdr.e); transition accept; }",
+        "state start { transition select(pk.lookahead<bit<8>>()) { 1: accept; default: e; } }"
+        " state e { pk.extract(hdr.e); transition accept; }"))
+    sw = recording_factory(load_program(str(lookahead)))
+    assert not hasattr(sw, "megaflow") and sw.tracer is None

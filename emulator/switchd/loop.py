@@ -240,7 +240,7 @@ class RealTimeSwitch:
                 if src is None:
                     self._drain_injected()
                     continue
-                if cache is not None and getattr(src, "port", None) in cache.ports:
+                if cache is not None and cache.serves(src):
                     cache.poll(src)
                     continue
                 frames = src.receive()
