@@ -147,9 +147,16 @@ class FabricControl:
                                    {"mode": LB_MODES[mode], "algo": LB_ALGOS[algo], "seed": seed,
                                     "flowlet_gap_us": flowlet_gap_us})
         # egress publishes the ports' load only for the mode that reads it (a per-packet register update)
-        if f"{EGR}.port_load_config" in getattr(self.switch, "tables", {f"{EGR}.port_load_config": None}):
+        if self._has_table(f"{EGR}.port_load_config"):  # fabric.p4 before it had the table published always
             self.api.table_set_default(f"{EGR}.port_load_config",
                                        f"{EGR}.publish_port_load" if mode == "adaptive" else "NoAction", {})
+
+    def _has_table(self, name: str) -> bool:
+        """Whether the program has table `name` (the local switch's, or the remote switch's P4Info)."""
+        tables = getattr(self.switch, "tables", None)
+        if tables is None:
+            tables = getattr(getattr(self.api, "info", None), "tables", {})
+        return name in tables
 
     def set_crc_parameters(self, algorithm: str, polynomial: int, init: int = 0, xorout: int = 0,
                            reflect: bool = True) -> None:

@@ -179,14 +179,14 @@ def _listen(device, addr: str, tls=None):
     return handle
 
 
-def _fast_path(opts: SwitchOptions, log: _Log):
+def _fast_path(opts: SwitchOptions, log: _Log, rates: dict[int, int]):
     """The flow cache's C module when this switch uses it: not with --no-fast-path, nor when every frame must be
-    seen (a log or pcaps), nor when no interface port is unshaped (an entry fires only on a port that can send at
-    once), nor when the extension is not built (said on stderr)."""
+    seen (a log or pcaps), nor when every interface port has a rate (`rates`: an entry fires only on a port that can
+    send at once), nor when the extension is not built (said on stderr)."""
     if not opts.fast_path or log or opts.pcap_dir is not None:
         return None
-    if all(opts.port_rates.get(p, opts.default_rate) for p in opts.interfaces):
-        return None  # every port has a rate: frames always wait for their transmitter, none could go at once
+    if all(rates.get(p) or opts.default_rate for p in opts.interfaces):
+        return None  # every port is paced: frames always wait for their transmitter, none could go at once
     from emulator.switchd import fastpath  # the extension alone: the target is imported after the port opens
 
     module = fastpath.load()
@@ -213,7 +213,7 @@ def _traced(log: _Log):
     return factory
 
 
-def _engine(opts: SwitchOptions, device, log: _Log):
+def _engine(opts: SwitchOptions, device, log: _Log, rates: dict[int, int]):
     """The forwarding engine with the program from the command line and the traffic manager. P4Runtime commits
     wait until it is attached (device.attached), so a pipeline sent meanwhile still replaces that program."""
     from emulator.switchd.loop import RealTimeSwitch
@@ -223,7 +223,7 @@ def _engine(opts: SwitchOptions, device, log: _Log):
         from emulator.target.switch import V1Switch
 
         initial = (device.switch_factory or V1Switch)(_load_program(opts.config))
-    sw = RealTimeSwitch(device, _tm_config(opts), rates=_port_rates(opts), default_rate=opts.default_rate,
+    sw = RealTimeSwitch(device, _tm_config(opts), rates=rates, default_rate=opts.default_rate,
                         catch_up_frames=opts.catch_up_frames,
                         pcap_dir=opts.pcap_dir, log=log or None, dump_bytes=opts.dump_packet_data)
     sw.dp.priority_queues = opts.priority_queues
@@ -302,9 +302,6 @@ def run(opts: SwitchOptions) -> int:
     device.attached.clear()  # commits and PacketOuts wait for the engine (device.py)
     if log:
         device.switch_factory = _traced(log)
-    cache_module = _fast_path(opts, log)
-    if cache_module is not None:
-        device.switch_factory = _recording
     opened: list = []
     handle = None
     sw = None
@@ -317,7 +314,11 @@ def run(opts: SwitchOptions) -> int:
         _open_interfaces(opts, opened)
         handle = _listen(device, opts.grpc_addr, opts.grpc_tls)
         nn = _open_nn(opts, opened)
-        sw = _engine(opts, device, log)
+        rates = _port_rates(opts)
+        cache_module = _fast_path(opts, log, rates)
+        if cache_module is not None:
+            device.switch_factory = _recording
+        sw = _engine(opts, device, log, rates)
         if cache_module is not None:
             sw.enable_flow_cache(cache_module)
         _attach_ports(opts, sw, device, opened, nn)
