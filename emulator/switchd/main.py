@@ -182,8 +182,15 @@ def _listen(device, addr: str, tls=None):
 def _fast_path(opts: SwitchOptions, log: _Log):
     """The flow cache's C module when this switch uses it: not with --no-fast-path, nor when every frame must be
     seen (a log or pcaps), nor when no interface port is unshaped (an entry fires only on a port that can send at
-    once), nor when the extension is not built (said on stderr)."""
-    if not opts.fast_path or log or opts.pcap_dir is not None:
+    once), nor when the extension is not built (said on stderr). Off for a log or pcaps is said on stderr too:
+    p4lang/tutorials' run_exercise.py passes --log-console and --pcap to every switch, so there it is always off."""
+    if not opts.fast_path:
+        return None
+    if log or opts.pcap_dir is not None:
+        why = " and ".join(w for w, on in (("--log-console/--log-file", bool(log)),
+                                           ("--pcap", opts.pcap_dir is not None)) if on)
+        print(f"rocelab-switch: note: no fast path: {why} must see every frame (-- --no-fast-path says it; without"
+              " them flows already seen are forwarded in C)", file=sys.stderr)
         return None
     if all(opts.port_rates.get(p, opts.default_rate) for p in opts.interfaces):
         return None  # every port has a rate: frames always wait for their transmitter, none could go at once
