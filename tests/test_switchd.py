@@ -366,3 +366,23 @@ def test_bench_switch_writes_go_in_through_the_stubs_and_as_bytes(tmp_path):
         channel.close()
     finally:
         handle.stop()
+
+
+@pytest.mark.parametrize("args, why", [
+    (["--pcap", "pcaps", "--log-console"], "--log-console/--log-file and --pcap"),  # p4lang/tutorials' own
+    (["--pcap", "pcaps"], "--pcap"),
+    (["--log-console"], "--log-console/--log-file"),
+])
+def test_a_log_or_pcaps_turn_the_fast_path_off_and_the_switch_says_so(args, why, capsys):
+    """Every frame must be seen then, so no flow is cached; a user who asked for nothing about the fast path (as
+    p4lang/tutorials' run_exercise.py, which always passes both) reads why in the switch's output."""
+    from emulator.switchd.main import _fast_path, _Log
+    from emulator.switchd.options import parse_args
+
+    opts = parse_args(["-i", "1@veth0", *args, "--device-id", "0", "prog.json"])
+    assert opts.fast_path
+    assert _fast_path(opts, _Log(opts), {}) is None
+    assert f"note: no fast path: {why} must see every frame" in capsys.readouterr().err
+    quiet = parse_args(["-i", "1@veth0", *args, "prog.json", "--", "--no-fast-path"])
+    assert _fast_path(quiet, _Log(quiet), {}) is None
+    assert capsys.readouterr().err == ""  # asked for: nothing to say

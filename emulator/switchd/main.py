@@ -181,9 +181,16 @@ def _listen(device, addr: str, tls=None):
 
 def _fast_path(opts: SwitchOptions, log: _Log, rates: dict[int, int]):
     """The flow cache's C module when this switch uses it: not with --no-fast-path, nor when every frame must be
-    seen (a log or pcaps), nor when every interface port has a rate (`rates`: an entry fires only on a port that can
-    send at once), nor when the extension is not built (said on stderr)."""
-    if not opts.fast_path or log or opts.pcap_dir is not None:
+    seen (a log or pcaps: said on stderr, since p4lang/tutorials' run_exercise.py passes --log-console and --pcap
+    to every switch), nor when every interface port has a rate (`rates`: an entry fires only on a port that can send
+    at once), nor when the extension is not built (said on stderr)."""
+    if not opts.fast_path:
+        return None
+    if log or opts.pcap_dir is not None:
+        why = " and ".join(w for w, on in (("--log-console/--log-file", bool(log)),
+                                           ("--pcap", opts.pcap_dir is not None)) if on)
+        print(f"rocelab-switch: note: no fast path: {why} must see every frame (without, frames of flows already"
+              " seen are forwarded in C)", file=sys.stderr)
         return None
     if all(rates.get(p) or opts.default_rate for p in opts.interfaces):
         return None  # every port is paced: frames always wait for their transmitter, none could go at once
