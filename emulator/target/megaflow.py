@@ -272,6 +272,11 @@ class FlowEntry:
     payload_from: int
     counters: tuple[tuple[Any, int], ...] = ()
     entries: tuple[tuple[Any, Any], ...] = ()
+    # Internet checksums the entry checks or computes itself instead of keying on the fields they cover, each
+    # (kind, expect, off, length, ck): VERIFY — the checksum at frame[off+ck:off+ck+2] of the header
+    # frame[off:off+length] must be correct (expect 1) or not (expect 0), else the frame does not match; FIX —
+    # after the rewrite, the output's header at off gets its checksum computed and stored at off+ck
+    csum: tuple[tuple[int, int, int, int, int], ...] = ()
 
     def apply(self, in_port: int, frame: bytes) -> bytes | None:
         """The output for `frame` when it matches (the reference of the C fast path), else None."""
@@ -279,8 +284,36 @@ class FlowEntry:
             return None
         if any(frame[i] & m != k for i, (m, k) in enumerate(zip(self.mask, self.key))):
             return None
-        head = bytes((frame[s] & c if c else 0) | t for s, c, t in zip(self.src, self.copy, self.tmpl))
-        return head + frame[self.payload_from:]
+        for kind, expect, off, length, ck in self.csum:
+            if kind == VERIFY and header_checksum(frame, off, length, ck) != (expect == 1):
+                return None
+        head = bytearray((frame[s] & c if c else 0) | t for s, c, t in zip(self.src, self.copy, self.tmpl))
+        for kind, _expect, off, length, ck in self.csum:
+            if kind == FIX:
+                head[off + ck:off + ck + 2] = header_csum(head, off, length, ck).to_bytes(2, "big")
+        return bytes(head) + frame[self.payload_from:]
+
+
+VERIFY, FIX = 1, 2
+
+
+def header_csum(data, off: int, length: int, ck: int) -> int:
+    """The Internet checksum (hashing.csum16) of data[off:off+length] without its checksum bytes at off+ck."""
+    from emulator.target.hashing import csum16
+
+    return csum16(bytes(data[off:off + ck]) + bytes(data[off + ck + 2:off + length]))
+
+
+def header_checksum(data, off: int, length: int, ck: int) -> bool:
+    """Whether the header's checksum field holds its checksum (what verify_checksum with csum16 checks)."""
+    return header_csum(data, off, length, ck) == int.from_bytes(data[off + ck:off + ck + 2], "big")
+
+
+def csum_ops_bytes(ops) -> bytes:
+    """FlowEntry.csum as the C module's install() takes it: 8 bytes per op, little-endian <BBHHH."""
+    import struct
+
+    return b"".join(struct.pack("<BBHHH", *op) for op in ops)
 
 
 def derive(facts: ProgramFacts, rec: FlowRecorder, in_port: int, frame: bytes, out_port: int,
