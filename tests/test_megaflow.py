@@ -52,11 +52,14 @@ class DifferentialTarget(TargetAdapter):
         free = [i for i in range(len(data)) if i >= len(entry.mask) or entry.mask[i] != 0xFF]
         for k in range(24):
             frame = bytearray(data)
-            if k % 3 and free:  # outside the key: must still match
+            if k % 3 and free:  # outside the key (checksums the entry verifies kept as they were): must match
                 for _ in range(3):
                     i = rng.choice(free)
                     keep = entry.mask[i] if i < len(entry.mask) else 0
                     frame[i] = (frame[i] & keep) | (rng.randrange(256) & ~keep & 0xFF)
+                for kind, ok, off, length, ck in entry.csum:
+                    if kind == M.VERIFY and ok:
+                        frame[off + ck:off + ck + 2] = M.header_csum(frame, off, length, ck).to_bytes(2, "big")
             else:  # anywhere: a match must agree
                 for _ in range(rng.randrange(1, 4)):
                     frame[rng.randrange(len(frame))] = rng.randrange(256)
@@ -115,15 +118,24 @@ def test_fabric_flows_are_cached_by_their_headers_not_their_psn(fabric):
     entry = _entry(sw, rec, facts, port, data)
     assert isinstance(entry, M.FlowEntry), entry
     bth = 14 + 20 + 8
-    assert entry.mask[:bth] == b"\xff" * 12 + b"\xff\xff" + b"\xff" * 20 + b"\xff" * 6 + b"\0\0"  # UDP checksum not
+    ip_id, ip_csum = slice(18, 20), slice(24, 26)
+    assert entry.mask[ip_id] == entry.mask[ip_csum] == b"\0\0"  # only the IPv4 checksum reads them
+    assert entry.mask[26:34] == b"\xff" * 8 and entry.mask[14] == 0xFF  # addresses, version and IHL are named
+    assert entry.csum == ((M.VERIFY, 1, 14, 20, 10), (M.FIX, 0, 14, 20, 10))
     assert entry.mask[bth + 5:bth + 8] == b"\xff" * 3  # the destination QP (ECMP on QPs hashes it)
     assert len(entry.mask) == bth + 8  # the PSN and everything after are not in the key
-    psn = bytearray(data)
-    psn[bth + 9:bth + 12] = b"\x12\x34\x56"
-    out = entry.apply(port, bytes(psn))
+    other = bytearray(data)
+    other[bth + 9:bth + 12] = b"\x12\x34\x56"  # another PSN
+    other[ip_id] = b"\xbe\xef"  # another IP id, with the checksum that goes with it
+    other[ip_csum] = M.header_csum(other, 14, 20, 10).to_bytes(2, "big")
+    out = entry.apply(port, bytes(other))
     rec.arm()
-    assert sw.process(port, bytes(psn)) == [(entry.out_port, out)]
-    assert out[bth + 9:bth + 12] == b"\x12\x34\x56"
+    assert sw.process(port, bytes(other)) == [(entry.out_port, out)]
+    assert out[bth + 9:bth + 12] == b"\x12\x34\x56" and out[ip_id] == b"\xbe\xef"
+    other[ip_csum] = b"\0\0"  # a bad checksum: the program drops it, the entry does not match
+    assert entry.apply(port, bytes(other)) is None
+    rec.arm()
+    assert sw.process(port, bytes(other)) == []
 
 
 def test_fabric_entries_agree_with_the_program_on_mutated_frames(fabric):
@@ -139,6 +151,8 @@ def test_fabric_entries_agree_with_the_program_on_mutated_frames(fabric):
                 i = rng.randrange(len(frame))
                 m = entry.mask[i] if i < len(entry.mask) else 0
                 frame[i] = (frame[i] & m) | (rng.randrange(256) & ~m & 0xFF)
+            for _kind, _ok, off, length, ck in entry.csum[:1]:  # keep the IPv4 checksum right: the entry verifies it
+                frame[off + ck:off + ck + 2] = M.header_csum(frame, off, length, ck).to_bytes(2, "big")
             got = entry.apply(port, bytes(frame))
             assert got is not None
             rec.arm()

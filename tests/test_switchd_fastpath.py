@@ -15,6 +15,7 @@ from test_switchd_frames import Switch, routed
 
 from emulator.control.fabric import FabricControl
 from emulator.proto import p4runtime_pb2
+from emulator.target.megaflow import header_csum
 
 pytestmark = pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))
 
@@ -26,13 +27,16 @@ def lab():
 
 
 def flow(n: int, dst: str, sport: int, payload: int = 100) -> list[bytes]:
-    """`n` frames of one RoCE flow: the PSN and the payload differ frame to frame, as in a real message."""
+    """`n` frames of one RoCE flow: the IPv4 id (with its checksum), the PSN and the payload differ frame to frame,
+    as rocelab's own NIC sends a message."""
     out = []
     for i in range(n):
         f = bytearray(roce(dst=dst, sport=sport, payload=payload))
         bth = f.index(bytes(BTH(opcode=0x0A, dqpn=0x12, psn=7))[:4], 42)
         f[bth + 9:bth + 12] = (1000 + i).to_bytes(3, "big")
         f[bth + 12:bth + 12 + payload] = bytes((i + j) % 256 for j in range(payload))
+        f[18:20] = (7 * i).to_bytes(2, "big")
+        f[24:26] = header_csum(f, 14, 20, 10).to_bytes(2, "big")
         out.append(bytes(f))
     return out
 

@@ -24,7 +24,7 @@ import threading
 from collections import Counter
 from typing import Any
 
-from emulator.target.megaflow import FlowEntry, derive, recording_switch, replay
+from emulator.target.megaflow import FlowEntry, csum_ops_bytes, derive, recording_switch, replay
 
 FLUSH_NS = 100_000_000  # how stale counters and idle-timeout hit times may get
 MAX_ENTRIES = 65536
@@ -196,7 +196,7 @@ class FlowCache:
             self.fold_and_clear()
         eid = self.cache.install(entry.in_port, entry.length, entry.mask, entry.key, entry.out_port, entry.prio,
                                  b"".join(s.to_bytes(2, "little") for s in entry.src), entry.copy, entry.tmpl,
-                                 entry.payload_from)
+                                 entry.payload_from, csum_ops_bytes(entry.csum))
         self.entries[eid] = entry
         self.installed += 1
 

@@ -102,7 +102,10 @@ def program_facts(switch: Any) -> ProgramFacts:
     src_wo_reset = re.sub(r"\._set\(type\(", "", src)
     wide = bool(set(re.findall(r"\.(_[a-z]\w*)\(", src_wo_reset)) - _QUIET_METHODS) or bool(
         re.search(r"\.(push_front|pop_front)\(", src))
-    attrs = set(re.findall(r"\.([A-Za-z_]\w*)", src))
+    # fields read only inside a checksum's computation (a traced build brackets each: codegen CSUM_BEGIN/END) stay
+    # out of the key; the recorder turns each checksum the run computes into a check or a fix-up of the entry
+    outside = re.sub(r"# checksum \{.*?# checksum \}", "", src, flags=re.S)
+    attrs = set(re.findall(r"\.([A-Za-z_]\w*)", outside))
     touched = {}
     if not wide:
         for cls in switch.compiled.classes.values():
@@ -127,6 +130,7 @@ class FlowRecorder(Tracer):
         self.headers_in: dict[int, tuple[Any, int]] = {}  # id(header) -> (header, start bit)
         self.out_headers: list[Any] = []  # valid headers in the order the deparser emitted them
         self.counters: list[tuple[Any, int]] = []  # (Counter, index) counted once per frame
+        self.checksums: list[tuple[int, int, Any, str]] = []  # (VERIFY|FIX, outcome, header, checksum field)
         self.entries: list[tuple[Any, Any]] = []  # (Table, entry) hit through Table.apply
         self.parses = 0
         self.egresses = 0
@@ -185,6 +189,23 @@ class FlowRecorder(Tracer):
             self.refuse(f"random selector of {name}")
         elif entry is not None:
             self.entries.append((tbl, entry))
+
+    def checksum(self, name: str, algorithm: str, ok, field, covered) -> None:
+        """An Internet checksum over every field of one header but the checksum field, in order (IPv4's): the entry
+        will verify it per frame (verify) or compute it on the output (update). Anything else: not cached, since
+        the fields it covers are not in the key."""
+        if self.refusal is not None:
+            return
+        header = field[0] if field is not None else None
+        if (algorithm != "csum16" or covered is None or header is None or not getattr(header, "_valid", False)
+                or not all(h is header for h, _ in covered)):
+            self.refuse(f"{name} over fields other than one header's")
+            return
+        names = [n for n, _w, _k in _flat_widths(header._layout.fields)]
+        if [n for _, n in covered] != [n for n in names if n != field[1]]:
+            self.refuse(f"{name} over fields other than one header's")
+            return
+        self.checksums.append((VERIFY if ok is not None else FIX, 1 if ok else 0, header, field[1]))
 
     def extracted(self, text: str, loc: str | None, index, cur: int, obj=None) -> None:
         if self.refusal is not None:
@@ -346,8 +367,10 @@ def derive(facts: ProgramFacts, rec: FlowRecorder, in_port: int, frame: bytes, o
     src = [0] * head
     copy = bytearray(head)
     pos = 0
+    out_at: dict[int, int] = {}  # id(header) -> its byte offset in the output
     for obj in rec.out_headers:
         width = obj._width >> 3
+        out_at.setdefault(id(obj), pos)
         got = rec.headers_in.get(id(obj))
         if got is not None:  # the bits of fields the program never names are copied from the frame
             start = got[1] >> 3
@@ -356,13 +379,38 @@ def derive(facts: ProgramFacts, rec: FlowRecorder, in_port: int, frame: bytes, o
                     src[pos + i] = start + i
                     copy[pos + i] = ~m & 0xFF
         pos += width
+    ops = _checksum_ops(rec, out_at)
+    if isinstance(ops, str):
+        return ops
     tmpl = bytes(b & ~c & 0xFF for b, c in zip(out_frame[:head], copy))
     key = bytes(b & m for b, m in zip(frame[:len(mask)], mask))
     entry = FlowEntry(in_port, n, bytes(mask), key, out_port, rec.priority, tuple(src), bytes(copy), tmpl,
-                      payload_from, tuple(rec.counters), tuple(rec.entries))
+                      payload_from, tuple(rec.counters), tuple(rec.entries), ops)
     if entry.apply(in_port, frame) != out_frame:  # the entry must reproduce the run it came from
         return "the entry does not reproduce the run"
     return entry
+
+
+def _checksum_ops(rec: FlowRecorder, out_at: dict[int, int]) -> tuple | str:
+    """FlowEntry.csum for the run's checksums: a verify on a header as extracted, an update on one as emitted."""
+    ops = []
+    for kind, ok, header, name in rec.checksums:
+        off = 0
+        for fname, width, _kind in _flat_widths(header._layout.fields):
+            if fname == name:
+                break
+            off += width
+        if off % 16 or width != 16:
+            return "a checksum field that is not a 16-bit word of its header"
+        if kind == VERIFY:
+            got = rec.headers_in.get(id(header))
+            at = got[1] >> 3 if got is not None else None
+        else:
+            at = out_at.get(id(header))
+        if at is None:
+            return "a checksum over a header not extracted (verify) or not emitted (update)"
+        ops.append((kind, ok, at, header._width >> 3, off >> 3))
+    return tuple(ops)
 
 
 def _set_bits(buf: bytearray, start: int, width: int) -> None:

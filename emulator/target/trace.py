@@ -149,6 +149,11 @@ class Tracer:
         self.add(TraceEvent("parser", "extract", name, f"(packet offset now {cur >> 3} bytes)"
                             if cur & 7 == 0 else f"(packet offset now {cur} bits)", loc))
 
+    def checksum(self, name: str, algorithm: str, ok, field, covered) -> None:
+        """verify/update_checksum ran (`ok`: verify's outcome; None for update) over `covered` ((header, field
+        attribute) pairs, None when not plain fields) into `field` (megaflow.FlowRecorder uses it; the log shows
+        the `extern` event instead)."""
+
     def emitted(self, text: str, obj) -> None:
         """The deparser emitted `obj` (a header, a stack or a union) named `text` in the source."""
         elems = getattr(obj, "elems", None)

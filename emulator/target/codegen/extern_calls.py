@@ -14,6 +14,11 @@ _V1MODEL_OBJECTS = frozenset({"packet_in", "packet_out", "register", "counter", 
                               "Random"})
 
 
+# a traced build brackets each checksum's computation with these comment lines: the fields read between them are
+# read by the checksum only (megaflow.program_facts leaves them out of a flow's key; the recorder checks them)
+CSUM_BEGIN = "# checksum {"
+CSUM_END = "# checksum }"
+
 class ExternGen:
     """Extern functions and methods (a mixin of CodeGen)."""
 
@@ -71,20 +76,22 @@ class ExternGen:
             if name.startswith("verify"):
                 cnd = "" if cv is True else f"{self.expr(cond)} and "
                 if self.tr:
-                    o(f"if {cnd}{val} != {self.expr(ck)}:")
-                    o.ind += 1
-                    o("_rt.cur.sm.checksum_error = 1")
-                    self.trace("extern", name, f"{A.to_source(ck)}: mismatch, checksum_error = 1", c)
-                    o.ind -= 1
+                    self._traced_verify(name, cond, cv, val, ck, algo, data, c, self._plain_checksum(data, ck, algo))
                     return None
                 o(f"if {cnd}{val} != {self.expr(ck)}: _rt.cur.sm.checksum_error = 1")
             else:
                 if cv is not True:
                     o(f"if {self.expr(cond)}:")
                     o.ind += 1
+                plain = self.tr and self._plain_checksum(data, ck, algo)
+                if plain:
+                    o(CSUM_BEGIN)
                 self.store(ck, val)
                 if self.tr:
                     self.trace("extern", name, f"{A.to_source(ck)} = {{}}", c, self.expr(ck))
+                if plain:
+                    self._trace_checksum(name, algo, "None", ck, data)
+                    o(CSUM_END)
                 if cv is not True:
                     o.ind -= 1
             return None
@@ -165,6 +172,59 @@ class ExternGen:
         if isinstance(e, (A.Member, A.PathExpression)):
             return e.name
         raise Unsupported("hash algorithm must be a HashAlgorithm member", e.loc)
+
+    def _traced_verify(self, name: str, cond, cv, val: str, ck, algo, data, c, plain: bool) -> None:
+        """verify_checksum in a traced build: the same test; a plain one (_plain_checksum) also tells the tracer
+        its outcome (megaflow.py)."""
+        o = self.out
+        if cv is not True:
+            o(f"if {self.expr(cond)}:")
+            o.ind += 1
+        if plain:
+            o(CSUM_BEGIN)
+        cs = self.uniq("cs")
+        o(f"{cs} = {val}")
+        if plain:
+            self._trace_checksum(name, algo, f"{cs} == {self.expr(ck)}", ck, data)
+        o(f"if {cs} != {self.expr(ck)}:")
+        o.ind += 1
+        o("_rt.cur.sm.checksum_error = 1")
+        self.trace("extern", name, f"{A.to_source(ck)}: mismatch, checksum_error = 1", c)
+        o.ind -= 1
+        if plain:
+            o(CSUM_END)
+        if cv is not True:
+            o.ind -= 1
+
+    def _plain_checksum(self, data, ck, algo) -> bool:
+        """An Internet checksum (csum16) over every field of one header, in order, but its 16-bit checksum field
+        at a 16-bit offset (IPv4's): what a flow cache can verify and compute per frame itself."""
+        if self.algo_name(algo) != "csum16" or not isinstance(ck, A.Member):
+            return False
+        ht = strip(getattr(ck.expr, "type", None))
+        if not isinstance(ht, T.Header):
+            return False
+        where = A.to_source(ck.expr)
+        leaves = self._leaves(data)
+        if not all(isinstance(e, A.Member) and A.to_source(e.expr) == where for e in leaves):
+            return False
+        off = 0
+        for f in ht.fields:
+            if f.name == ck.name:
+                break
+            off += T.width_of(f.type)
+        return ([e.name for e in leaves] == [f.name for f in ht.fields if f.name != ck.name]
+                and off % 16 == 0 and T.width_of(strip(ck.type)) == 16)
+
+    def _trace_checksum(self, name: str, algo, ok: str, ck, data) -> None:
+        """`_T.checksum(name, algorithm, ok, (header, field), ((header, field), ...))`: the objects a checksum
+        covers, or None for a field list that is not plain header fields (the recorder then refuses the run)."""
+        def field(e) -> str | None:
+            return f"({self.expr(e.expr)}, {pyattr(e.name)!r})" if isinstance(e, A.Member) else None
+
+        leaves = [field(e) for e in self._leaves(data)]
+        covered = "None" if None in leaves else "(" + "".join(x + ", " for x in leaves) + ")"
+        self.out(f"_T.checksum({name!r}, {self.algo_name(algo)!r}, {ok}, {field(ck) or 'None'}, {covered})")
 
     def _leaves(self, data) -> list:
         """Scalar leaves of a list/struct expression or of a struct/header value, in order."""
