@@ -30,7 +30,8 @@ from emulator.errors import RocelabError
 
 JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")  # the last line: the goals' figures; the table has the rest
 DESCRIPTIONS = {
-    "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit; one RoCE flow, a PSN per frame)",
+    "switch_pps": "frames/s forwarded by rocelab-switch (fabric.p4, no rate limit; one RoCE flow, each frame with "
+                  "its own PSN and IPv4 id)",
     "fast_path_hits": "frames the switch's C flow cache forwarded, of those offered to it",
     "fast_path_entries": "flow-cache entries the slow path made (a miss: the program run in Python)",
     "slow_path_pps": "the same switch with -- --no-fast-path: every frame through the program in Python",
@@ -64,8 +65,14 @@ frame = bytearray.fromhex(sys.argv[1]); n = int(sys.argv[2]); psn = int(sys.argv
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("eth0", 0))
 s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
 send = s.send
+def csum(h):
+    t = int.from_bytes(h[:10] + h[12:20], "big") % 0xFFFF
+    return ~t & 0xFFFF
 for i in range(n):
-    frame[psn:psn + 3] = (i & 0xFFFFFF).to_bytes(3, "big")  # one RoCE message: each frame has its own PSN
+    # one RoCE message as rocelab's NIC sends it: each frame has its own PSN and IPv4 id (and so checksum)
+    frame[psn:psn + 3] = (i & 0xFFFFFF).to_bytes(3, "big")
+    frame[18:20] = (i & 0xFFFF).to_bytes(2, "big")
+    frame[24:26] = csum(frame[14:34]).to_bytes(2, "big")
     try:
         send(frame)
     except OSError:
