@@ -12,10 +12,9 @@
  * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length, and
  * a final multiply-xorshift so that the low bits (the slot index) depend on every input bit.
  *
- * Hot path (poll): recv into a per-cache buffer, hash, compare, verify the entry's checksums if it has VERIFY ops
- * (else a failed one makes it not match and the search goes on), rewrite (then recompute the entry's FIX
- * checksums, if any, in the new header; in place in the receive buffer when the new header fits in front of the
- * payload), send. No Python object is made for a hit; a miss becomes bytes.
+ * Hot path (poll): recv into a per-cache buffer, hash, compare, check the entry's VERIFY checksums if it has any
+ * (a failed one: the entry does not match, the search goes on), rewrite (then the entry's FIX checksums, if any,
+ * into the new header; in place in the receive buffer when the new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
  * The GIL is held throughout (callers rely on it as a lock).
  *
  * Hit counts: an entry's first hit since take_hits() puts it on a "dirty" list, so take_hits() costs nothing
