@@ -12,8 +12,9 @@
  * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length, and
  * a final multiply-xorshift so that the low bits (the slot index) depend on every input bit.
  *
- * Hot path (poll): recv into a per-cache buffer, hash, compare, rewrite (in place in the receive buffer when the
- * new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
+ * Hot path (poll): recv into a per-cache buffer, hash, compare, check the entry's VERIFY checksums if it has any
+ * (a failed one: the entry does not match, the search goes on), rewrite (then the entry's FIX checksums, if any,
+ * into the new header; in place in the receive buffer when the new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
  * The GIL is held throughout (callers rely on it as a lock).
  *
  * Hit counts: an entry's first hit since take_hits() puts it on a "dirty" list, so take_hits() costs nothing
@@ -38,11 +39,21 @@
 #define RX_SIZE 65536
 #define MAX_ENTRIES_LIMIT (1 << 24)
 #define ETHERTYPE_MAC_CONTROL 0x8808
+#define MAX_CSUM_OPS 8
+#define CSUM_VERIFY 1
+#define CSUM_FIX 2
+
+/* a checksum op (install()'s csum: 8 bytes each, little-endian <BBHHH): the RFC 1071 checksum of the 16-bit
+ * words at [off, off + len) but the one at off + ck; VERIFY: of the frame, whose word at off + ck must hold it
+ * (expect 1) or not (expect 0), else the entry does not match; FIX: of the output header, stored at off + ck */
+typedef struct { uint8_t kind, expect; uint16_t off, len, ck; } csum_op;
 
 typedef struct entry {
     uint64_t id, hits, hash;
     uint32_t in_port, length, out_port, prio, hlen, payload_from;
     Py_ssize_t dirty;                /* index in Cache.dirty while hits > 0, else -1 */
+    uint32_t nverify, nfix;
+    csum_op *ops;                    /* the nverify VERIFY ops, then the nfix FIX ops in their given order */
     uint16_t *src;                   /* hlen source offsets (0 where copy is 0) */
     uint8_t *copy, *tmpl;            /* hlen bytes each */
     uint64_t key[];                  /* the subtable's nwords masked words */
@@ -117,7 +128,35 @@ static inline slot *find_slot(const subtable *s, uint64_t h, uint32_t in_port, u
     }
 }
 
-/* f: a frame of len bytes in a buffer readable for at least MAX_MASK bytes */
+/* the RFC 1071 checksum of p[o.off : o.off + o.len] without the word at o.off + o.ck (hashing.csum16's: 0xFFFF
+ * when every word is zero, since a non-zero sum folds to 1..0xFFFF, never 0) */
+static inline uint16_t csum_of(const unsigned char *p, const csum_op *o)
+{
+    const unsigned char *d = p + o->off;
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < o->ck; i += 2)
+        s += (uint32_t)d[i] << 8 | d[i + 1];
+    for (uint32_t i = (uint32_t)o->ck + 2; i < o->len; i += 2)
+        s += (uint32_t)d[i] << 8 | d[i + 1];
+    while (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16);
+    return (uint16_t)~s;
+}
+
+/* whether the frame f passes e's VERIFY ops */
+static int verified(const entry *e, const unsigned char *f)
+{
+    for (uint32_t i = 0; i < e->nverify; i++) {
+        const csum_op *o = &e->ops[i];
+        const unsigned char *c = f + o->off + o->ck;
+        if ((csum_of(f, o) == (c[0] << 8 | c[1])) != o->expect)
+            return 0;
+    }
+    return 1;
+}
+
+/* f: a frame of len bytes in a buffer readable for at least MAX_MASK bytes. An entry whose VERIFY ops fail does
+ * not match: the search goes on */
 static entry *lookup(const Cache *c, uint32_t in_port, const unsigned char *f, size_t len)
 {
     uint64_t w[MASK_WORDS];
@@ -127,7 +166,7 @@ static entry *lookup(const Cache *c, uint32_t in_port, const unsigned char *f, s
             continue;
         uint64_t h = masked_hash(s, f, in_port, (uint32_t)len, w);
         slot *sl = find_slot(s, h, in_port, (uint32_t)len, w);
-        if (sl->e)
+        if (sl->e && (!sl->e->nverify || verified(sl->e, f)))
             return sl->e;
     }
     return NULL;
@@ -143,6 +182,12 @@ static const unsigned char *rewrite(const Cache *c, const entry *e, unsigned cha
     unsigned char *out = c->txbuf;
     for (uint32_t i = 0; i < H; i++)
         out[i] = (uint8_t)((f[e->src[i]] & e->copy[i]) | e->tmpl[i]);
+    for (uint32_t i = 0; i < e->nfix; i++) {
+        const csum_op *o = &e->ops[e->nverify + i];
+        uint16_t v = csum_of(out, o);
+        out[o->off + o->ck] = (uint8_t)(v >> 8);
+        out[o->off + o->ck + 1] = (uint8_t)v;
+    }
     if (H <= pf)
         return memcpy(f + pf - H, out, H);
     memcpy(out + H, f + pf, plen);
@@ -344,13 +389,64 @@ static int ensure_port(Cache *c, size_t port)
 
 #define BAD_ENTRY(...) return (PyErr_Format(PyExc_ValueError, "install(): " __VA_ARGS__), NULL)
 
-/* the entry of install()'s checked ints and buffers b = mask, key, src, copy, tmpl (id not yet set); NULL with
- * ValueError or MemoryError */
+/* the checksum ops of install()'s csum bytes into ops (VERIFY first, then FIX, each in order); -1 with ValueError */
+static int get_csum_ops(const Py_buffer *b, long long length, Py_ssize_t H, csum_op *ops, uint32_t *nverify,
+                        uint32_t *nfix)
+{
+    const uint8_t *p = b->buf;
+    if (b->len % 8)
+        return PyErr_Format(PyExc_ValueError, "install(): csum is %zd bytes, not a whole number of 8-byte ops",
+                            b->len), -1;
+    if (b->len / 8 > MAX_CSUM_OPS)
+        return PyErr_Format(PyExc_ValueError, "install(): csum has %zd ops, at most %d", b->len / 8,
+                            MAX_CSUM_OPS), -1;
+    uint32_t n = (uint32_t)(b->len / 8), nv = 0;
+    for (uint32_t i = 0; i < n; i++, p += 8) {
+        csum_op o = {p[0], p[1], (uint16_t)(p[2] | p[3] << 8), (uint16_t)(p[4] | p[5] << 8),
+                     (uint16_t)(p[6] | p[7] << 8)};
+        unsigned end = (unsigned)o.off + o.len;
+        const char *bad = NULL;
+        if (o.kind != CSUM_VERIFY && o.kind != CSUM_FIX)
+            bad = "kind must be 1 (VERIFY) or 2 (FIX)";
+        else if (o.expect > 1)
+            bad = "expect must be 0 or 1";
+        else if (o.len < 2 || o.len % 2)
+            bad = "length must be even and at least 2";
+        else if (o.ck % 2)
+            bad = "ck must be even";
+        else if (o.ck + 2 > o.len)
+            bad = "ck + 2 is past length";
+        else if (o.kind == CSUM_VERIFY && end > length)
+            bad = "a VERIFY op's off + length is past the frame (the entry's length)";
+        else if (o.kind == CSUM_FIX && (Py_ssize_t)end > H)
+            bad = "a FIX op's off + length is past the output header (len(tmpl))";
+        if (bad)
+            return PyErr_Format(PyExc_ValueError, "install(): csum op %u (kind %u, expect %u, off %u, length %u, "
+                                "ck %u): %s", i, o.kind, o.expect, o.off, o.len, o.ck, bad), -1;
+        if (o.kind == CSUM_VERIFY)
+            nv++;
+        ops[i] = o;
+    }
+    /* stable partition: VERIFY ops first */
+    csum_op tmp[MAX_CSUM_OPS];
+    uint32_t v = 0, x = nv;
+    for (uint32_t i = 0; i < n; i++)
+        tmp[ops[i].kind == CSUM_VERIFY ? v++ : x++] = ops[i];
+    memcpy(ops, tmp, n * sizeof *ops);
+    *nverify = nv;
+    *nfix = n - nv;
+    return 0;
+}
+
+/* the entry of install()'s checked ints and buffers b = mask, key, src, copy, tmpl, csum (id not yet set); NULL
+ * with ValueError or MemoryError */
 static entry *make_entry(const Py_buffer *b, long long in_port, long long length, long long out_port,
                          long long prio, long long pf)
 {
     const uint8_t *mask = b[0].buf, *key = b[1].buf, *src = b[2].buf, *copy = b[3].buf, *tmpl = b[4].buf;
     Py_ssize_t mlen = b[0].len, H = b[4].len;
+    csum_op ops[MAX_CSUM_OPS];
+    uint32_t nverify, nfix;
     if (mlen > MAX_MASK)
         BAD_ENTRY("mask is %zd bytes, at most %d", mlen, MAX_MASK);
     if (b[1].len != mlen)
@@ -374,12 +470,18 @@ static entry *make_entry(const Py_buffer *b, long long in_port, long long length
         if (copy[i] && off >= length)
             BAD_ENTRY("src offset %zd is %u, past the frame (length %lld)", i, off, length);
     }
-    uint32_t nwords = (uint32_t)((mlen + 7) / 8);
-    entry *e = PyMem_Calloc(1, sizeof(entry) + nwords * 8 + (size_t)H * 4);
+    if (get_csum_ops(&b[5], length, H, ops, &nverify, &nfix) < 0)
+        return NULL;
+    uint32_t nwords = (uint32_t)((mlen + 7) / 8), nops = nverify + nfix;
+    entry *e = PyMem_Calloc(1, sizeof(entry) + nwords * 8 + nops * sizeof(csum_op) + (size_t)H * 4);
     if (!e)
         return (entry *)PyErr_NoMemory();
     memcpy(e->key, key, mlen);
-    e->src = (uint16_t *)((unsigned char *)e->key + nwords * 8);
+    e->ops = (csum_op *)((unsigned char *)e->key + nwords * 8);
+    memcpy(e->ops, ops, nops * sizeof(csum_op));
+    e->nverify = nverify;
+    e->nfix = nfix;
+    e->src = (uint16_t *)(e->ops + nops);
     e->copy = (uint8_t *)(e->src + H);
     e->tmpl = e->copy + H;
     for (Py_ssize_t i = 0; i < H; i++)  /* src 0 where copy is 0: f[0] & 0, branch-free */
@@ -458,18 +560,18 @@ static PyObject *Cache_set_passable(Cache *c, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-#define INSTALL_BUFS 5
+#define INSTALL_BUFS 6
 
 static PyObject *Cache_install(Cache *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"in_port", "length", "mask", "key", "out_port", "prio", "src", "copy", "tmpl",
-                             "payload_from", NULL};
-    static const char *bufnames[INSTALL_BUFS] = {"mask", "key", "src", "copy", "tmpl"};
-    PyObject *in_o, *len_o, *out_o, *prio_o, *pf_o, *bo[INSTALL_BUFS], *result = NULL;
+                             "payload_from", "csum", NULL};
+    static const char *bufnames[INSTALL_BUFS] = {"mask", "key", "src", "copy", "tmpl", "csum"};
+    PyObject *in_o, *len_o, *out_o, *prio_o, *pf_o, *bo[INSTALL_BUFS] = {NULL}, *result = NULL;
     Py_buffer b[INSTALL_BUFS];
     long long in_port, length, out_port, prio, pf;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOOOO:install", kwlist, &in_o, &len_o, &bo[0], &bo[1], &out_o,
-                                     &prio_o, &bo[2], &bo[3], &bo[4], &pf_o))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOOOO|O:install", kwlist, &in_o, &len_o, &bo[0], &bo[1],
+                                     &out_o, &prio_o, &bo[2], &bo[3], &bo[4], &pf_o, &bo[5]))
         return NULL;
     /* the ints first: __index__ may run Python code, which must not see buffers held or the cache half-changed */
     if (get_int(in_o, "install", "in_port", 0, MAX_PORT, &in_port) < 0
@@ -479,7 +581,8 @@ static PyObject *Cache_install(Cache *c, PyObject *args, PyObject *kw)
         || get_int(pf_o, "install", "payload_from", 0, MAX_LENGTH, &pf) < 0)
         return NULL;
     int nb = 0;
-    while (nb < INSTALL_BUFS && get_bytes(bo[nb], "install", bufnames[nb], &b[nb]) == 0)
+    while (nb < INSTALL_BUFS && (bo[nb] ? get_bytes(bo[nb], "install", bufnames[nb], &b[nb])
+                                        : PyBuffer_FillInfo(&b[nb], NULL, (void *)"", 0, 1, PyBUF_SIMPLE)) == 0)
         nb++;
     entry *e = nb == INSTALL_BUFS ? make_entry(b, in_port, length, out_port, prio, pf) : NULL;
     if (e) {
@@ -622,7 +725,8 @@ static Py_ssize_t Cache_len(Cache *c)
 static PyMethodDef Cache_methods[] = {
     {KW_METHOD(add_port), "add_port(port, fd): a switch port's socket (fd -1: none); never closed by the cache."},
     {KW_METHOD(set_passable), "set_passable(port, prio_mask): bit q set: priority q may leave on port now."},
-    {KW_METHOD(install), "install(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from) -> id"},
+    {KW_METHOD(install), "install(in_port, length, mask, key, out_port, prio, src, copy, tmpl, payload_from, "
+                         "csum=b'') -> id"},
     {KW_METHOD(poll), "poll(port, limit=64) -> bytes | None: forward hits; return the first miss."},
     {KW_METHOD(lookup), "lookup(in_port, frame) -> (id, out_port, prio, output) | None: no sockets or counting."},
     {"take_hits", (PyCFunction)Cache_take_hits, METH_NOARGS, "take_hits() -> [(id, hits)] since the last call."},
