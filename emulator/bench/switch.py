@@ -17,6 +17,7 @@ environment: a third of the stubs' time). Everything created is removed at the e
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import subprocess
@@ -156,6 +157,7 @@ class _Lab:
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+IN_FLIGHT = 3  # write requests a pipelining controller keeps unanswered
 PSN_OFFSET = 14 + 20 + 8 + 9  # Ethernet, IPv4, UDP, then the BTH's PSN
 
 
@@ -306,13 +308,13 @@ def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: in
             raw(b)
         inserts = _write_batches(p4info, batches)[0]
         t0 = time.perf_counter()
-        in_flight = None
-        for r in inserts:  # the stub serializes r and sends it while the switch still applies the one before
-            f = stub.Write.future(r)
-            if in_flight is not None:
-                in_flight.result()
-            in_flight = f
-        in_flight.result()
+        in_flight: collections.deque = collections.deque()
+        for r in inserts:  # the stub serializes r and sends it while the switch still applies the ones before
+            in_flight.append(stub.Write.future(r))
+            if len(in_flight) > IN_FLIGHT:
+                in_flight.popleft().result()
+        for f in in_flight:
+            f.result()
         stubs.append(n / (time.perf_counter() - t0))
         for b in del_blobs:
             raw(b)
