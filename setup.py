@@ -10,8 +10,9 @@ setup(
     package_data={"emulator.p4": ["include/*.p4"]},
     # the megaflow cache's C fast path (emulator/switchd/fastpath.py); optional: without a C compiler the install
     # still works and rocelab-switch runs every frame through the P4 program in Python
-    ext_modules=[Extension("emulator.switchd._fastpath", ["emulator/switchd/_fastpath.c"], optional=True,
-                           extra_compile_args=["-O2"])],
+    ext_modules=[Extension("emulator.switchd._fastpath",
+                           ["emulator/switchd/_fastpath.c", "emulator/switchd/fastpath_cache.c"], optional=True,
+                           extra_compile_args=["-O2"], depends=["emulator/switchd/fastpath_cache.h"])],
     install_requires=[
         "scapy>=2.5",          # RoCEv2/PFC frames (scapy.contrib.roce), pcap writing
         "p4runtime>=1.4.1",    # P4Info / P4Runtime protobufs and gRPC stubs (emulator/proto makes them import)

@@ -32,8 +32,9 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && need_debs; then
 fi
 
 PY=${PYTHON:-python3}
-# the C sources too: `pip install -e .` compiles them into emulator/switchd/*.so (the .so is not rebuilt on import)
-want=$(cat setup.py pyproject.toml emulator/switchd/_fastpath.c | sha256sum | cut -d' ' -f1)
+# the C sources too (every .c and .h of emulator/switchd, in a fixed order): `pip install -e .` compiles them into
+# emulator/switchd/*.so (the .so is not rebuilt on import)
+want=$(cat setup.py pyproject.toml $(LC_ALL=C ls emulator/switchd/*.c emulator/switchd/*.h) | sha256sum | cut -d' ' -f1)
 
 # make_venv DIR WHAT...: (re)install WHAT into DIR when the package metadata changed
 make_venv() {

@@ -1,329 +1,20 @@
-/* emulator.switchd._fastpath: the C fast path of rocelab-switch's megaflow cache.
+/* emulator.switchd._fastpath: the C fast path of rocelab-switch's megaflow cache; this file is the CPython module
+ * (argument conversion, the Cache type). The cache's constants, types, layout and per-frame code (hashing, lookup,
+ * rewrite) are in fastpath_cache.h; its entries and subtables (insertion, clear) in fastpath_cache.c.
  *
  * The match and rewrite semantics of an entry, and the rules of poll(), are documented in
  * emulator/switchd/fastpath.py (its apply_entry is the pure-Python reference the tests compare this module with).
- *
- * Layout. Entries are grouped by mask bytes into subtables (OVS's tuple space search); each subtable is a hash
- * table keyed by (in_port, length, frame bytes under the mask), searched in the order the subtables were created;
- * the first entry found decides. A subtable is open addressing with linear probing over a power-of-two array of
- * (hash, entry) slots at most half full: entries are never deleted one by one (only replaced in place, or all
- * dropped at once by clear()), so no tombstones are needed, and a probe walks adjacent memory, comparing the
- * stored 64-bit hash before touching the entry. The hash works on 64-bit words of the masked bytes (the mask is
- * kept zero-padded to whole words), one xor-multiply-xorshift step per word, seeded with in_port and length, and
- * a final multiply-xorshift so that the low bits (the slot index) depend on every input bit.
  *
  * Hot path (poll): recv into a per-cache buffer, hash, compare, check the entry's VERIFY checksums if it has any
  * (a failed one: the entry does not match, the search goes on), rewrite (then the entry's FIX checksums, if any,
  * into the new header; in place in the receive buffer when the new header fits in front of the payload), send. No Python object is made for a hit; a miss becomes bytes.
  * The GIL is held throughout (callers rely on it as a lock).
- *
- * Hit counts: an entry's first hit since take_hits() puts it on a "dirty" list, so take_hits() costs nothing
- * when nothing hit. Entries dropped by clear(), by a replacing install() or by the max_entries overflow keep
- * their pending (id, hits) in a "retired" list, which the next take_hits() reports too: no hit is lost.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "fastpath_cache.h"
 
 #include <errno.h>
-#include <stdint.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-
-#define MAX_MASK 256                 /* bytes */
-#define MASK_WORDS (MAX_MASK / 8)
-#define MAX_PORT 65535
-#define MAX_LENGTH 65535             /* a 65536-byte read may be truncated: never a hit */
-#define MAX_OUT 65535
-#define MAX_PRIO 31                  /* passable masks are 32 bits */
-#define RX_SIZE 65536
-#define MAX_ENTRIES_LIMIT (1 << 24)
-#define ETHERTYPE_MAC_CONTROL 0x8808
-#define MAX_CSUM_OPS 8
-#define CSUM_VERIFY 1
-#define CSUM_FIX 2
-
-/* a checksum op (install()'s csum: 8 bytes each, little-endian <BBHHH): the RFC 1071 checksum of the 16-bit
- * words at [off, off + len) but the one at off + ck; VERIFY: of the frame, whose word at off + ck must hold it
- * (expect 1) or not (expect 0), else the entry does not match; FIX: of the output header, stored at off + ck */
-typedef struct { uint8_t kind, expect; uint16_t off, len, ck; } csum_op;
-
-typedef struct entry {
-    uint64_t id, hits, hash;
-    uint32_t in_port, length, out_port, prio, hlen, payload_from;
-    Py_ssize_t dirty;                /* index in Cache.dirty while hits > 0, else -1 */
-    uint32_t nverify, nfix;
-    csum_op *ops;                    /* the nverify VERIFY ops, then the nfix FIX ops in their given order */
-    uint16_t *src;                   /* hlen source offsets (0 where copy is 0) */
-    uint8_t *copy, *tmpl;            /* hlen bytes each */
-    uint64_t key[];                  /* the subtable's nwords masked words */
-} entry;
-
-typedef struct { uint64_t hash; entry *e; } slot;  /* e NULL: empty */
-
-typedef struct {
-    uint32_t mlen, nwords;
-    uint64_t mask[MASK_WORDS];       /* zero past mlen */
-    size_t count, cap;               /* cap: a power of two, count <= cap / 2 */
-    slot *slots;
-} subtable;
-
-typedef struct { uint64_t id, hits; } retired_hits;
-
-typedef struct {
-    PyObject_HEAD
-    Py_ssize_t max_entries, n_entries;
-    uint64_t next_id;
-    subtable **subs;
-    size_t nsubs, subs_cap;
-    entry **dirty;
-    size_t ndirty, dirty_cap;        /* dirty_cap >= n_entries (ensured by install: a hit never allocates) */
-    retired_hits *retired;
-    size_t nretired, retired_cap;
-    int *fds;                        /* indexed by port number; -1: no fd */
-    uint32_t *passable;
-    size_t nports;
-    uint64_t rx, hits, misses, tx, tx_drops;
-    unsigned char *rxbuf, *txbuf;
-} Cache;
-
-/* ---------------------------------------------------------------- hashing, lookup, rewrite */
-
-static inline uint64_t load64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static inline uint64_t mix(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
-}
-
-/* the masked words of f under s into w (f readable for s->nwords * 8 bytes), and their hash */
-static inline uint64_t masked_hash(const subtable *s, const unsigned char *f, uint32_t in_port, uint32_t length,
-                                   uint64_t *w)
-{
-    uint64_t h = mix(0x243F6A8885A308D3ULL, ((uint64_t)in_port << 32) | length);
-    for (uint32_t j = 0; j < s->nwords; j++) {
-        w[j] = load64(f + 8 * j) & s->mask[j];
-        h = mix(h, w[j]);
-    }
-    h *= 0xD6E8FEB86659FD93ULL;
-    return h ^ (h >> 32);
-}
-
-/* the slot holding (in_port, length, w) in s, or the empty slot where it would go */
-static inline slot *find_slot(const subtable *s, uint64_t h, uint32_t in_port, uint32_t length, const uint64_t *w)
-{
-    size_t m = s->cap - 1;
-    for (size_t k = h & m;; k = (k + 1) & m) {
-        slot *sl = &s->slots[k];
-        entry *e = sl->e;
-        if (!e || (sl->hash == h && e->in_port == in_port && e->length == length
-                   && memcmp(e->key, w, (size_t)s->nwords * 8) == 0))
-            return sl;
-    }
-}
-
-/* the RFC 1071 checksum of p[o.off : o.off + o.len] without the word at o.off + o.ck (hashing.csum16's: 0xFFFF
- * when every word is zero, since a non-zero sum folds to 1..0xFFFF, never 0) */
-static inline uint16_t csum_of(const unsigned char *p, const csum_op *o)
-{
-    const unsigned char *d = p + o->off;
-    uint64_t s = 0;
-    for (uint32_t i = 0; i < o->ck; i += 2)
-        s += (uint32_t)d[i] << 8 | d[i + 1];
-    for (uint32_t i = (uint32_t)o->ck + 2; i < o->len; i += 2)
-        s += (uint32_t)d[i] << 8 | d[i + 1];
-    while (s >> 16)
-        s = (s & 0xFFFF) + (s >> 16);
-    return (uint16_t)~s;
-}
-
-/* whether the frame f passes e's VERIFY ops */
-static int verified(const entry *e, const unsigned char *f)
-{
-    for (uint32_t i = 0; i < e->nverify; i++) {
-        const csum_op *o = &e->ops[i];
-        const unsigned char *c = f + o->off + o->ck;
-        if ((csum_of(f, o) == (c[0] << 8 | c[1])) != o->expect)
-            return 0;
-    }
-    return 1;
-}
-
-/* f: a frame of len bytes in a buffer readable for at least MAX_MASK bytes. An entry whose VERIFY ops fail does
- * not match: the search goes on */
-static entry *lookup(const Cache *c, uint32_t in_port, const unsigned char *f, size_t len)
-{
-    uint64_t w[MASK_WORDS];
-    for (size_t i = 0; i < c->nsubs && len <= MAX_LENGTH; i++) {
-        const subtable *s = c->subs[i];
-        if (len < s->mlen)
-            continue;
-        uint64_t h = masked_hash(s, f, in_port, (uint32_t)len, w);
-        slot *sl = find_slot(s, h, in_port, (uint32_t)len, w);
-        if (sl->e && (!sl->e->nverify || verified(sl->e, f)))
-            return sl->e;
-    }
-    return NULL;
-}
-
-/* the output frame of e for f (f may be changed: the header is written in front of the payload when it fits) */
-static const unsigned char *rewrite(const Cache *c, const entry *e, unsigned char *f, size_t *outlen)
-{
-    uint32_t H = e->hlen, pf = e->payload_from, plen = e->length - pf;
-    *outlen = (size_t)H + plen;
-    if (H == 0)
-        return f + pf;
-    unsigned char *out = c->txbuf;
-    for (uint32_t i = 0; i < H; i++)
-        out[i] = (uint8_t)((f[e->src[i]] & e->copy[i]) | e->tmpl[i]);
-    for (uint32_t i = 0; i < e->nfix; i++) {
-        const csum_op *o = &e->ops[e->nverify + i];
-        uint16_t v = csum_of(out, o);
-        out[o->off + o->ck] = (uint8_t)(v >> 8);
-        out[o->off + o->ck + 1] = (uint8_t)v;
-    }
-    if (H <= pf)
-        return memcpy(f + pf - H, out, H);
-    memcpy(out + H, f + pf, plen);
-    return out;
-}
-
-/* ---------------------------------------------------------------- entries and subtables */
-
-/* e leaves the dirty list; its pending hits go to the retired list */
-static void retire(Cache *c, entry *e)
-{
-    if (e->hits == 0)
-        return;
-    if (c->nretired == c->retired_cap) {
-        size_t cap = c->retired_cap ? 2 * c->retired_cap : 64;
-        retired_hits *r = PyMem_Realloc(c->retired, cap * sizeof *r);
-        if (r) {
-            c->retired = r;
-            c->retired_cap = cap;
-        }
-    }
-    if (c->nretired < c->retired_cap)  /* else out of memory: these hits are lost (no half-done install) */
-        c->retired[c->nretired++] = (retired_hits){e->id, e->hits};
-    c->dirty[e->dirty] = c->dirty[--c->ndirty];  /* swap-remove: the list never outgrows n_entries */
-    c->dirty[e->dirty]->dirty = e->dirty;
-    e->hits = 0;
-    e->dirty = -1;
-}
-
-static void drop_all(Cache *c)
-{
-    for (size_t i = 0; i < c->nsubs; i++) {
-        subtable *s = c->subs[i];
-        for (size_t k = 0; k < s->cap; k++) {
-            if (s->slots[k].e) {
-                retire(c, s->slots[k].e);
-                PyMem_Free(s->slots[k].e);
-            }
-        }
-        PyMem_Free(s->slots);
-        PyMem_Free(s);
-    }
-    c->nsubs = 0;
-    c->n_entries = 0;
-}
-
-static subtable *new_subtable(Cache *c, uint32_t mlen, const uint64_t *maskw)
-{
-    if (c->nsubs == c->subs_cap) {
-        size_t cap = c->subs_cap ? 2 * c->subs_cap : 8;
-        subtable **ss = PyMem_Realloc(c->subs, cap * sizeof *ss);
-        if (!ss)
-            return NULL;
-        c->subs = ss;
-        c->subs_cap = cap;
-    }
-    subtable *s = PyMem_Calloc(1, sizeof *s);
-    slot *slots = PyMem_Calloc(16, sizeof(slot));
-    if (!s || !slots) {
-        PyMem_Free(s);
-        PyMem_Free(slots);
-        return NULL;
-    }
-    s->mlen = mlen;
-    s->nwords = (mlen + 7) / 8;
-    memcpy(s->mask, maskw, sizeof s->mask);
-    s->cap = 16;
-    s->slots = slots;
-    return c->subs[c->nsubs++] = s;
-}
-
-/* double s's slot array, rehashing from the stored hashes */
-static int grow_subtable(subtable *s)
-{
-    size_t cap = 2 * s->cap;
-    slot *ns = PyMem_Calloc(cap, sizeof(slot));
-    if (!ns)
-        return -1;
-    for (size_t k = 0; k < s->cap; k++) {
-        if (!s->slots[k].e)
-            continue;
-        size_t j = s->slots[k].hash & (cap - 1);
-        while (ns[j].e)
-            j = (j + 1) & (cap - 1);
-        ns[j] = s->slots[k];
-    }
-    PyMem_Free(s->slots);
-    s->slots = ns;
-    s->cap = cap;
-    return 0;
-}
-
-/* put the complete entry e (key set, id not yet) in its subtable: replacing an entry of the same key, else
- * dropping the whole cache first when it is full; -1 with MemoryError set (e not taken) */
-static int insert_entry(Cache *c, entry *e, uint32_t mlen, const uint64_t *maskw)
-{
-    subtable *s = NULL;
-    slot *sl;
-    for (size_t i = 0; i < c->nsubs && !s; i++)
-        if (c->subs[i]->mlen == mlen && memcmp(c->subs[i]->mask, maskw, sizeof c->subs[i]->mask) == 0)
-            s = c->subs[i];
-    if (s) {
-        e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
-        sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
-        if (sl->e) {  /* replace */
-            retire(c, sl->e);
-            PyMem_Free(sl->e);
-            goto commit;
-        }
-    }
-    if (c->n_entries >= c->max_entries) {
-        drop_all(c);
-        s = NULL;
-    }
-    if ((size_t)c->n_entries + 1 > c->dirty_cap) {
-        size_t cap = c->dirty_cap ? 2 * c->dirty_cap : 64;
-        entry **d = PyMem_Realloc(c->dirty, cap * sizeof *d);
-        if (!d)
-            goto nomem;
-        c->dirty = d;
-        c->dirty_cap = cap;
-    }
-    if ((!s && !(s = new_subtable(c, mlen, maskw))) || (2 * (s->count + 1) > s->cap && grow_subtable(s) < 0))
-        goto nomem;
-    e->hash = masked_hash(s, (const unsigned char *)e->key, e->in_port, e->length, e->key);
-    sl = find_slot(s, e->hash, e->in_port, e->length, e->key);
-    s->count++;
-    c->n_entries++;
-commit:
-    *sl = (slot){e->hash, e};
-    e->id = c->next_id++;
-    return 0;
-nomem:
-    PyErr_NoMemory();
-    return -1;
-}
 
 /* ---------------------------------------------------------------- argument conversion */
 
@@ -523,7 +214,7 @@ static PyObject *Cache_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 
 static void Cache_dealloc(Cache *c)
 {
-    drop_all(c);
+    fp_drop_all(c);
     PyMem_Free(c->subs);
     PyMem_Free(c->dirty);
     PyMem_Free(c->retired);
@@ -588,7 +279,7 @@ static PyObject *Cache_install(Cache *c, PyObject *args, PyObject *kw)
     if (e) {
         uint64_t maskw[MASK_WORDS] = {0};
         memcpy(maskw, b[0].buf, b[0].len);
-        if (insert_entry(c, e, (uint32_t)b[0].len, maskw) < 0)
+        if (fp_insert_entry(c, e, (uint32_t)b[0].len, maskw) < 0)
             PyMem_Free(e);
         else
             result = PyLong_FromUnsignedLongLong(e->id);
@@ -628,7 +319,7 @@ static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
         c->rx++;
         entry *e = NULL;
         if (n < 14 || (f[12] << 8 | f[13]) != ETHERTYPE_MAC_CONTROL)
-            e = lookup(c, (uint32_t)port, f, (size_t)n);
+            e = fp_lookup(c, (uint32_t)port, f, (size_t)n);
         int ofd = -1;
         if (e && e->out_port < c->nports && (c->passable[e->out_port] >> e->prio & 1))
             ofd = c->fds[e->out_port];
@@ -637,7 +328,7 @@ static PyObject *Cache_poll(Cache *c, PyObject *args, PyObject *kw)
             return PyBytes_FromStringAndSize((const char *)f, n);
         }
         size_t olen;
-        const unsigned char *out = rewrite(c, e, f, &olen);
+        const unsigned char *out = fp_rewrite(c, e, f, &olen);
         c->hits++;
         if (e->hits++ == 0) {
             e->dirty = (Py_ssize_t)c->ndirty;
@@ -667,13 +358,13 @@ static PyObject *Cache_lookup(Cache *c, PyObject *args, PyObject *kw)
     entry *e = NULL;
     if (b.len <= MAX_LENGTH) {
         memcpy(c->rxbuf, b.buf, b.len);  /* the padded buffer: masks are read in whole words */
-        e = lookup(c, (uint32_t)port, c->rxbuf, (size_t)b.len);
+        e = fp_lookup(c, (uint32_t)port, c->rxbuf, (size_t)b.len);
     }
     PyBuffer_Release(&b);
     if (!e)
         Py_RETURN_NONE;
     size_t olen;
-    const unsigned char *out = rewrite(c, e, c->rxbuf, &olen);
+    const unsigned char *out = fp_rewrite(c, e, c->rxbuf, &olen);
     return Py_BuildValue("(KIIy#)", (unsigned long long)e->id, e->out_port, e->prio, out, (Py_ssize_t)olen);
 }
 
@@ -703,7 +394,7 @@ static PyObject *Cache_take_hits(Cache *c, PyObject *Py_UNUSED(ignored))
 
 static PyObject *Cache_clear(Cache *c, PyObject *Py_UNUSED(ignored))
 {
-    drop_all(c);  /* ids are not reused: next_id stays */
+    fp_drop_all(c);  /* ids are not reused: next_id stays */
     Py_RETURN_NONE;
 }
 

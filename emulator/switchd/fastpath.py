@@ -54,7 +54,7 @@ import struct
 from types import ModuleType
 from typing import NamedTuple
 
-MAX_MASK = 256  # the limits of emulator/switchd/_fastpath.c
+MAX_MASK = 256  # the limits of the C fast path (emulator/switchd/fastpath_cache.h)
 MAX_PORT = 65535
 MAX_LENGTH = 65535
 MAX_PRIO = 31
