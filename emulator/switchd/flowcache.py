@@ -24,7 +24,7 @@ import threading
 from collections import Counter
 from typing import Any
 
-from emulator.target.megaflow import FlowEntry, csum_ops_bytes, derive, recording_switch, replay
+from emulator.target.megaflow import FlowEntry, derive, recording_switch, replay
 
 FLUSH_NS = 100_000_000  # how stale counters and idle-timeout hit times may get
 MAX_ENTRIES = 65536
@@ -194,9 +194,7 @@ class FlowCache:
             return
         if len(self.entries) >= MAX_ENTRIES:  # full: start again (the C cache would drop its entries itself)
             self.fold_and_clear()
-        eid = self.cache.install(entry.in_port, entry.length, entry.mask, entry.key, entry.out_port, entry.prio,
-                                 b"".join(s.to_bytes(2, "little") for s in entry.src), entry.copy, entry.tmpl,
-                                 entry.payload_from, csum_ops_bytes(entry.csum))
+        eid = self.cache.install(*entry.install_args())
         self.entries[eid] = entry
         self.installed += 1
 

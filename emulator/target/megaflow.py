@@ -299,6 +299,13 @@ class FlowEntry:
     # after the rewrite, the output's header at off gets its checksum computed and stored at off+ck
     csum: tuple[tuple[int, int, int, int, int], ...] = ()
 
+    def install_args(self) -> tuple:
+        """The entry as the C fast path's install() takes it (switchd/fastpath.py: offsets as little-endian uint16
+        bytes, checksum ops as csum_ops_bytes)."""
+        return (self.in_port, self.length, self.mask, self.key, self.out_port, self.prio,
+                b"".join(s.to_bytes(2, "little") for s in self.src), self.copy, self.tmpl, self.payload_from,
+                csum_ops_bytes(self.csum))
+
     def apply(self, in_port: int, frame: bytes) -> bytes | None:
         """The output for `frame` when it matches (the reference of the C fast path), else None."""
         if in_port != self.in_port or len(frame) != self.length or len(frame) < len(self.mask):
