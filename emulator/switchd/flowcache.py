@@ -10,8 +10,8 @@ switch forwards at the speed of the C loop what it can cache and at the speed of
 Staying exact, in short (megaflow.py has the argument):
 - an entry fires only while its output port could take the frame at once for its priority: no rate, nothing queued
   or pending, not paused (`passable`, refreshed before each poll and after each slow-path frame);
-- whenever a thread other than the engine's takes the device lock (the P4Runtime server: a write, a new pipeline,
-  a PacketOut), the hits so far are folded into the counters, the table entries' direct counters and hit times and
+- whenever a thread other than the engine's takes the device lock (the P4Runtime server: a write, a new
+  pipeline), the hits so far are folded into the counters, the table entries' direct counters and hit times and
   the TM's port statistics, and every entry is dropped; a thread that only reads (`Device.reading()`: a Read RPC,
   the idle-timeout scan every 50 ms) has the hits folded in and the entries kept;
 - the same is done every FLUSH_NS on the engine's own clock, so counters and idle timeouts lag by at most that.
