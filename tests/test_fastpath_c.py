@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emulator.switchd import _fastpath, fastpath
-from emulator.switchd.fastpath import Entry, apply_entry, check_entry
-from emulator.target.megaflow import FIX, VERIFY, csum_ops_bytes, header_csum
+from emulator.switchd.fastpath import Entry, apply_entry, check_entry, encode_csum
+from emulator.target.megaflow import FIX, VERIFY, header_csum
 
 
 class Ports:
@@ -443,7 +443,7 @@ def csum_ops(draw, base: bytearray, H: int) -> bytes:
         if kind == VERIFY and draw(st.integers(0, 3)):
             c = header_csum(base, off, n, ck)
             base[off + ck:off + ck + 2] = (c if expect or draw(st.booleans()) else c ^ 0xFFFF).to_bytes(2, "big")
-    csum = csum_ops_bytes(ops[:9])
+    csum = encode_csum(ops[:9])
     return csum[:-draw(st.integers(1, 7))] if csum and draw(st.integers(0, 29)) == 13 else csum
 
 
@@ -558,7 +558,7 @@ def small_entry(draw):
     key = bytes(b & m for b, m in zip(draw(st.binary(min_size=len(mask), max_size=len(mask))), mask))
     verify = [[(VERIFY, 1, 0, 2 * (length // 2), 0)], [(VERIFY, 0, 0, 2, 0), (VERIFY, 1, 0, 2, 0)],
               [(VERIFY, 0, 0, 2, 0)]] if length >= 2 else []  # the second never matches
-    csum = csum_ops_bytes(draw(st.sampled_from([[], [], *verify])))
+    csum = encode_csum(draw(st.sampled_from([[], [], *verify])))
     return Entry(draw(st.integers(0, 1)), length, mask, key, draw(st.integers(0, 3)), draw(st.integers(0, 3)),
                  b"\x00\x00", b"\x0f", b"\x50", 0, csum)
 

@@ -11,9 +11,9 @@ from scapy.layers.l2 import Ether
 from test_fastpath_c import Ports  # tests/ is on sys.path (pytest's rootdir conftest)
 
 from emulator.switchd import _fastpath
-from emulator.switchd.fastpath import Entry, apply_entry, check_entry, decode_csum
+from emulator.switchd.fastpath import Entry, apply_entry, check_entry, decode_csum, encode_csum
 from emulator.target.hashing import csum16
-from emulator.target.megaflow import FIX, VERIFY, csum_ops_bytes, header_csum
+from emulator.target.megaflow import FIX, VERIFY, header_csum
 
 IP_CK = (14, 20, 10)  # the IPv4 header of an untagged frame: off, length, ck
 
@@ -25,7 +25,7 @@ def ipv4(ttl=64, ident=1, chksum=None, payload=b"x" * 30) -> bytes:
 
 
 def ops(*op) -> bytes:
-    return csum_ops_bytes(op)
+    return encode_csum(op)
 
 
 def forward(length, csum=b"", mask=b"\xff" * 6, key=None, out_port=2):

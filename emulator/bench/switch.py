@@ -66,14 +66,12 @@ frame = bytearray.fromhex(sys.argv[1]); n = int(sys.argv[2]); psn = int(sys.argv
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("eth0", 0))
 s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
 send = s.send
-def csum(h):
-    t = int.from_bytes(h[:10] + h[12:20], "big") % 0xFFFF
-    return ~t & 0xFFFF
+from emulator.target.hashing import csum16
 for i in range(n):
     # one RoCE message as rocelab's NIC sends it: each frame has its own PSN and IPv4 id (and so checksum)
     frame[psn:psn + 3] = (i & 0xFFFFFF).to_bytes(3, "big")
     frame[18:20] = (i & 0xFFFF).to_bytes(2, "big")
-    frame[24:26] = csum(frame[14:34]).to_bytes(2, "big")
+    frame[24:26] = csum16(bytes(frame[14:24] + frame[26:34])).to_bytes(2, "big")
     try:
         send(frame)
     except OSError:
@@ -162,7 +160,7 @@ PSN_OFFSET = 14 + 20 + 8 + 9  # Ethernet, IPv4, UDP, then the BTH's PSN
 
 
 def _frame() -> bytes:
-    """A RoCEv2 RC WRITE frame of one flow; the sender gives each copy its own PSN."""
+    """A RoCEv2 RC WRITE frame of one flow; the sender gives each copy its own PSN and IPv4 id."""
     from scapy.contrib.roce import BTH
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
@@ -288,9 +286,9 @@ def _process_cpu_ns(pid: int) -> int:
 
 def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: int = 40) -> dict:
     """`repeat` rounds of: INSERT batches of 100 exact entries through the stubs (each request serialized by this
-    process's protobuf, as a controller's stubs do), one at a time, then with the next in flight while the switch
-    applies the last (a controller pipelining its writes: under pure-Python protobuf its own serializing takes as
-    long as the switch's work, so one overlaps the other), delete them, INSERT them again as bytes serialized beforehand
+    process's protobuf, as a controller's stubs do), one at a time, then with up to IN_FLIGHT unanswered while the
+    switch applies the earlier ones (a controller pipelining its writes: under pure-Python protobuf its own
+    serializing takes as long as the switch's work, so one overlaps the other), delete them, INSERT them again as bytes serialized beforehand
     (the switch's own rate: what a controller whose protobuf is compiled code would see; with the switch's CPU
     time per write), delete them. Every round builds its messages afresh: pure-Python protobuf caches a message's
     sizes once serialized, which would make the stubs' second serialization cheaper. Medians, and the ranges."""
@@ -350,8 +348,8 @@ def run(args: argparse.Namespace) -> dict:
         finally:
             bare.terminate()
             bare.wait(timeout=10)
-        slow_runs, _ = _switch_runs(lab, work, frames, repeat, ("--no-fast-path",))
-        (switch_runs, writes), fast = _switch_runs(lab, work, frames, repeat, (), writes=True)
+        slow_runs, _, _ = _switch_runs(lab, work, frames, repeat, ("--no-fast-path",))
+        switch_runs, writes, fast = _switch_runs(lab, work, frames, repeat, (), writes=True)
         startup = listen.startup_figures(os.path.join(work, "fabric.json"))  # compiled by _program
     switch_pps, bare_pps = _median([r[0] for r in switch_runs]), _median([r[0] for r in bare_runs])
     switch_cpu, bare_cpu = _median([r[1] for r in switch_runs]), _median([r[1] for r in bare_runs])
@@ -369,9 +367,9 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _switch_runs(lab: _Lab, work: str, frames: int, repeat: int, target_args: tuple[str, ...],
-                 writes: bool = False) -> tuple[object, dict]:
-    """rocelab-switch with fabric.p4 (and `target_args`): its forwarding runs (and, with `writes`, the write
-    figures), and the fast path's figures from its stats file."""
+                 writes: bool = False) -> tuple[list, dict, dict]:
+    """rocelab-switch with fabric.p4 (and `target_args`): its forwarding runs, the write figures (with `writes`;
+    else {}) and the fast path's figures from its stats file."""
     port = listen.free_port()
     addr = f"127.0.0.1:{port}"
     stats = os.path.join(work, "switch-stats.json")
@@ -383,8 +381,7 @@ def _switch_runs(lab: _Lab, work: str, frames: int, repeat: int, target_args: tu
         listen.wait_for_port(sw, port, 30, poll_s=0.05)
         (channel, done, _stream), (stub, p4info) = _program(addr, work)
         runs = [_measure(lab, frames, sw) for _ in range(repeat)]
-        if writes:
-            runs = (runs, _writes(stub, channel, p4info, sw.pid, repeat))
+        wrote = _writes(stub, channel, p4info, sw.pid, repeat) if writes else {}
         done.set()
         channel.close()
     finally:
@@ -395,7 +392,7 @@ def _switch_runs(lab: _Lab, work: str, frames: int, repeat: int, target_args: tu
             fast = json.load(f).get("fast_path") or {}
     except (OSError, ValueError):
         fast = {}
-    return runs, fast
+    return runs, wrote, fast
 
 
 def _median(values: list[float]) -> float:

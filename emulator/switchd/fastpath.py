@@ -11,7 +11,7 @@ csum=b"")`:
   `out[i] = (F[src_i] & copy[i]) | tmpl[i]`, where `src_i` is the i-th little-endian uint16 of `src`
   (used only where `copy[i] != 0`). It leaves on `out_port` at priority `prio`.
 - `csum`: at most MAX_CSUM_OPS Internet-checksum ops of 8 bytes each, little-endian `<BBHHH` = (kind, expect, off,
-  length, ck) (megaflow.csum_ops_bytes; FlowEntry.csum). Each covers the 16-bit words at [off, off + length) but
+  length, ck) (encode_csum; FlowEntry.csum). Each covers the 16-bit words at [off, off + length) but
   the one at off + ck, their checksum c being hashing.csum16's (RFC 1071; 0xFFFF when they are all zero).
   VERIFY (kind 1): after the mask matched, F's word at off + ck (big-endian) must equal c (expect 1) or not
   (expect 0), else the entry does not match F. FIX (kind 2): after the rewrite, c of the output header is stored
@@ -111,9 +111,25 @@ def _bytes(name: str, value: object) -> bytes:
         raise TypeError(f"install(): {name} must be bytes-like, not {type(value).__name__}") from None
 
 
+CSUM_OP = struct.Struct("<BBHHH")  # one checksum op of install()'s csum: kind, expect, off, length, ck
+
+
 def decode_csum(csum: bytes) -> tuple[tuple[int, int, int, int, int], ...]:
     """install()'s csum bytes as FlowEntry.csum ops (a whole number of 8-byte ops assumed)."""
-    return tuple(struct.iter_unpack("<BBHHH", csum))
+    return tuple(CSUM_OP.iter_unpack(csum))
+
+
+def encode_csum(ops) -> bytes:
+    """FlowEntry.csum ops as install()'s csum bytes."""
+    return b"".join(CSUM_OP.pack(*op) for op in ops)
+
+
+def install_args(entry) -> tuple:
+    """A megaflow.FlowEntry as install() takes it: the output offsets as little-endian uint16 bytes, the checksum
+    ops encoded."""
+    return (entry.in_port, entry.length, entry.mask, entry.key, entry.out_port, entry.prio,
+            b"".join(s.to_bytes(2, "little") for s in entry.src), entry.copy, entry.tmpl, entry.payload_from,
+            encode_csum(entry.csum))
 
 
 def _check_csum(csum: bytes, length: int, H: int) -> None:

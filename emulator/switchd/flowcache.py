@@ -24,6 +24,7 @@ import threading
 from collections import Counter
 from typing import Any
 
+from emulator.switchd.fastpath import install_args
 from emulator.target.megaflow import FlowEntry, derive, recording_switch, replay
 
 FLUSH_NS = 100_000_000  # how stale counters and idle-timeout hit times may get
@@ -194,7 +195,7 @@ class FlowCache:
             return
         if len(self.entries) >= MAX_ENTRIES:  # full: start again (the C cache would drop its entries itself)
             self.fold_and_clear()
-        eid = self.cache.install(*entry.install_args())
+        eid = self.cache.install(*install_args(entry))
         self.entries[eid] = entry
         self.installed += 1
 
@@ -216,17 +217,8 @@ class FlowCache:
             total += n
             replay(entry, n, now_us)
             tp = ports.get(entry.out_port)
-            if tp is not None:  # what TrafficManager.pass_through counts
-                stats = tp.stats
-                prio, nbytes = entry.prio, n * entry.length
-                stats.enq_pkts[prio] += n
-                stats.enq_bytes[prio] += nbytes
-                stats.tx_pkts[prio] += n
-                stats.tx_bytes[prio] += nbytes
-                if entry.length > stats.max_queue_bytes[prio]:
-                    stats.max_queue_bytes[prio] = entry.length
-                if not stats.max_queue_pkts[prio]:
-                    stats.max_queue_pkts[prio] = 1
+            if tp is not None:  # as TrafficManager.pass_through counts each
+                tp.stats.passed(entry.prio, entry.length, n)
         self.hits += total
         eng.counters["rx"] += total
         eng.counters["tx"] += total

@@ -109,13 +109,14 @@ class Counter:
         self.bytes = Cells(size)
         self.out_of_range = 0
 
-    def count(self, index: int, nbytes: int) -> None:
+    def count(self, index: int, nbytes: int, packets: int = 1) -> None:
+        """`packets` packets of `nbytes` bytes in all (more than one: a flow cache's hits, folded in)."""
         if 0 <= index < self.size:
             p, b = self.packets.set, self.bytes.set
-            p[index] = p.get(index, 0) + 1
+            p[index] = p.get(index, 0) + packets
             b[index] = b.get(index, 0) + nbytes
         else:
-            self.out_of_range += 1
+            self.out_of_range += packets
 
     def read(self, index: int) -> tuple[int, int]:
         _check_index("counter", self.name, index, self.size)

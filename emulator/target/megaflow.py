@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.target.classes import _flat_widths
+from emulator.target.hashing import csum16
 from emulator.target.trace import Tracer
 
 # extern events of a run that neither depend on nor change state beyond the packet (trace.py's kinds)
@@ -50,9 +51,9 @@ class ProgramFacts:
     None) and, per header class, the bit ranges (offset, width) of the fields the code mentions."""
 
     refusal: str | None
+    # per header class; a class not here (every class, when the code has whole-header operations) counts every
+    # field as touched
     touched: dict[type, tuple[tuple[int, int], ...]] = field(default_factory=dict)
-    all_touched: bool = False  # whole-header operations: every field counts as touched
-
     masks: dict[type, bytes] = field(default_factory=dict)
 
     def ranges(self, cls: type) -> tuple[tuple[int, int], ...]:
@@ -111,12 +112,12 @@ def program_facts(switch: Any) -> ProgramFacts:
         for cls in switch.compiled.classes.values():
             if getattr(cls, "_kind", None) == "header":
                 touched[cls] = _field_ranges(cls, attrs)
-    return ProgramFacts(None, touched, all_touched=wide)
+    return ProgramFacts(None, touched)
 
 
 # ------------------------------------------------------------------------------------------------ the recorder
 class FlowRecorder(Tracer):
-    """The tracer of a slow-path switch: between `arm()` and `finish()` it notes what derive() needs (headers
+    """The tracer of a slow-path switch: from `arm()` on it notes what derive() needs (headers
     extracted and where, headers emitted, counter updates to replay) and why the run may not be cached."""
 
     def __init__(self):
@@ -191,18 +192,15 @@ class FlowRecorder(Tracer):
             self.entries.append((tbl, entry))
 
     def checksum(self, name: str, algorithm: str, ok, field, covered) -> None:
-        """An Internet checksum over every field of one header but the checksum field, in order (IPv4's): the entry
-        will verify it per frame (verify) or compute it on the output (update). Anything else: not cached, since
-        the fields it covers are not in the key."""
+        """An Internet checksum over every field of one header but the checksum field, in order (IPv4's; the code
+        generator emits this call for that form only, codegen/extern_calls._plain_checksum): the entry will verify
+        it per frame (verify) or compute it on the output (update). Not cached when, at run time, the fields are
+        not those of the one valid header object: the fields it covers are not in the key."""
         if self.refusal is not None:
             return
         header = field[0] if field is not None else None
         if (algorithm != "csum16" or covered is None or header is None or not getattr(header, "_valid", False)
                 or not all(h is header for h, _ in covered)):
-            self.refuse(f"{name} over fields other than one header's")
-            return
-        names = [n for n, _w, _k in _flat_widths(header._layout.fields)]
-        if [n for _, n in covered] != [n for n in names if n != field[1]]:
             self.refuse(f"{name} over fields other than one header's")
             return
         self.checksums.append((VERIFY if ok is not None else FIX, 1 if ok else 0, header, field[1]))
@@ -299,13 +297,6 @@ class FlowEntry:
     # after the rewrite, the output's header at off gets its checksum computed and stored at off+ck
     csum: tuple[tuple[int, int, int, int, int], ...] = ()
 
-    def install_args(self) -> tuple:
-        """The entry as the C fast path's install() takes it (switchd/fastpath.py: offsets as little-endian uint16
-        bytes, checksum ops as csum_ops_bytes)."""
-        return (self.in_port, self.length, self.mask, self.key, self.out_port, self.prio,
-                b"".join(s.to_bytes(2, "little") for s in self.src), self.copy, self.tmpl, self.payload_from,
-                csum_ops_bytes(self.csum))
-
     def apply(self, in_port: int, frame: bytes) -> bytes | None:
         """The output for `frame` when it matches (the reference of the C fast path), else None."""
         if in_port != self.in_port or len(frame) != self.length or len(frame) < len(self.mask):
@@ -327,21 +318,12 @@ VERIFY, FIX = 1, 2
 
 def header_csum(data, off: int, length: int, ck: int) -> int:
     """The Internet checksum (hashing.csum16) of data[off:off+length] without its checksum bytes at off+ck."""
-    from emulator.target.hashing import csum16
-
     return csum16(bytes(data[off:off + ck]) + bytes(data[off + ck + 2:off + length]))
 
 
 def header_checksum(data, off: int, length: int, ck: int) -> bool:
     """Whether the header's checksum field holds its checksum (what verify_checksum with csum16 checks)."""
     return header_csum(data, off, length, ck) == int.from_bytes(data[off + ck:off + ck + 2], "big")
-
-
-def csum_ops_bytes(ops) -> bytes:
-    """FlowEntry.csum as the C module's install() takes it: 8 bytes per op, little-endian <BBHHH."""
-    import struct
-
-    return b"".join(struct.pack("<BBHHH", *op) for op in ops)
 
 
 def derive(facts: ProgramFacts, rec: FlowRecorder, in_port: int, frame: bytes, out_port: int,
@@ -434,12 +416,7 @@ def replay(entry: FlowEntry, hits: int, now_us: int) -> None:
     counters and hit times, as `hits` runs of the program would have left them."""
     n = entry.length
     for counter, index in entry.counters:
-        if 0 <= index < counter.size:
-            p, b = counter.packets.set, counter.bytes.set
-            p[index] = p.get(index, 0) + hits
-            b[index] = b.get(index, 0) + hits * n
-        else:
-            counter.out_of_range += hits
+        counter.count(index, hits * n, hits)
     for table, e in entry.entries:
         e.hit_us = now_us
         if table.direct_counter is not None:

@@ -152,15 +152,7 @@ class TrafficManager:
                 return False
         # the (port, priority) reserve takes it (an empty queue has its whole reserve) and gets it back at once
         self.busy_ports.add(port.id)
-        stats = port.stats
-        stats.enq_pkts[prio] += 1
-        stats.enq_bytes[prio] += length
-        stats.tx_pkts[prio] += 1
-        stats.tx_bytes[prio] += length
-        if length > stats.max_queue_bytes[prio]:
-            stats.max_queue_bytes[prio] = length
-        if not stats.max_queue_pkts[prio]:
-            stats.max_queue_pkts[prio] = 1
+        port.stats.passed(prio, length)
         return True
 
     def dequeue(self, port_id: int, now: int) -> tuple[Any, Any, int | None] | None:

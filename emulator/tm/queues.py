@@ -63,6 +63,19 @@ class PortStats:
     paused_ns: list[int] = field(default_factory=_zeros)  # filled by snapshot(): egress time paused
     xoff_ns: list[int] = field(default_factory=_zeros)  # ingress side: time this port held its peer in XOFF
 
+    def passed(self, prio: int, length: int, packets: int = 1) -> None:
+        """`packets` packets of `length` bytes each went through an empty queue of `prio` at once: enqueued and
+        sent, one at a time (TrafficManager.pass_through; rocelab-switch's flow cache folds its hits in here)."""
+        nbytes = packets * length
+        self.enq_pkts[prio] += packets
+        self.enq_bytes[prio] += nbytes
+        self.tx_pkts[prio] += packets
+        self.tx_bytes[prio] += nbytes
+        if length > self.max_queue_bytes[prio]:
+            self.max_queue_bytes[prio] = length
+        if not self.max_queue_pkts[prio]:
+            self.max_queue_pkts[prio] = 1
+
     def as_dict(self) -> dict[str, list[int]]:
         return {k: list(v) for k, v in self.__dict__.items()}
 
