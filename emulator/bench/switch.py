@@ -120,7 +120,7 @@ while True:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=30_000, help="frames offered per measurement (default 30,000)")
-    p.add_argument("--repeat", type=int, default=3, help="measurements per forwarder, and write rounds (default 3)")
+    p.add_argument("--repeat", type=int, default=5, help="measurements per forwarder, and write rounds (default 5)")
 
 
 def _ip(*args: str) -> None:
@@ -341,7 +341,7 @@ def run(args: argparse.Namespace) -> dict:
     if os.geteuid() != 0:
         raise RocelabError("bench switch needs root (network namespaces and raw sockets)")
     frames = args.frames
-    repeat = max(1, int(getattr(args, "repeat", 3)))
+    repeat = max(1, int(getattr(args, "repeat", 5)))
     costs = in_process_costs()
     with _Lab() as lab, tempfile.TemporaryDirectory(prefix="rocelab-bench-") as work:
         bare = subprocess.Popen([sys.executable, "-c", BARE_LOOP, lab.root[0], lab.root[1]],
