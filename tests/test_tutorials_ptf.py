@@ -8,10 +8,10 @@ program in Python) and without those three, so the switch's fast path (flow cach
 
 Opt-in, as tests/test_tutorials.py: set ROCELAB_TUTORIALS to a p4lang/tutorials checkout (not part of this
 repository). The exercise and utils/ are copied into a temporary directory first, as the script writes build/
-into the exercise. logs/ is made there beforehand: basic_tunnel's runptf.sh makes it, basic's does not, yet
-basic_fwd.py's setUp opens logs/s1-p4runtime-requests.txt, so on a fresh checkout every basic test errors in
-setUp before reaching any switch. PTF's wait for an expected packet is raised to 30 s (a busy machine); the wait
-for no packet stays PTF's.
+into the exercise. build/, pcaps/ and logs/ are made there first, as their CI's `make test` does (its `dirs`
+prerequisite, utils/Makefile, runs before ./runptf.sh): basic's runptf.sh does not make logs/, yet basic_fwd.py's
+setUp opens logs/s1-p4runtime-requests.txt. PTF's wait for an expected packet is raised to 30 s (a busy machine);
+the wait for no packet stays PTF's.
 """
 from __future__ import annotations
 
@@ -130,8 +130,8 @@ def test_tutorials_ptf(tmp_path, exercise, fast):
     shutil.copytree(src / "utils", tmp_path / "utils")
     ex = tmp_path / "exercises" / exercise
     shutil.copytree(src / "exercises" / exercise, ex)
-    (ex / "build").mkdir(exist_ok=True)
-    (ex / "logs").mkdir(exist_ok=True)
+    for d in ("build", "pcaps", "logs"):  # `make test`'s `dirs`
+        (ex / d).mkdir(exist_ok=True)
     cmd = runptf_commands((ex / "runptf.sh").read_text())
     assert set(cmd) == {"p4c", "switch", "ptf"}, f"runptf.sh: found only {sorted(cmd)}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
