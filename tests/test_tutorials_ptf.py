@@ -108,7 +108,7 @@ def test_runptf_commands_read_from_the_script():
     script = ("p4c --target bmv2 \\\n    --arch v1model \\\n    -o build \\\n    solution/basic.p4\n"
               "sudo simple_switch_grpc \\\n     --log-file ss-log \\\n     --log-flush \\\n"
               "     --dump-packet-data 10000 \\\n     -i 0@veth0 \\\n     --no-p4 &\n"
-              'echo "Started simple_switch_grpc."\n'
+              'echo "switch up"\n'
               "sudo ${P4_EXTRA_SUDO_OPTS} `which ptf` \\\n    --pypath \"$P\" \\\n    -i 0@veth1 \\\n"
               "    --test-params=\"grpcaddr='localhost:9559';config='build/basic.json'\" \\\n    --test-dir ptf\n"
               "sudo pkill --signal 9 --list-name simple_switch\n")
