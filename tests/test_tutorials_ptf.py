@@ -153,8 +153,14 @@ def test_tutorials_ptf(tmp_path, exercise, fast):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         _wait_listening(ns, proc)
         ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
-        r = subprocess.run(_in(ns, ptf_bin, "--default-timeout", "30", "--log-dir", str(tmp_path / "ptf-log"),
-                               *cmd["ptf"]), cwd=ex, env=env, capture_output=True, text=True, timeout=600)
+        try:
+            r = subprocess.run(_in(ns, ptf_bin, "--default-timeout", "30", "--log-dir", str(tmp_path / "ptf-log"),
+                                   *cmd["ptf"]), cwd=ex, env=env, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired as exc:  # say where it stood: PTF's output so far, and the switch's
+            proc.terminate()
+            _, err = proc.communicate(timeout=60)
+            pytest.fail(f"ptf still running after {exc.timeout} s\n--- ptf:\n{exc.stdout}\n{exc.stderr}\n"
+                        f"--- switch:\n{err}")
         out = r.stdout + r.stderr
         assert r.returncode == 0 and "\nOK" in out and "Ran 0 tests" not in out, out[-4000:]
         if not fast:
