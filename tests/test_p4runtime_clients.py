@@ -369,3 +369,59 @@ def test_zero_padded_bytestrings_longer_than_the_field_are_accepted(h, ctl):
     with pytest.raises(grpc.RpcError) as exc:
         ctl.write((INSERT, too_big))
     assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def _arbiter_client(sent: list):
+    from emulator.p4runtime.arbitration import Client
+
+    return Client(send=sent.append)
+
+
+def test_an_election_id_freed_within_the_grace_goes_to_the_new_stream():
+    """p4lang/tutorials' p4runtime_lib closes a test's stream and opens the next test's with the same election id;
+    the new arbitration may come before the old stream's end. It waits for it (PI refuses a live duplicate only)."""
+    import threading
+    import time
+
+    from emulator.p4runtime.arbitration import Arbiter
+
+    arb = Arbiter(1, grace_s=5.0)
+    old_sent, new_sent = [], []
+    old, new = _arbiter_client(old_sent), _arbiter_client(new_sent)
+    arb.update(old, "", (0, 1))
+    threading.Timer(0.2, arb.leave, args=(old,)).start()
+    t0 = time.monotonic()
+    arb.update(new, "", (0, 1))  # returns once `old` has left, not at the end of the grace
+    assert 0.1 < time.monotonic() - t0 < 4.0
+    assert arb.primary() is new and new_sent[-1].arbitration.status.message == "Is primary"
+
+
+def test_a_live_duplicate_election_id_is_refused_after_the_grace():
+    import time
+
+    from emulator.p4runtime.arbitration import Arbiter
+    from emulator.p4runtime.errors import P4RuntimeError
+
+    arb = Arbiter(1, grace_s=0.3)
+    first, second = _arbiter_client([]), _arbiter_client([])
+    arb.update(first, "", (0, 1))
+    t0 = time.monotonic()
+    with pytest.raises(P4RuntimeError) as exc:
+        arb.update(second, "", (0, 1))
+    assert time.monotonic() - t0 >= 0.3
+    assert (exc.value.code, exc.value.message) == (grpc.StatusCode.INVALID_ARGUMENT, "Election id already exists")
+    assert arb.primary() is first and second not in arb.clients
+
+
+def test_a_controller_reconnecting_with_its_election_id_is_primary_again(h):
+    """The tutorials' PTF pattern, over gRPC: half-close the stream (p4runtime_lib's shutdown()), at once open a new
+    channel and stream with the same election id. Every time the new stream is answered "Is primary"."""
+    for _ in range(20):
+        old = Controller(h.address, election_id=(0, 1))
+        old.requests.put(None)  # half-close only: the channel stays open, as p4runtime_lib leaves it
+        new = Controller(h.address, election_id=(0, 1))
+        try:
+            assert new.arbitrate((0, 1)).status.message == "Is primary"
+        finally:
+            new.close()
+            old.channel.close()

@@ -2,7 +2,11 @@
 
 Per (device, role) the stream with the highest election id is the primary. Every arbitration change is announced
 to every stream of the role: the primary gets status OK, the others ALREADY_EXISTS with the primary's election
-id (NOT_FOUND when the role has no primary). Two live streams may not share an election id (INVALID_ARGUMENT).
+id (NOT_FOUND when the role has no primary). Two live streams may not share an election id (INVALID_ARGUMENT),
+but a stream that takes the id of one that is ending is not refused at once: a controller that closes its stream
+and opens a new one with the same id (p4lang/tutorials' p4runtime_lib does so between two PTF tests) may have its
+new arbitration reach us before the old stream's end does, and refused, it would wait for an answer forever. So
+the new stream waits up to DUPLICATE_GRACE_S for the other to leave, and is refused only if it stays.
 Writes and pipeline changes are accepted only with the primary's election id (PERMISSION_DENIED otherwise); as
 PI/simple_switch_grpc does, a request that carries no election id at all is accepted while no client holds a
 stream for the role (what PTF runners' `update_config`, grpc_cli and one-shot scripts rely on).
@@ -10,11 +14,14 @@ stream for the role (what PTF runners' `update_config`, grpc_cli and one-shot sc
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 
 import grpc
 
 from emulator.p4runtime.errors import P4RuntimeError
+
+DUPLICATE_GRACE_S = 2.0  # how long an arbitration waits for a stream holding the same election id to end
 
 
 @dataclass(eq=False)
@@ -25,9 +32,11 @@ class Client:
 
 
 class Arbiter:
-    def __init__(self, device_id: int):
+    def __init__(self, device_id: int, grace_s: float = DUPLICATE_GRACE_S):
         self.device_id = device_id
         self.lock = threading.Lock()
+        self.left = threading.Condition(self.lock)  # notified when a client leaves
+        self.grace_s = grace_s
         self.clients: list[Client] = []
 
     def primary(self, role: str = "") -> Client | None:
@@ -35,10 +44,13 @@ class Arbiter:
         return max(live, key=lambda c: c.election_id, default=None)
 
     def update(self, client: Client, role: str, election_id: tuple[int, int]) -> None:
+        deadline = time.monotonic() + self.grace_s
         with self.lock:
-            for c in self.clients:
-                if c is not client and c.role == role and c.election_id == election_id:
+            while any(c is not client and c.role == role and c.election_id == election_id for c in self.clients):
+                left = deadline - time.monotonic()
+                if left <= 0:
                     raise P4RuntimeError(grpc.StatusCode.INVALID_ARGUMENT, "Election id already exists")  # PI's words
+                self.left.wait(left)
             if client not in self.clients:
                 self.clients.append(client)
             old_primary = self.primary(role)
@@ -53,6 +65,7 @@ class Arbiter:
                 return
             was_primary = self.primary(client.role) is client
             self.clients.remove(client)
+            self.left.notify_all()
             if was_primary:
                 self._announce([c for c in self.clients if c.role == client.role], client.role)
 
