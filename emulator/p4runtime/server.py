@@ -301,14 +301,14 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                     self._packet_out(client, req.packet)
                 elif which == "digest_ack":  # its data may be reported again (digests.py)
                     self.digest_lists.ack(req.digest_ack.digest_id, req.digest_ack.list_id)
-            # the client closed its side: its session ends now, as PI ends it, not when this stream's handler
-            # thread gets to its end (a new stream of the same controller may already be arbitrating)
-            self.arbiter.leave(client)
         except grpc.RpcError:
             pass
         except Exception:  # a broken stream must not take the server down
             log.exception("stream reader failed")
         finally:
+            # the client closed its side (or went away): its session ends now, as PI ends it, not when this
+            # stream's handler thread gets to its end (a new stream of the same controller may be arbitrating)
+            self.arbiter.leave(client)
             outq.put(_DONE)
 
     def _packet_out(self, client: Client, packet) -> None:
