@@ -13,6 +13,27 @@ import sys
 import textwrap
 
 
+def in_netns(ns: str, *cmd: str) -> list[str]:
+    """`cmd` run inside namespace `ns`."""
+    return ["ip", "netns", "exec", ns, *cmd]
+
+
+def wait_listening_in(ns: str, port: int, proc: subprocess.Popen, timeout: float = 120) -> None:
+    """As runners written for simple_switch_grpc check readiness: the gRPC port LISTENing, seen from inside the
+    namespace; fails at once if the switch exits meanwhile."""
+    import time
+
+    probe = f"import socket; s = socket.socket(); raise SystemExit(s.connect_ex(('127.0.0.1', {port})))"
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
+        if subprocess.run(in_netns(ns, sys.executable, "-c", probe), capture_output=True).returncode == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError("switch did not listen in time")
+
+
 def netns_available() -> str | None:
     """None if namespaces can be made here, else why not (for pytest.skip)."""
     if os.geteuid() != 0:

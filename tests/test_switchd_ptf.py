@@ -6,11 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from netns_util import netns_available
+from netns_util import in_netns, netns_available, wait_listening_in
 from p4runtime_util import RT_P4, compile_program
 from test_switchd import SWITCH, start_listening, stop
 
@@ -79,9 +78,6 @@ def test_p4guide_compile_and_p4runtime_shell_idle_options(tmp_path):
     assert "ingress" in (tmp_path / "ss-log.txt").read_text()  # BMv2's file for --log-file ss-log (runptf.sh)
 
 
-def _in_netns(ns: str, *cmd: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, *cmd]
-
 
 @pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))
 def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
@@ -98,22 +94,22 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
     try:
         for cmd in (["sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1"],
                     ["sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1"], ["ip", "link", "set", "lo", "up"]):
-            subprocess.run(_in_netns(ns, *cmd), check=True)
+            subprocess.run(in_netns(ns, *cmd), check=True)
         for i in range(8):
-            subprocess.run(_in_netns(ns, "ip", "link", "add", f"veth{2 * i}", "type", "veth", "peer", "name",
-                                     f"veth{2 * i + 1}"), check=True)
+            subprocess.run(in_netns(ns, "ip", "link", "add", f"veth{2 * i}", "type", "veth", "peer", "name",
+                                    f"veth{2 * i + 1}"), check=True)
             for end in (2 * i, 2 * i + 1):
-                subprocess.run(_in_netns(ns, "ip", "link", "set", f"veth{end}", "up"), check=True)
+                subprocess.run(in_netns(ns, "ip", "link", "set", f"veth{end}", "up"), check=True)
         ports = [a for i in range(8) for a in ("-i", f"{i}@veth{2 * i}")]
-        proc = subprocess.Popen(_in_netns(ns, switch_bin, "--log-file", "ss-log", "--log-flush",
-                                          "--dump-packet-data", "10000", *ports, "--no-p4"),
+        proc = subprocess.Popen(in_netns(ns, switch_bin, "--log-file", "ss-log", "--log-flush",
+                                         "--dump-packet-data", "10000", *ports, "--no-p4"),
                                 cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        _wait_listening_in(ns, 9559, proc)
+        wait_listening_in(ns, 9559, proc)
         params = f"grpcaddr='localhost:9559';p4info='{info}';config='{cfg}'"
-        r = subprocess.run(_in_netns(ns, ptf_bin, *PTF_WAIT,
-                                     *[a for i in range(8) for a in ("-i", f"{i}@veth{2 * i + 1}")],
-                                     f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
-                                     "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
+        r = subprocess.run(in_netns(ns, ptf_bin, *PTF_WAIT,
+                                    *[a for i in range(8) for a in ("-i", f"{i}@veth{2 * i + 1}")],
+                                    f"--test-params={params}", "--test-dir", str(Path(__file__).parent / "ptf"),
+                                    "--log-dir", str(tmp_path / "ptf-log"), "basic_ipv4"),
                            capture_output=True, text=True, timeout=180, cwd=tmp_path)
         assert r.returncode == 0 and "Ran 1 test" in r.stdout + r.stderr, r.stdout[-3000:] + r.stderr[-3000:]
         assert "packet in on port 3" in (tmp_path / "ss-log.txt").read_text()  # BMv2's name for --log-file ss-log
@@ -122,15 +118,3 @@ def test_ptf_over_veths_as_the_tutorials_run_it(tmp_path):
             assert stop(proc) == 0
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
-
-def _wait_listening_in(ns: str, port: int, proc: subprocess.Popen, timeout: float = 120) -> None:
-    """As the tutorials check readiness: the gRPC port LISTENing, seen from inside the namespace."""
-    probe = f"import socket; s = socket.socket(); raise SystemExit(s.connect_ex(('127.0.0.1', {port})))"
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
-        if subprocess.run(_in_netns(ns, sys.executable, "-c", probe), capture_output=True).returncode == 0:
-            return
-        time.sleep(0.1)
-    raise AssertionError("switch did not listen in time")

@@ -20,11 +20,10 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from netns_util import netns_available
+from netns_util import in_netns, netns_available, wait_listening_in
 
 TUTORIALS = os.environ.get("ROCELAB_TUTORIALS")
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,20 +87,6 @@ def _pairs(switch: list[str], ptf: list[str]) -> list[tuple[str, str]]:
     return [(iface, theirs[port]) for port, iface in ports(switch).items() if port in theirs]
 
 
-def _in(ns: str, *cmd: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, *cmd]
-
-
-def _wait_listening(ns: str, proc: subprocess.Popen, port: int = 9559, timeout: float = 120) -> None:
-    probe = f"import socket; raise SystemExit(socket.socket().connect_ex(('127.0.0.1', {port})))"
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"switch exited {proc.returncode}: {proc.stderr.read()}")
-        if subprocess.run(_in(ns, sys.executable, "-c", probe), capture_output=True).returncode == 0:
-            return
-        time.sleep(0.1)
-    raise AssertionError("switch did not listen in time")
 
 
 def test_runptf_commands_read_from_the_script():
@@ -143,19 +128,20 @@ def test_tutorials_ptf(tmp_path, exercise, fast):
     subprocess.run(["ip", "netns", "add", ns], check=True)
     proc = None
     try:
-        subprocess.run(_in(ns, "ip", "link", "set", "lo", "up"), check=True)
+        subprocess.run(in_netns(ns, "ip", "link", "set", "lo", "up"), check=True)
         for a, b in _pairs(cmd["switch"], cmd["ptf"]):
-            subprocess.run(_in(ns, "ip", "link", "add", a, "type", "veth", "peer", "name", b), check=True)
+            subprocess.run(in_netns(ns, "ip", "link", "add", a, "type", "veth", "peer", "name", b), check=True)
             for end in (a, b):
-                subprocess.run(_in(ns, "ip", "link", "set", end, "mtu", "9500", "up"), check=True)
-                subprocess.run(_in(ns, "sysctl", "-qw", f"net.ipv6.conf.{end}.disable_ipv6=1"), check=True)
-        proc = subprocess.Popen(_in(ns, sys.executable, "-m", "emulator.switchd.main", *switch), cwd=ex, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        _wait_listening(ns, proc)
+                subprocess.run(in_netns(ns, "ip", "link", "set", end, "mtu", "9500", "up"), check=True)
+                subprocess.run(in_netns(ns, "sysctl", "-qw", f"net.ipv6.conf.{end}.disable_ipv6=1"), check=True)
+        proc = subprocess.Popen(in_netns(ns, sys.executable, "-m", "emulator.switchd.main", *switch), cwd=ex,
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_listening_in(ns, 9559, proc)
         ptf_bin = shutil.which("ptf", path=str(Path(sys.executable).parent))
         try:
-            r = subprocess.run(_in(ns, ptf_bin, "--default-timeout", "30", "--log-dir", str(tmp_path / "ptf-log"),
-                                   *cmd["ptf"]), cwd=ex, env=env, capture_output=True, text=True, timeout=300)
+            r = subprocess.run(in_netns(ns, ptf_bin, "--default-timeout", "30", "--log-dir",
+                                        str(tmp_path / "ptf-log"), *cmd["ptf"]),
+                               cwd=ex, env=env, capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired as exc:  # say where it stood: PTF's output so far, and the switch's
             proc.terminate()
             _, err = proc.communicate(timeout=60)
