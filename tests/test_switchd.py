@@ -298,6 +298,24 @@ def test_tutorials_p4runtime_switch_command_line_is_accepted():
     assert parse_args(["--no-p4"]).grpc_addr == "127.0.0.1:9559"  # simple_switch_grpc's default
 
 
+def test_p4c_ptf_runner_nn_command_line_with_a_bare_ampersand_is_accepted():
+    """p4c's run-bmv2-ptf-test.py (nn mode) runs its switch line without a shell, so `&` reaches the switch as a
+    word after `-- --grpc-server-addr A`; simple_switch_grpc's target parser ignores words that are not options
+    (the switch refused it and the PTF run waited on a switch that had exited). An unknown option stays an error."""
+    from emulator.errors import RocelabError
+    from emulator.switchd.options import parse_args
+
+    line = ("--thrift-port 22000 --device-id 0 --log-file /tmp/x/switchlog --log-flush "
+            "--packet-in ipc:///tmp/x/bmv2_packets_1.ipc --no-p4 -- --grpc-server-addr 0.0.0.0:28000 &")
+    o = parse_args(line.split())
+    assert o.grpc_addr == "0.0.0.0:28000" and o.no_p4 and o.packet_in == "ipc:///tmp/x/bmv2_packets_1.ipc"
+    assert any("&" in n and "ignored" in n for n in o.notes)
+    o = parse_args(["--no-p4", "--", "--grpc-server-addr", "0.0.0.0:28000", "&", "--cpu-port", "510"])
+    assert o.grpc_addr == "0.0.0.0:28000" and o.cpu_port == 510
+    with pytest.raises(RocelabError, match="--no-such-option"):
+        parse_args(["--no-p4", "--", "--no-such-option", "1"])
+
+
 def test_p4c_ptf_runner_command_lines_are_accepted():
     """p4c's run-bmv2-ptf-test.py: in veth mode it names port 0 twice the same way (`-i 0@0` then `-i 0@0 ...
     -i 7@7`), which simple_switch_grpc takes as one mapping; in nn mode no interface at all."""

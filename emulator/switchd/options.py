@@ -131,6 +131,21 @@ def _target_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _parse_target(target_argv: list[str], notes: list[str]) -> argparse.Namespace:
+    """The target options after `--`. An unknown option is an error, as in simple_switch_grpc, but a bare word is
+    ignored as it is there: BMv2's target parser (boost::program_options with no positional options described)
+    stores no value for a word without a name. p4c's PTF runner (run-bmv2-ptf-test.py, nn mode) ends its
+    command line with a literal `&` (it runs no shell) after `-- --grpc-server-addr A`."""
+    t, rest = _target_parser().parse_known_args(target_argv)
+    unknown = [w for w in rest if w.startswith("-")]
+    if unknown:
+        raise RocelabError(f"rocelab-switch: unrecognized arguments: {' '.join(unknown)}")
+    if rest:
+        notes.append(f"target argument(s) {' '.join(rest)} after -- are not options: ignored, as "
+                     "simple_switch_grpc ignores them")
+    return t
+
+
 def parse_rate(text: str, what: str) -> int:
     """A rate in bits/s: a plain number, or with a unit as in scenario files (100Mbps, 10Gbps)."""
     from emulator.scenario.units import rate_bps
@@ -171,7 +186,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
     else:
         main_argv, target_argv = argv, []
     a = _switch_parser().parse_args(main_argv)
-    t = _target_parser().parse_args(target_argv)
+    notes: list[str] = []
+    t = _parse_target(target_argv, notes)
     o = SwitchOptions(device_id=a.device_id, pcap_dir=a.pcap, log_console=a.log_console, log_file=a.log_file,
                       log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
                       packet_in=a.packet_in, no_p4=a.no_p4, config=a.config,
@@ -180,7 +196,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
                       buffer_bytes=t.buffer, pfc_xoff=t.pfc_xoff, tm_config=t.tm_config, stats_file=t.stats_file,
                       catch_up_frames=t.catch_up, queue_depth=t.queue_depth,
                       realtime_priority=t.realtime_priority, fast_path=not t.no_fast_path,
-                      extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m])
+                      extern_plugins=a.extern_plugins + [m for m in (a.load_modules or "").split(",") if m],
+                      notes=notes)
     for item in a.interface:
         port_s, sep, iface = item.partition("@")
         if not sep or not port_s.strip().isdigit() or not iface:
