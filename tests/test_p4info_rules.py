@@ -362,3 +362,29 @@ def test_digests_of_lists_are_named_digest_n_counting_only_those(tmp_path):
     assert names(p.digests) == ["meta_t", "digest_0", "digest_1"]
     assert [m.bitstring.bit.bitwidth for m in p.digests[1].type_spec.tuple.members] == [8, 16]
     assert p.digests[0].type_spec.struct.name == "meta_t"
+
+
+def test_global_actions_come_in_the_order_the_inlined_block_uses_them(tmp_path):
+    # p4c copies the global actions a top-level block uses to its start once sub-controls are inlined, in the
+    # order it meets their uses: the block's locals first (a directly invoked control's implicit instance comes
+    # after the declared locals), then the apply body with each applied sub-control's body in place of its
+    # apply call (p4c's dash-pipeline-v1model-bmv2: NoAction, tunnel_decap of the block's own tables before
+    # the sub-controls' route_* actions, then push_vxlan_* called only from bodies)
+    decls = """
+action g_own() { }
+action g_sub() { }
+action g_b1() { }
+action g_b2() { }
+control Sub(inout bit<8> a) {
+    table ts { key = { a: exact; } actions = { g_sub; } default_action = g_sub; }
+    apply { ts.apply(); }
+}
+control Sub2(inout bit<8> a) { apply { g_b2(); } }
+"""
+    ingress = """
+    table t { key = { hdr.h.b: exact; } actions = { g_own; } default_action = g_own; }
+    apply { g_b1(); Sub.apply(hdr.h.a); Sub2.apply(hdr.h.a); t.apply(); }
+"""
+    p4 = p4info_of(tmp_path, ingress, decls=decls)
+    assert names(p4.actions) == ["g_own", "g_sub", "g_b1", "g_b2"]
+    assert names(p4.tables) == ["I.t", "I.Sub.ts"]

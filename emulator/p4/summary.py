@@ -65,6 +65,9 @@ def live_walk(node):
         stack.extend(reversed(list(ast.iter_children(n))))
 
 
+# the position of an apply body after every local of its block (the actions its calls use come last)
+_BODY = (10**9,)
+
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
@@ -90,6 +93,11 @@ class Summarizer:
         self.current_pos: tuple = ()
         self.used_actions: set[str] = set()  # named by an applied table or called directly
         self.block_index = -1
+        # where a global action is used: the position (among the flattened locals) of the table naming it, or
+        # None for a call in an apply body; body calls are ordered after the walk (order_body_calls)
+        self.use_pos: tuple | None = None
+        self.body_calls: list[tuple[int, int, str]] = []  # (top-level block, id(call), action)
+        self.top_decls: dict[int, Any] = {}
 
     def run(self) -> ProgramInfo:
         self.controller_headers()
@@ -114,6 +122,7 @@ class Summarizer:
                 self.info.blocks[V1MODEL_BLOCKS[i]] = decl
             self.walk_block(decl, path, ctor)
         self.check_unique_names()
+        self.order_body_calls()
         self.info.actions = sorted(self.actions.values(), key=lambda a: self.action_keys.get(a.name, (0, 0, ())))
         # tables too are listed as p4c lists them after inlining sub-controls: by position in the top-level block
         self.info.tables.sort(key=lambda t: self.table_keys.get(id(t), (0, ())))
@@ -153,6 +162,8 @@ class Summarizer:
         the sub-instances (empty for a top-level block)."""
         self.block_index += 1
         top = self.block_index if not pos else self.current_top
+        if not pos:
+            self.top_decls[top] = decl
         # constructor arguments that are blocks are instances too (named after the parameter)
         if ctor is not None:
             for k, (p, a) in enumerate(zip(ctor.params, ctor.args)):
@@ -179,7 +190,9 @@ class Summarizer:
         applied = self.applied_tables(decl)
         for j, loc in enumerate(decl.locals):
             if isinstance(loc, ast.TableDecl):
+                self.use_pos = pos + (j,)
                 self.table(loc, decl, path, used=id(loc) in applied)
+                self.use_pos = None
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
         # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
         # removes what is no longer used), digests
@@ -192,6 +205,7 @@ class Summarizer:
                 name = self.action(callee.decl, decl, path)
                 if id(node) in live:
                     self.used_actions.add(name)
+                    self.body_calls.append((top, id(node), name))
             elif callee.kind == "extern_function":
                 if callee.name == "digest":
                     self.digest(callee, node)
@@ -199,6 +213,32 @@ class Summarizer:
                     self.info.uses_externs = True
             elif callee.kind == "function" and self.calls_extern_function(callee.decl):
                 self.info.uses_externs = True  # p4c inlines functions, so their extern calls count
+
+    def order_body_calls(self) -> None:
+        """Give the global actions used only by calls in apply bodies their place: after every use in a table,
+        in the order of the calls in the top-level block's apply body with the sub-controls' bodies inlined
+        where they are applied (p4c's LocalizeAllActions runs on the inlined block)."""
+        order: dict[int, int] = {}
+        for decl in self.top_decls.values():
+            self._body_order(decl, order, set())
+        for top, node, name in self.body_calls:
+            key = (top, 0, _BODY + (order.get(node, len(order)),))
+            if name in self.action_keys and self.action_keys[name][1] == 0:
+                self.action_keys[name] = min(self.action_keys[name], key)
+
+    def _body_order(self, decl, order: dict[int, int], seen: set[int]) -> None:
+        if not isinstance(decl, ast.ControlDecl) or decl.body is None or id(decl) in seen:
+            return
+        seen.add(id(decl))
+        for n in live_walk(decl.body):
+            callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
+            if callee is None:
+                continue
+            if callee.kind == "action":
+                order.setdefault(id(n), len(order))
+            elif callee.kind == "block_apply":
+                self._body_order(callee.decl, order, seen)
+        seen.discard(id(decl))
 
     @staticmethod
     def calls_extern_function(fd, seen: set[int] | None = None) -> bool:
@@ -255,8 +295,12 @@ class Summarizer:
             if inside:
                 at = next((i for i, x in enumerate(block.locals) if x is ad), 0)
                 self.action_keys[qn] = (self.current_top, 1, self.current_pos + (at,))
-            else:  # a global action: first in its (first) top-level block, in order of first use
-                self.action_keys[qn] = (self.current_top, 0, ())
+            else:  # a global action: first in its (first) top-level block, by its first use (see below)
+                self.action_keys[qn] = (self.current_top, 0, _BODY + (_BODY[0],))  # until its use is known
+        if not inside and self.use_pos is not None:
+            # p4c copies the global actions a top-level block uses to its start, in the order it meets their uses
+            # once sub-controls are inlined: the flattened locals (tables) first, then the apply body
+            self.action_keys[qn] = min(self.action_keys[qn], (self.current_top, 0, self.use_pos))
         if qn in self.actions:
             if self.actions[qn].decl is not ad:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
