@@ -116,6 +116,22 @@ def test_unknown_architecture_and_nothing_to_do_are_clear(capsys):
     assert "nothing to do" in capsys.readouterr().err
 
 
+def test_no_outputs_still_checks_the_program(tmp_path, capsys):
+    """`rocelab compile x.p4` with no output flag reports the program's own errors (a missing file, a syntax
+    error) before saying there is nothing to write; it used to say only "nothing to do" for any of them."""
+    assert main(["compile", str(tmp_path / "missing.p4")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read P4 program" in err and "nothing to do" not in err
+    bad = tmp_path / "bad.p4"
+    bad.write_text("control C() { apply { x = ; } }\n")
+    assert main(["compile", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:1:" in err and "nothing to do" not in err
+    assert main(["compile", L3]) == 2
+    err = capsys.readouterr().err
+    assert "no errors" in err and "nothing to do" in err
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
 def test_dev_null_is_written_through_not_replaced(tmp_path):
     before = os.stat("/dev/null")

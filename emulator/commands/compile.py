@@ -128,15 +128,18 @@ def main(args: argparse.Namespace) -> int:
     defines = parse_defines(args.defines)
     info_outputs = _p4info_outputs(args)
     config = _config_path(args)
-    if not (info_outputs or config or args.dump):
-        raise UsageError("nothing to do: give -o OUT.json / --device-config, --p4runtime-files / --p4info, "
-                           "or --dump")
     from emulator.target.plugins import load_plugins
 
     load_plugins(args.extern_plugins)
+    # the program is checked even when no output is asked for: `rocelab compile x.p4` must report a missing file or
+    # a syntax error, not only that there is nothing to write
     checked = frontend.load_program(args.program, include_dirs=tuple(args.include_dirs), defines=defines)
     p4info = build_p4info(checked.info)
     switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written
+    if not (info_outputs or config or args.dump):
+        raise UsageError(f"{args.program}: no errors ({len(p4info.tables)} tables, {len(p4info.actions)} actions), "
+                         "but nothing to do: give -o OUT.json / --device-config, --p4runtime-files / --p4info, "
+                         "or --dump")
     if args.dump:
         print(switch.source, end="")
     outputs = [(path, serialize(p4info, fmt)) for path, fmt in info_outputs]
