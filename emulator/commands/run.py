@@ -179,8 +179,9 @@ def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
     from rich.table import Table
 
     status = "complete" if s["complete"] else f"INCOMPLETE ({s['stop_reason']})"
-    console.print(f"[bold]{s['scenario']}[/]: {status}; {s['sim_time_ns'] / 1000:,.1f} µs simulated in "
-                  f"{s['wall_time_s']:.1f} s, {s['packets_transmitted']:,} frames")
+    how = "simulated" if s.get("engine", "sim") == "sim" else "in real time"  # the Mininet engine runs on the wall clock
+    console.print(f"[bold]{s['scenario']}[/]: {status}; {s['sim_time_ns'] / 1000:,.1f} µs {how}, "
+                  f"{s['wall_time_s']:.1f} s of wall time, {s['packets_transmitted']:,} frames")
     flows = Table(title="flows")
     for col in ("flow", "src→dst", "bytes", "FCT (µs)", "goodput (Gb/s)", "paused", "retx", "done"):
         flows.add_column(col, justify="left" if col in ("flow", "src→dst") else "right", no_wrap=col == "flow")
@@ -189,7 +190,7 @@ def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
         paused = f"{f['paused_ns'] / span:.0%}" if span else "-"
         flows.add_row(f["name"], f"{f['src']}→{f['dst']}", f"{f['bytes']:,}",
                       f"{f['fct_ns'] / 1000:,.1f}" if f["fct_ns"] else "-",
-                      f"{f['goodput_gbps']:.2f}" if f["goodput_gbps"] else "-", paused,
+                      _gbps(f["goodput_gbps"]) if f["goodput_gbps"] else "-", paused,
                       str(f["retransmitted_packets"]), "yes" if f["completed"] else ("backlog" if f["backlogged"] else "no"))
     console.print(flows)
     t, fair = s["totals"], s["fairness"]
@@ -201,4 +202,23 @@ def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
                          ("goodput Jain index", f"{fair['goodput_jain']:.4f}" if fair["goodput_jain"] else "-")):
         totals.add_row(label, str(value))
     console.print(totals)
-    console.print(f"outputs in {out_dir}/: summary.json, *.csv, *.png, *.pcap")
+    console.print(f"outputs in {out_dir}/: {written_files(out_dir)}")
+
+
+def _gbps(value: float) -> str:
+    """Two decimals, as summary.json's figures read at 100 Gb/s; below 1 Gb/s (the Mininet engine's Mb/s links)
+    three significant digits, so that 2.3 Mb/s does not print as 0.00."""
+    return f"{value:.2f}" if value >= 1 else f"{value:.3g}"
+
+
+def written_files(out_dir: Path) -> str:
+    """What this run wrote, by kind, from the output folder's manifest: only the kinds that are there (the Mininet
+    engine writes no CSV, `outputs.plots: false` no PNG, no `outputs.pcap` no pcap)."""
+    from emulator.report.output import MANIFEST
+
+    try:
+        names = (Path(out_dir) / MANIFEST).read_text().split()
+    except OSError:
+        names = []
+    kinds = [pattern for pattern in ("*.csv", "*.png", "*.pcap") if any(n.endswith(pattern[1:]) for n in names)]
+    return ", ".join(["summary.json", *kinds])

@@ -1,0 +1,40 @@
+"""The table `rocelab run` prints: figures readable at the Mininet engine's Mb/s rates, the engine's own wording
+for time, and only the kinds of files the run wrote."""
+from __future__ import annotations
+
+from rich.console import Console
+
+from emulator.commands.run import print_summary
+from emulator.report.output import MANIFEST
+
+
+def _summary(engine: str, gbps: float) -> dict:
+    flow = {"name": "incast-0-h1-r", "src": "h1", "dst": "r", "bytes": 262144, "start_ns": 0, "end_ns": 909404100,
+            "fct_ns": 909404100, "goodput_gbps": gbps, "paused_ns": 0, "retransmitted_packets": 0,
+            "completed": True, "backlogged": False}
+    totals = {"drops": 0, "ecn_marked": 0, "pfc_pause_frames": 1, "pfc_resume_frames": 1, "cnps": 0,
+              "retransmitted_packets": 0, "max_queue_bytes": 100}
+    return {"scenario": "x", "engine": engine, "complete": True, "stop_reason": "completed",
+            "sim_time_ns": 916672357, "wall_time_s": 4.3, "packets_transmitted": 4094, "flows": [flow],
+            "totals": totals, "fairness": {"goodput_jain": 1.0}}
+
+
+def _printed(summary: dict, out_dir) -> str:
+    console = Console(width=140, record=True, color_system=None)
+    print_summary(console, summary, out_dir)
+    return console.export_text()
+
+
+def test_mininet_run_shows_its_mbps_goodput_and_only_what_it_wrote(tmp_path):
+    (tmp_path / MANIFEST).write_text("s1-1_in.pcap\nh1.pcap\nfct.png\nsummary.json\n")
+    text = _printed(_summary("mininet", 0.0023), tmp_path)
+    assert "0.0023" in text and " 0.00 " not in text  # 2.3 Mb/s used to print as 0.00 Gb/s
+    assert "in real time" in text and "simulated" not in text
+    assert text.rstrip().endswith("summary.json, *.png, *.pcap")  # the Mininet engine writes no CSV
+
+
+def test_sim_run_keeps_two_decimals_and_lists_its_csv(tmp_path):
+    (tmp_path / MANIFEST).write_text("summary.json\nqueues.csv\nflows.csv\n")
+    text = _printed(_summary("sim", 11.5419), tmp_path)
+    assert "11.54" in text and "simulated" in text
+    assert text.rstrip().endswith("summary.json, *.csv")  # outputs.plots false, no outputs.pcap
