@@ -13,7 +13,7 @@ COMMANDS = {
     "stf": ("stf", "run an STF packet test against a P4 program"),
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
     "sweep": ("sweep", "run a scenario over seeds and a grid of parameters, in parallel or on a Dask cluster"),
-    "bench": ("bench", "measure performance (pipeline, sim)"),
+    "bench": ("bench", "measure performance (pipeline, sim, mininet, switch)"),
     "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
     "cli": ("cli", "simple_switch_CLI's commands (table_add, mc_*, counters, ...) through P4Runtime"),
     "clean": ("clean", "remove what real-time runs left behind (namespaces, interfaces, processes, files)"),
