@@ -121,3 +121,18 @@ def test_engine_refuses_without_root(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     with pytest.raises(EngineUnavailable, match="needs root"):
         check_environment()
+
+
+def test_a_missing_switch_binary_is_refused_before_anything_is_made(tmp_path, monkeypatch, capsys):
+    """`--switch-binary simple_switch_grpc` where BMv2 is not installed: exit 2 and a message naming it, before any
+    network or output folder is made (it used to start the run, fail at the switch and exit 1)."""
+    import emulator.mininet.runner as runner
+    from emulator.cli import main
+
+    monkeypatch.setattr(runner, "check_environment", lambda: None)  # root and Mininet's tools are not the point
+    out = tmp_path / "out"
+    code = main(["run", str(ROOT / "scenarios" / "incast_pfc_mininet.yaml"), "--engine", "mininet", "--quiet",
+                 "--switch-binary", "nu-no-such-switch", "--out", str(out)])
+    assert code == 2
+    assert "--switch-binary nu-no-such-switch: no such program" in capsys.readouterr().err
+    assert not out.exists()

@@ -33,6 +33,13 @@ def check_environment() -> None:
                                 "scripts/setup.sh)") from None
 
 
+def check_switch_binary(binary: str | None) -> None:
+    """`--switch-binary NAME`: a program on PATH or an executable file. Checked before anything is made, so a
+    missing BMv2 is a refused command line (exit 2), not a run that starts, fails at its first switch and exits 1."""
+    if binary is not None and shutil.which(binary) is None:
+        raise EngineUnavailable(f"--switch-binary {binary}: no such program (not on PATH, or not an executable file)")
+
+
 def frame_bits(mtu: int) -> int:
     """Bits of a full RoCE data frame on the wire (headers 58 bytes + preamble, gap and FCS 24)."""
     return (mtu + 58 + 24) * 8

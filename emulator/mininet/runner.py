@@ -26,7 +26,7 @@ from typing import Any
 from emulator.errors import ConfigError, RocelabError
 from emulator.mininet.agentproc import AgentFailed, AgentGroup, agent_argv
 from emulator.mininet.agentspec import agent_specs
-from emulator.mininet.preflight import check_environment, check_scale, frame_bits
+from emulator.mininet.preflight import check_environment, check_scale, check_switch_binary, frame_bits
 from emulator.mininet.state import RunState
 from emulator.report.lateness import merge
 from emulator.report.output import OutputDir
@@ -57,6 +57,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
     if sc.workload.collective is not None:  # its steps are driven by completions across hosts, in one process
         raise ConfigError("the mininet engine does not run collectives yet: use --engine sim", "workload.collective")
     check_environment()
+    check_switch_binary(opts.switch_binary)
     wiring = _wire(sc.topology)
     check_scale(sc, wiring)
     built = build_scenario(sc, base_dir=base_dir)
