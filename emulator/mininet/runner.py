@@ -111,6 +111,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
         net.start()
         for h in net.hosts:
             h.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1")
+        if opts.cli:  # fabric.p4 routes IPv4 but floods no ARP: without these, `h1 ping r` in the CLI never resolves r
+            net.staticArp()
         _program(sc, built, net, base_dir)
         host_pcaps = {h: str(out.stage(f"{h}.pcap")) for h in built.nics}
         specs = agent_specs(built.nics, built.flows, {h: intf_name(tag, h, 0) for h in built.nics}, pcaps=host_pcaps)
