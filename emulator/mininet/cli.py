@@ -1,7 +1,7 @@
 """The Mininet CLI of a running scenario, with commands for the P4 switches:
 
-    tables s1      every table entry of s1 (P4Runtime Read, by P4 names)
-    counters s1    every indirect counter of s1 that counted something
+    tables s1      every table with entries on s1, by P4 names, as simple_switch_CLI's table_dump prints it
+    counters s1    every indirect counter cell of s1 that counted something, by P4 name
     queues s1      s1's traffic manager: per port and priority the deepest queue, PFC frames, drops; the buffer
 """
 from __future__ import annotations
@@ -35,21 +35,42 @@ class RocelabCLI(CLI):
             client.close()
 
     def do_tables(self, line: str) -> None:
-        """tables SWITCH: dump the switch's table entries (P4Runtime Read)."""
+        """tables SWITCH: the switch's tables that have entries, by P4 names (P4Runtime Read)."""
+        from emulator.p4runtime.cli_format import bmv2_priority, format_table_dump
+        from emulator.p4runtime.client import P4RuntimeClient
+
         sw = self._switch(line)
-        if sw is not None:
-            for ent in self._read(sw, "table_entry"):
-                self.stdout.write(str(ent.table_entry).replace("\n", " ") + "\n")
+        if sw is None:
+            return
+        # rocelab cli's client: it reads the P4Info back from the switch and prints entries by P4 names (the raw
+        # entities of a Read are ids and bytes, one flattened message per line)
+        with P4RuntimeClient(sw.grpc_addr, sw.device_id) as client:
+            for name in sorted(client.info.tables):
+                t = client.info.table(name)
+                entries = client.table_entries(name)
+                if entries:
+                    self.stdout.write(f"{name}:\n" + format_table_dump(client.info, t, entries,
+                                                                       client.table_default(name), bmv2_priority)
+                                      + "\n")
 
     def do_counters(self, line: str) -> None:
         """counters SWITCH: the switch's indirect counters that are not zero (P4Runtime Read)."""
         sw = self._switch(line)
         if sw is not None:
+            names = self._counter_names(sw)
             for ent in self._read(sw, "counter_entry"):
                 c = ent.counter_entry
                 if c.data.packet_count or c.data.byte_count:
-                    self.stdout.write(f"counter {c.counter_id} [{c.index.index}]: {c.data.packet_count} packets, "
-                                      f"{c.data.byte_count} bytes\n")
+                    self.stdout.write(f"{names.get(c.counter_id, c.counter_id)}[{c.index.index}]: "
+                                      f"{c.data.packet_count} packets, {c.data.byte_count} bytes\n")
+
+    @staticmethod
+    def _counter_names(sw: Any) -> dict[int, str]:
+        """Counter id -> P4 name, from the P4Info the switch runs."""
+        from emulator.p4runtime.client import P4RuntimeClient
+
+        with P4RuntimeClient(sw.grpc_addr, sw.device_id) as client:
+            return {c.id: name for name, c in client.info.counters.items()}
 
     def do_queues(self, line: str) -> None:
         """queues SWITCH: per port and priority the deepest queue, PFC frames and drops; the shared buffer."""
