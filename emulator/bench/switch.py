@@ -29,7 +29,7 @@ import textwrap
 import time
 
 from emulator.bench import listen
-from emulator.errors import RocelabError
+from emulator.errors import RocelabError, UsageError
 
 JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")  # the last line: the goals' figures; the table has the rest
 DESCRIPTIONS = {
@@ -338,12 +338,18 @@ def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: in
 
 
 def run(args: argparse.Namespace) -> dict:
+    from emulator.signals import stop_on_signals
+
+    frames = args.frames
+    if frames < 1:  # each measurement's receiver waited 30 s for a first frame: minutes of nothing, then zeros
+        raise UsageError(f"--frames must be 1 or more, got {frames}")
     if os.geteuid() != 0:
         raise RocelabError("bench switch needs root (network namespaces and raw sockets)")
-    frames = args.frames
     repeat = max(1, int(getattr(args, "repeat", 5)))
     costs = in_process_costs()
-    with _Lab() as lab, tempfile.TemporaryDirectory(prefix="rocelab-bench-") as work:
+    # SIGTERM and SIGHUP unwind like Ctrl-C, so that _Lab removes its namespaces and veths (the default action killed
+    # the process and left them: they are not in rocelab clean's registry)
+    with stop_on_signals(say=False), _Lab() as lab, tempfile.TemporaryDirectory(prefix="rocelab-bench-") as work:
         bare = subprocess.Popen([sys.executable, "-c", BARE_LOOP, lab.root[0], lab.root[1]],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:

@@ -1,0 +1,58 @@
+"""`rocelab bench switch`: a bad --frames is refused before anything is made, and SIGTERM (what `timeout` and
+service managers send) removes the namespaces and veths the bench made, as Ctrl-C does."""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import emulator.bench.switch as bench
+from emulator.errors import UsageError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_frames_below_one_is_refused_before_anything_is_made(monkeypatch):
+    def made(*_a, **_k):
+        raise AssertionError("the bench went on to measure")
+
+    monkeypatch.setattr(bench, "in_process_costs", made)
+    monkeypatch.setattr(bench, "_Lab", made)
+    with pytest.raises(UsageError, match="--frames must be 1 or more, got 0"):
+        bench.run(argparse.Namespace(frames=0, repeat=1))
+
+
+def _netns() -> str:
+    return subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bench switch needs root (namespaces, raw sockets)")
+def test_sigterm_removes_the_benchs_namespaces_and_veths():
+    p = subprocess.Popen([sys.executable, "-m", "emulator.cli", "bench", "switch", "--frames", "2000000",
+                          "--repeat", "1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    tag = f"rlb{p.pid % 100000}"
+    try:
+        deadline = time.monotonic() + 120
+        while f"{tag}h2" not in _netns():  # the lab is made after the in-process costs are timed
+            assert p.poll() is None, p.stderr.read()
+            assert time.monotonic() < deadline, "the bench made no namespace within 120 s"
+            time.sleep(0.1)
+        time.sleep(1.0)  # into the first measurement
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    left = [n for n in (f"{tag}h1", f"{tag}h2") if n in _netns()]
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    left += [n for n in (f"{tag}s1", f"{tag}s2") if f" {n}@" in links or f" {n}:" in links]
+    for name in left:  # never leave them on the machine, even when the test fails
+        subprocess.run(["ip", "netns" if name.endswith(("h1", "h2")) else "link", "del", name], capture_output=True)
+    assert not left, f"SIGTERM left {left}"
