@@ -155,3 +155,14 @@ def test_interrupted_and_failed_runs_are_not_kept_and_run_again(scenario, tmp_pa
     monkeypatch.setattr(execute, "run_task", real)
     again = run_sweep(plan, out)
     assert (again.ran, again.reused, again.complete) == (2, 1, True)
+
+
+def test_an_unknown_metric_is_named_and_gets_no_empty_plot(scenario, tmp_path, capsys):
+    """`--metric goodput_gpbs` (a typo) used to write an empty sweep-goodput_gpbs.png and say nothing."""
+    out = tmp_path / "sweep"
+    assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out), "--quiet",
+                "--metric", "goodput_gpbs", "--metric", "goodput_gbps"]) == 0
+    err = capsys.readouterr().err
+    assert "--metric goodput_gpbs: not a figure of sweep.csv" in err and "goodput_gbps" in err
+    assert not (out / "sweep-goodput_gpbs.png").exists()
+    assert (out / "sweep-goodput_gbps.png").exists()

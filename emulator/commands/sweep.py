@@ -65,11 +65,28 @@ def main(args: argparse.Namespace) -> int:
             client.close()
     if not args.quiet:
         _print(Console(width=max(Console().width, 120)), outcome, plan, out_dir)
+    _warn_unknown_metrics(args.metric, outcome, plan)
     for run, error in outcome.failed:
         console.print(f"[bold red]run {run} failed:[/] {error}")
     if outcome.interrupted:
         return EXIT_INCOMPLETE
     return EXIT_FAILED if outcome.failed else 0
+
+
+def _warn_unknown_metrics(asked: list[str], outcome, plan) -> None:
+    """A --metric that is not a sweep.csv figure (a typo) is named, with the figures there are; it gets no plot
+    (it got an empty one). On stderr even with --quiet: the user asked for that plot."""
+    import sys
+
+    from emulator.sweep import results
+
+    if not outcome.rows:
+        return
+    known = results.metrics_of(outcome.rows, plan.axes)
+    for m in asked:
+        if m not in known:
+            print(f"warning: --metric {m}: not a figure of sweep.csv, so no plot (figures: {', '.join(known)})",
+                  file=sys.stderr)
 
 
 class _bar:

@@ -163,6 +163,6 @@ def write_summary(out: OutputDir, rows: Sequence[dict[str, Any]], axes: Sequence
     stats = point_stats(rows, axes, all_metrics)
     files = [write_csv(out, "sweep_summary.csv", stats)] if stats else []
     chosen = list(metrics) if metrics else [m for m in DEFAULT_METRICS if m in all_metrics][:MAX_PLOTS]
-    for m in chosen:
+    for m in (m for m in chosen if m in all_metrics):  # a --metric no run has (a typo) gets no empty plot
         files.append(plot_metric(out, stats, rows, axes, m, title))
     return files
