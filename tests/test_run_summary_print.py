@@ -34,7 +34,7 @@ def test_mininet_run_shows_its_mbps_goodput_and_only_what_it_wrote(tmp_path):
 
 
 def test_sim_run_keeps_two_decimals_and_lists_its_csv(tmp_path):
-    (tmp_path / MANIFEST).write_text("summary.json\nqueues.csv\nflows.csv\n")
+    (tmp_path / MANIFEST).write_text("summary.json\nqueues.csv\nflows.csv\ntrace-s1.txt\n")
     text = _printed(_summary("sim", 11.5419), tmp_path)
     assert "11.54" in text and "simulated" in text
-    assert text.rstrip().endswith("summary.json, *.csv")  # outputs.plots false, no outputs.pcap
+    assert text.rstrip().endswith("summary.json, *.csv, trace-*.txt")  # outputs.plots false, no outputs.pcap

@@ -220,5 +220,6 @@ def written_files(out_dir: Path) -> str:
         names = (Path(out_dir) / MANIFEST).read_text().split()
     except OSError:
         names = []
-    kinds = [pattern for pattern in ("*.csv", "*.png", "*.pcap") if any(n.endswith(pattern[1:]) for n in names)]
+    kinds = [pattern for pattern in ("*.csv", "*.png", "*.pcap", "trace-*.txt")
+             if any(n.endswith(pattern.split("*")[1]) for n in names)]
     return ", ".join(["summary.json", *kinds])
