@@ -223,7 +223,7 @@ def test_a_failing_run_leaves_no_partial_files(tmp_path, monkeypatch):
 
 
 def test_bundled_scenarios_run_by_name(tmp_path, monkeypatch):
-    from emulator.commands.run import bundled_names, resolve_scenario
+    from emulator.scenario.bundled import bundled_names, resolve_scenario
 
     assert {"incast_pfc", "incast_lossy", "incast_dcqcn", "pfc_parking_lot"} <= set(bundled_names())
     monkeypatch.chdir(tmp_path)

@@ -15,7 +15,7 @@ import argparse
 import time
 from typing import Any
 
-from emulator.errors import RocelabError
+from emulator.errors import RocelabError, UsageError
 
 HOSTS_PER_LEAF, SPINES = 8, 8
 
@@ -24,10 +24,10 @@ def parse_sizes(text: str) -> list[int]:
     try:
         sizes = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise RocelabError(f"--fabrics: expected host counts like 16,256, got {text!r}") from None
+        raise UsageError(f"--fabrics: expected host counts like 16,256, got {text!r}") from None
     bad = [n for n in sizes if n < 2 * HOSTS_PER_LEAF or n % HOSTS_PER_LEAF]
     if len(sizes) < 2 or bad:
-        raise RocelabError(f"--fabrics: give two or more host counts, each a multiple of {HOSTS_PER_LEAF} and at "
+        raise UsageError(f"--fabrics: give two or more host counts, each a multiple of {HOSTS_PER_LEAF} and at "
                            f"least {2 * HOSTS_PER_LEAF} (got {text!r})")
     return sizes
 

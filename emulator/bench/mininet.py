@@ -41,8 +41,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from emulator.mininet.runner import MininetOptions, run_scenario_mininet
+    from emulator.scenario.bundled import resolve_scenario
     from emulator.scenario.load import load_scenario
 
+    args.scenario = str(resolve_scenario(args.scenario))  # a bundled scenario by name, as rocelab run takes it
     sc = load_scenario(args.scenario, list(args.overrides))
     if sc.workload.backlogged:
         raise RocelabError("bench mininet needs flows that complete (workload.backlogged: false)")

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from emulator.errors import RocelabError
+from emulator.errors import RocelabError, UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 FABRIC_P4 = ROOT / "p4src" / "fabric.p4"
@@ -161,9 +161,11 @@ def run(args: argparse.Namespace) -> dict:
 
     record = getattr(args, "record", False)
     if not (args.builtin or args.switch == "fake"):
+        from emulator.scenario.bundled import resolve_scenario
         from emulator.scenario.load import load_scenario
         from emulator.sim.build import build_scenario
 
+        args.scenario = str(resolve_scenario(args.scenario))  # `--scenario incast_dcqcn`, as rocelab run takes it
         sc = load_scenario(args.scenario, [f"seed={args.seed}"])
         built = build_scenario(sc, base_dir=Path(args.scenario).parent)
         net, done = built.net, built.done
@@ -171,6 +173,8 @@ def run(args: argparse.Namespace) -> dict:
         Recorder(net, interval_ns=sc.outputs.sample_interval).track_flows(built.flows, sc.outputs.rate_interval)
         record = True
     else:
+        if args.senders < 1 or args.bytes < 1:  # an incast of nothing "ran" and printed zeros
+            raise UsageError(f"--senders and --bytes must be 1 or more, got {args.senders} and {args.bytes}")
         net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
         if record:
             Recorder(net, interval_ns=SAMPLE_NS)
@@ -220,9 +224,9 @@ def sweep(args: argparse.Namespace) -> dict:
     try:
         counts = [int(x) for x in args.sweep.split(",") if x.strip()]
     except ValueError:
-        raise RocelabError(f"--sweep: expected sender counts like 8,32,128, got {args.sweep!r}") from None
+        raise UsageError(f"--sweep: expected sender counts like 8,32,128, got {args.sweep!r}") from None
     if len(counts) < 2 or min(counts) < 1:
-        raise RocelabError(f"--sweep: give at least two sender counts of 1 or more, got {args.sweep!r}")
+        raise UsageError(f"--sweep: give at least two sender counts of 1 or more, got {args.sweep!r}")
     out: dict[str, Any] = {}
     points = []
     for n in counts:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.errors import ConfigError, UsageError
+from emulator.scenario.bundled import bundled_names, resolve_scenario
 
 EXIT_COMPLETE = 0
 EXIT_INCOMPLETE = 1  # flows failed or did not complete (max_duration); summary.json says why
@@ -38,21 +39,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from emulator.target.plugins import add_plugin_argument
 
     add_plugin_argument(p)  # the scenario's switch.extern_plugins are loaded too
-
-
-BUNDLED = Path(__file__).resolve().parents[2] / "scenarios"
-
-
-def bundled_names() -> list[str]:
-    return sorted(p.stem for p in BUNDLED.glob("*.yaml"))
-
-
-def resolve_scenario(arg: str) -> Path:
-    """A path as given, or a bundled scenario by name (`incast_pfc`) when no such file exists."""
-    path = Path(arg)
-    if not path.exists() and path.parent == Path(".") and (BUNDLED / f"{path.stem}.yaml").exists():
-        return BUNDLED / f"{path.stem}.yaml"
-    return path
 
 
 def main(args: argparse.Namespace) -> int:

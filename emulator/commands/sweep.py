@@ -19,7 +19,7 @@ EXIT_INCOMPLETE = 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from emulator.commands.run import bundled_names
+    from emulator.scenario.bundled import bundled_names
 
     p.add_argument("scenario", metavar="SCENARIO.yaml",
                    help=f"the scenario file, or the name of a bundled one ({', '.join(bundled_names())})")
@@ -43,9 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from emulator.commands.run import resolve_scenario
     from emulator.errors import UsageError
     from emulator.report.output import check_folder
+    from emulator.scenario.bundled import resolve_scenario
     from emulator.sweep.execute import connect_dask, run_sweep
     from emulator.sweep.plan import make_plan
 

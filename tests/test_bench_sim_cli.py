@@ -1,0 +1,55 @@
+"""`rocelab bench sim` / `bench mininet`: a bad command line exits 2 with what is wrong (it exited 1, or ran an
+incast of nothing and printed zeros), and `--scenario` takes a bundled scenario's name as `rocelab run` does (it
+was read as a file name: "incast_pfc: error: cannot read scenario")."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "emulator.cli", "bench", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("sim", "--sweep", "abc"), "--sweep: expected sender counts like 8,32,128, got 'abc'"),
+    (("sim", "--sweep", "8"), "--sweep: give at least two sender counts"),
+    (("sim", "--fabrics", "3"), "--fabrics: give two or more host counts"),
+    (("sim", "--builtin", "--senders", "0"), "--senders and --bytes must be 1 or more, got 0"),
+    (("sim", "--builtin", "--bytes", "0"), "--senders and --bytes must be 1 or more"),
+])
+def test_bad_bench_sim_arguments_exit_2_naming_the_option(args, message):
+    r = _bench(*args)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("module", ["emulator.bench.sim", "emulator.bench.mininet"])
+def test_scenario_option_takes_a_bundled_name(module, monkeypatch):
+    import argparse
+    import importlib
+
+    import emulator.scenario.load as load
+
+    read: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_load(path, overrides=()):
+        read.append(str(path))
+        raise Stop
+
+    monkeypatch.setattr(load, "load_scenario", fake_load)
+    bench = importlib.import_module(module)
+    args = argparse.Namespace(scenario="incast_dcqcn", overrides=[], seed=1, builtin=False, switch="fabric",
+                              sweep=None, fabrics=None, record=False)
+    with pytest.raises(Stop):
+        bench.run(args)
+    assert read == [str(ROOT / "scenarios" / "incast_dcqcn.yaml")]
