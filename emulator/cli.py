@@ -34,6 +34,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of one command (`rocelab compile`), whose usage line shows that command's options."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[command]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["switch"]:  # its own command line (simple_switch_grpc's), parsed by the switch itself
@@ -44,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     if command in COMMANDS:  # a command whose flags follow another tool's spelling may rewrite them first
         normalize = getattr(importlib.import_module(f"emulator.commands.{COMMANDS[command][0]}"), "normalize_argv", None)
         argv = [command, *normalize(argv[1:])] if normalize else argv
-    args = build_parser(only=command).parse_args(argv)
+    parser = build_parser(only=command)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # argparse hands a command's unknown options up to the top parser, whose usage names no option
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args._main(args) or 0)
     except RocelabError as exc:

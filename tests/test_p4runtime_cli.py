@@ -194,6 +194,14 @@ def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch)
     assert rc == 2 and "UNAVAILABLE" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("addr", ["nonsense", "127.0.0.1", "localhost:port", "127.0.0.1:70000", ":9559"])
+def test_an_address_that_is_not_host_port_is_refused_at_once(capsys, addr):
+    """gRPC's resolver said UNAVAILABLE only after the whole connection timeout (10 s by default)."""
+    assert main(["cli", "--grpc-addr", addr, "--timeout", "30"]) == 2
+    err = capsys.readouterr().err
+    assert f"--grpc-addr '{addr}': expected HOST:PORT" in err
+
+
 def test_no_pipeline_and_wrong_device(capsys, tmp_path):
     device = Device(device_id=0)
     handle = serve(device, "127.0.0.1:0")

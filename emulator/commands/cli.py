@@ -63,11 +63,14 @@ def _read_lines(path: str) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
+    from emulator.p4runtime.address import is_host_port
     from emulator.p4runtime.cli_commands import RuntimeCli
     from emulator.p4runtime.client import P4RuntimeClient, P4RuntimeClientError
 
     if (args.p4info is None) != (args.config is None):
         raise UsageError("rocelab cli: --p4info and --config go together")
+    if not is_host_port(args.grpc_addr):  # gRPC would say UNAVAILABLE only after --timeout
+        raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
     lines = _read_lines(args.file) if args.file else None
     client = P4RuntimeClient(args.grpc_addr, args.device_id, _election_id(args.election_id), timeout=args.timeout)
     try:

@@ -29,6 +29,7 @@ import argparse
 from dataclasses import dataclass, field
 
 from emulator.errors import RocelabError
+from emulator.p4runtime.address import is_host_port
 
 UNSUPPORTED = ("thrift_port", "nanolog", "debugger", "use_files", "notifications_addr", "restore_state")
 
@@ -173,8 +174,7 @@ def thrift_only_message(port: int) -> str:
 
 def _check_grpc_addr(addr: str) -> None:
     """HOST:PORT as gRPC takes it (IPv6 hosts in brackets): a typo is named here, not by gRPC's resolver."""
-    host, sep, port = addr.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+    if not is_host_port(addr):
         raise RocelabError(f"rocelab-switch: --grpc-server-addr '{addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
 
 
