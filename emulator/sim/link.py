@@ -21,13 +21,15 @@ class Tx(WireClock):
 
     __slots__ = ("port", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "taps",
                  "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx", "node", "sent",
-                 "sent_log", "loss", "loss_rng", "lost")
+                 "sent_log", "loss", "loss_rng", "lost", "last_start", "last_len")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         super().__init__(rate_bps)
         self.port = port
         self.delay = delay_ns
         self.busy_until = 0  # the transmitter is free from this time on (the last frame's end, rounded up)
+        self.last_start = 0  # when the last frame began serializing, and its length: how much of it is on the
+        self.last_len = 0  # wire at a given time (throughput samples count a frame as it is serialized)
         self.done_at = -1  # time of the pending tx-done event, -1 if none (switches skip it when idle)
         self.peer: Any = None  # the receiving node
         self.peer_port = 0

@@ -34,6 +34,8 @@ class Node:
         done = tx.send(n, now)
         tx.frames += 1
         tx.bytes += n
+        tx.last_start = now
+        tx.last_len = n
         if not tx.sent:
             tx.sent = True
             tx.sent_log.append(tx)
