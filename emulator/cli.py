@@ -20,10 +20,21 @@ COMMANDS = {
 }
 
 
+def _version() -> str:
+    """The installed distribution's version (setup.py's); a source tree run without installing has none."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rocelab")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's options are added (and its module imported): the
     command being run, so `rocelab compile` or `rocelab --help` does not import every other command's module."""
     parser = argparse.ArgumentParser(prog="rocelab", description="Packet-level emulator of RoCEv2 AI fabrics on P4 switches.")
+    parser.add_argument("--version", action="version", version=f"rocelab {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

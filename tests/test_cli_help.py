@@ -22,3 +22,15 @@ def test_an_unknown_option_is_named_with_its_commands_usage():
                        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert "usage: rocelab compile" in r.stderr and "rocelab compile: error: unrecognized arguments: --bogus" in r.stderr
+
+
+def test_version_prints_the_installed_version(capsys):
+    from importlib.metadata import version
+
+    import pytest
+
+    from emulator.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"rocelab {version('rocelab')}"
