@@ -138,6 +138,19 @@ def test_a_missing_switch_binary_is_refused_before_anything_is_made(tmp_path, mo
     assert not out.exists()
 
 
+def test_a_refused_scenario_is_not_announced_as_running(tmp_path, monkeypatch, capsys):
+    """"running on Mininet in real time ..." came before the engine refused the scenario as too fast."""
+    import emulator.mininet.runner as runner
+    from emulator.cli import main
+
+    monkeypatch.setattr(runner, "check_environment", lambda: None)
+    code = main(["run", str(ROOT / "scenarios" / "incast_pfc.yaml"), "--engine", "mininet", "--out",
+                 str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "too fast for real time" in err
+    assert "running on Mininet" not in err
+
+
 def _cli(tmp_path: Path, commands: str) -> str:
     """A `--cli` run fed COMMANDS on its standard input; what it printed (Mininet logs command output on stderr)."""
     argv = [sys.executable, "-m", "emulator.cli", "run", "scenarios/incast_pfc_mininet.yaml", "--engine", "mininet",

@@ -121,10 +121,10 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     from emulator.mininet.runner import MininetOptions, run_scenario_mininet
 
     err = Console(stderr=True)
-    opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli,
+    # "running" is said once the scenario passed the engine's checks (it was said before a refusal too)
+    starting = None if args.quiet else (lambda: err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ..."))
+    opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli, starting=starting,
                           warn=lambda text: err.print(f"[bold yellow]warning:[/] {text}"))
-    if not args.quiet:
-        err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ...")
     with _scenario_errors(args.scenario):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)

@@ -42,6 +42,7 @@ class MininetOptions:
     switch_binary: str | None = None  # None: rocelab-switch; else e.g. simple_switch_grpc
     cli: bool = False
     warn: Any = None  # callable(str) for console warnings
+    starting: Any = None  # callable(), once the scenario passed every check and the network is about to be made
     ready_timeout_s: float = 120.0
 
 
@@ -61,6 +62,8 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
     wiring = _wire(sc.topology)
     check_scale(sc, wiring)
     built = build_scenario(sc, base_dir=base_dir)
+    if opts.starting:
+        opts.starting()
     out = OutputDir(out_dir).begin()
     try:
         with RunState.create(label="mininet") as st:
