@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -144,8 +145,15 @@ _TYPE_WORDS = {
 }
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxtuple, _SHORT.maxset = 3, 4, 4, 4, 4
+_SHORT.maxstring = _SHORT.maxother = 60
+
+
 def _shown(value: object) -> str:
-    text = repr(value)
+    # a bounded repr: YAML aliases can make a structure of billions of elements out of a few lines
+    # (`b: &b [*a, *a, ...]`), which plain repr() would spell out
+    text = _SHORT.repr(value) if isinstance(value, (list, dict, tuple, set)) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
