@@ -430,7 +430,10 @@ def pcap_targets(built: BuiltScenario, specs: list[str]) -> list[tuple[str, str,
         if port and int(port) not in built.net.nodes[node].tx:
             raise ConfigError(f"{node} has no linked port {port} (ports: {sorted(built.net.nodes[node].tx)})",
                               f"outputs.pcap[{k}]")
-        out.append((f"{node}-{port}.pcap" if port else f"{node}.pcap", node, int(port) if port else None))
+        target = (f"{node}-{int(port)}.pcap" if port else f"{node}.pcap", node, int(port) if port else None)
+        if target in out:  # one capture file per point: a second writer would clash over the file
+            raise ConfigError(f"{spec!r} is listed twice", f"outputs.pcap[{k}]")
+        out.append(target)
     return out
 
 
