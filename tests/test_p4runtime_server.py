@@ -431,6 +431,37 @@ def test_multicast_groups_and_clone_sessions(h, ctl):
     assert code_of(exc) == grpc.StatusCode.OUT_OF_RANGE and exc.value.details() == "Group id value is too high"
 
 
+def _group(gid: int, *ports: int) -> p4runtime_pb2.Entity:
+    e = p4runtime_pb2.Entity()
+    mg = e.packet_replication_engine_entry.multicast_group_entry
+    mg.multicast_group_id = gid
+    for i, port in enumerate(ports):
+        mg.replicas.add(egress_port=port, instance=i)
+    return e
+
+
+def test_a_refused_multicast_group_write_changes_nothing(h, ctl, monkeypatch):
+    from emulator.target.pre import Pre
+
+    with pytest.raises(grpc.RpcError) as exc:  # a bad port: the group was created empty all the same
+        ctl.write((INSERT, _group(5, 1, 99999)))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT and "bad port 99999" in exc.value.details()
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(_group(5))
+    assert code_of(exc) == grpc.StatusCode.NOT_FOUND
+    ctl.write((INSERT, _group(5, 1, 2)))  # was ALREADY_EXISTS
+    with pytest.raises(grpc.RpcError):  # a bad MODIFY emptied the group
+        ctl.write((MODIFY, _group(5, 3, 600)))
+    (got,) = ctl.read(_group(5))
+    assert [r.egress_port for r in got.packet_replication_engine_entry.multicast_group_entry.replicas] == [1, 2]
+    # the replica list is computed once per write, not once per replica (quadratic: 8,000 replicas took 19 s)
+    calls = []
+    recompute = Pre._recompute
+    monkeypatch.setattr(Pre, "_recompute", lambda self, grp: (calls.append(grp), recompute(self, grp)))
+    ctl.write((INSERT, _group(6, *[1 + i % 500 for i in range(2000)])))
+    assert calls == [6]
+
+
 def test_arbitration_primary_backup_and_takeover(h, ctl):
     backup = Controller(h.address, election_id=(0, 0))  # lower than ctl's (0, 1)
     try:
