@@ -440,7 +440,7 @@ def _group(gid: int, *ports: int) -> p4runtime_pb2.Entity:
     return e
 
 
-def test_a_refused_multicast_group_write_changes_nothing(h, ctl, monkeypatch):
+def test_bad_replication_engine_writes_are_refused_whole(h, ctl, monkeypatch):
     from emulator.target.pre import Pre
 
     with pytest.raises(grpc.RpcError) as exc:  # a bad port: the group was created empty all the same
@@ -460,6 +460,13 @@ def test_a_refused_multicast_group_write_changes_nothing(h, ctl, monkeypatch):
     monkeypatch.setattr(Pre, "_recompute", lambda self, grp: (calls.append(grp), recompute(self, grp)))
     ctl.write((INSERT, _group(6, *[1 + i % 500 for i in range(2000)])))
     assert calls == [6]
+    cs = p4runtime_pb2.Entity()  # a negative truncation length (an int32) was taken: copies lost their last byte
+    cs.packet_replication_engine_entry.clone_session_entry.session_id = 7
+    cs.packet_replication_engine_entry.clone_session_entry.packet_length_bytes = -1
+    cs.packet_replication_engine_entry.clone_session_entry.replicas.add(egress_port=4, instance=0)
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, cs))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT and "packet_length_bytes" in exc.value.details()
 
 
 def test_arbitration_primary_backup_and_takeover(h, ctl):

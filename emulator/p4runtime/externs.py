@@ -383,6 +383,8 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 pre.mirroring_delete(sid)
                 pipe.replica_port_widths.pop(("clone", sid), None)
                 return
+            if cs.packet_length_bytes < 0:  # an int32: -1 would cut the last byte off every copy
+                raise invalid(f"packet_length_bytes must not be negative, got {cs.packet_length_bytes}")
             replicas, widths = _replicas(cs.replicas)
             pre.clone_session_set(sid, replicas,  # PI: a multicast group too
                                   cs.packet_length_bytes or None, cs.class_of_service)
