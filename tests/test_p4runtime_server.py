@@ -171,6 +171,12 @@ def test_bad_device_config_and_mismatched_p4info_are_invalid_argument(h):
         with pytest.raises(grpc.RpcError) as e:
             c.set_pipeline(twice, h.config)
         assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "has parameter id 1 twice" in e.value.details()
+        shared = p4info_pb2.P4Info()  # two tables with one id: was taken, the first table then unreachable
+        shared.CopyFrom(h.p4info)
+        shared.tables[1].preamble.id = shared.tables[0].preamble.id
+        with pytest.raises(grpc.RpcError) as e:
+            c.set_pipeline(shared, h.config)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "is used twice" in e.value.details()
     finally:
         c.close()
 

@@ -102,6 +102,7 @@ class _Pre(pcpp.Preprocessor):
         self.line_directive = None
         self.expanded = 0  # macro expansion work so far (see EXPANSION_LIMIT)
         self.expansion_depth = 0
+        self.macro_recursion = False
         self.expansion_line = None  # the tokens being expanded at depth 0 (for errors)
         self.auto_pragma_once_enabled = True
         # no __DATE__/__TIME__: output must not depend on the clock
@@ -194,6 +195,11 @@ class _Pre(pcpp.Preprocessor):
             return True  # nothing in P4 needs them; p4c ignores unknown pragmas too
         self._fail(f"unknown preprocessor directive '#{directive.value}'", loc)
 
+    def macro_use(self):
+        """The first use of a macro in the text being expanded (pcpp expands several lines at once)."""
+        return next((t for t in self.expansion_line or () if t.type == self.t_ID and t.value in self.macros
+                     and t.source), None)
+
     def on_comment(self, tok):
         return True  # keep it; _assemble blanks it out so columns stay exact
 
@@ -205,14 +211,15 @@ class _Pre(pcpp.Preprocessor):
         self.expansion_depth += 1
         try:
             out = super().expand_macros(tokens, expanding_from)
+        except RecursionError:
+            self.macro_recursion = True  # not an include cycle, which is what the recursion usually is
+            raise
         finally:
             self.expansion_depth -= 1
         if self.expansion_depth:
             self.expanded += len(out)
             if self.expanded > EXPANSION_LIMIT:
-                # the first use of a macro in the text being expanded (pcpp expands several lines at once)
-                use = next((t for t in self.expansion_line or () if t.type == self.t_ID and t.value in self.macros
-                            and t.source), None)
+                use = self.macro_use()
                 where = self._loc(use) if use is not None else self._directive_loc
                 self._fail(f"macro expansion too large (more than {EXPANSION_LIMIT:,} tokens): macros that "
                            "expand to several copies of each other?", where)
@@ -259,6 +266,10 @@ def preprocess(
     except P4Error:
         raise
     except RecursionError:
+        if pre.macro_recursion:  # a chain of thousands of macros, each naming the next
+            use = pre.macro_use()
+            pre._fail("macros nest too deeply (a chain of hundreds of macros, each expanding to the next)",
+                      pre._loc(use) if use is not None else pre._directive_loc or SrcLoc(name, 1, 1))
         pre._fail(_include_cycle(pre.opened), pre._directive_loc or SrcLoc(name, 1, 1))
     except Exception:  # pcpp trips over some malformed directives (`#if` alone...)
         loc = pre._directive_loc or SrcLoc(name, 1, 1)

@@ -190,6 +190,8 @@ def _plain(err: dict) -> str:
         return "unknown field"
     if kind == "missing":
         return "required field is missing"
+    if kind == "invalid_key":  # pydantic's "Keys should be strings"
+        return f"a field name must be text, got {got}"
     if kind in _TYPE_WORDS:
         return f"expected {_TYPE_WORDS[kind]}, got {got}"
     bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
