@@ -344,6 +344,36 @@ def test_api_programs_a_real_switch_end_to_end():
     assert api.digests() == [("learn_t", (0xCC, 2))]
 
 
+def test_heavy_member_weights_select_as_the_expanded_group_without_materializing_it():
+    """P4Runtime takes any int32 weight: a group with a weight of 2^31 - 1 was expanded into a list of two billion
+    slots (the server was killed for memory). The slots are now computed, and pick the same members."""
+    import tracemalloc
+
+    from emulator.target import hashing
+
+    sw = _switch(E2E_P4)
+    api = RuntimeApi(sw)
+    api.table_add("ipv4_lpm", {"h.ipv4.dst": "10.0.0.0/8"}, "to_group", {"g": 3})
+    members = [api.act_prof_create_member("sel", "fwd", {"port": p}) for p in (1, 2, 3)]
+    tracemalloc.start()
+    api.act_prof_create_group("sel", list(zip(members, [3_000_000, 1, 3])))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 2_000_000, peak  # an expanded tuple is 24 MB
+    weights = [30_000, 1, 40_000]  # slots both sides of the members' boundaries within crc16's 65,536
+    g = api.act_prof_create_group("sel", list(zip(members, weights)))
+    api.table_add("ecmp", {"meta.grp": 3}, group=g)
+    seen = set()
+    rng = random.Random(3)
+    for _ in range(64):
+        src, dst = rng.getrandbits(32), 0x0A000000 | rng.getrandbits(24)
+        slot = hashing.compute("crc16", [(src, 32), (dst, 32)]) % sum(weights)
+        expect = 1 if slot < weights[0] else 2 if slot < weights[0] + weights[1] else 3
+        assert [p for p, _ in sw.process(0, _ipv4(src, dst))] == [expect]
+        seen.add(expect)
+    assert seen == {1, 3}
+
+
 def test_inline_action_selector_named_like_its_table():
     # p4c names an anonymous `implementation = action_selector(...)` after its table: same name, other id space
     src = E2E_P4.replace("implementation = sel;", "implementation = action_selector(HashAlgorithm.crc16, 32w64, 32w14);")

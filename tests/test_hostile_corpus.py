@@ -42,7 +42,7 @@ DEFAULT_ARGS = {
     "stf": "stf {repo}/{program} {case}",
     "p4": "compile {case} --p4info {out}/p4info.txt",
 }
-JARGON = ("Traceback", "Input should", "validation error", "pydantic", "UnicodeDecodeError")
+JARGON = ("Traceback", "Input should", "validation error", "pydantic", "UnicodeDecodeError", "Keys should be")
 
 
 def _header(path: Path) -> dict[str, list[str]]:

@@ -340,3 +340,17 @@ def test_value_set_entries_are_unimplemented_in_pis_words(h, ctl):
         ctl.read(e)
     assert (exc.value.code(), exc.value.details()) == (grpc.StatusCode.UNIMPLEMENTED,
                                                        "ValueSet reads are not supported yet")
+
+
+def test_a_duplicate_packet_out_metadata_and_an_unknown_response_type_are_refused(h, ctl):
+    req = p4runtime_pb2.StreamMessageRequest()  # egress_port twice: the later value was taken silently
+    req.packet.payload = eth_ipv4()
+    req.packet.metadata.add(metadata_id=1, value=b"\x04")
+    req.packet.metadata.add(metadata_id=1, value=b"\x05")
+    ctl.requests.put(req)
+    err = ctl.next("error")
+    assert err.canonical_code == BAD.value[0] and "given twice" in err.message and h.out == []
+    get = p4runtime_pb2.GetForwardingPipelineConfigRequest(device_id=1, response_type=9)
+    with pytest.raises(grpc.RpcError) as exc:  # was answered with the cookie alone
+        ctl.stub.GetForwardingPipelineConfig(get)
+    assert exc.value.code() == BAD and "response_type 9" in exc.value.details()

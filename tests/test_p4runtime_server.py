@@ -171,6 +171,12 @@ def test_bad_device_config_and_mismatched_p4info_are_invalid_argument(h):
         with pytest.raises(grpc.RpcError) as e:
             c.set_pipeline(twice, h.config)
         assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "has parameter id 1 twice" in e.value.details()
+        shared = p4info_pb2.P4Info()  # two tables with one id: was taken, the first table then unreachable
+        shared.CopyFrom(h.p4info)
+        shared.tables[1].preamble.id = shared.tables[0].preamble.id
+        with pytest.raises(grpc.RpcError) as e:
+            c.set_pipeline(shared, h.config)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and "is used twice" in e.value.details()
     finally:
         c.close()
 
@@ -429,6 +435,44 @@ def test_multicast_groups_and_clone_sessions(h, ctl):
     with pytest.raises(grpc.RpcError) as exc:
         ctl.read(too_high)
     assert code_of(exc) == grpc.StatusCode.OUT_OF_RANGE and exc.value.details() == "Group id value is too high"
+
+
+def _group(gid: int, *ports: int) -> p4runtime_pb2.Entity:
+    e = p4runtime_pb2.Entity()
+    mg = e.packet_replication_engine_entry.multicast_group_entry
+    mg.multicast_group_id = gid
+    for i, port in enumerate(ports):
+        mg.replicas.add(egress_port=port, instance=i)
+    return e
+
+
+def test_bad_replication_engine_writes_are_refused_whole(h, ctl, monkeypatch):
+    from emulator.target.pre import Pre
+
+    with pytest.raises(grpc.RpcError) as exc:  # a bad port: the group was created empty all the same
+        ctl.write((INSERT, _group(5, 1, 99999)))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT and "bad port 99999" in exc.value.details()
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.read(_group(5))
+    assert code_of(exc) == grpc.StatusCode.NOT_FOUND
+    ctl.write((INSERT, _group(5, 1, 2)))  # was ALREADY_EXISTS
+    with pytest.raises(grpc.RpcError):  # a bad MODIFY emptied the group
+        ctl.write((MODIFY, _group(5, 3, 600)))
+    (got,) = ctl.read(_group(5))
+    assert [r.egress_port for r in got.packet_replication_engine_entry.multicast_group_entry.replicas] == [1, 2]
+    # the replica list is computed once per write, not once per replica (quadratic: 8,000 replicas took 19 s)
+    calls = []
+    recompute = Pre._recompute
+    monkeypatch.setattr(Pre, "_recompute", lambda self, grp: (calls.append(grp), recompute(self, grp)))
+    ctl.write((INSERT, _group(6, *[1 + i % 500 for i in range(2000)])))
+    assert calls == [6]
+    cs = p4runtime_pb2.Entity()  # a negative truncation length (an int32) was taken: copies lost their last byte
+    cs.packet_replication_engine_entry.clone_session_entry.session_id = 7
+    cs.packet_replication_engine_entry.clone_session_entry.packet_length_bytes = -1
+    cs.packet_replication_engine_entry.clone_session_entry.replicas.add(egress_port=4, instance=0)
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((INSERT, cs))
+    assert code_of(exc) == grpc.StatusCode.INVALID_ARGUMENT and "packet_length_bytes" in exc.value.details()
 
 
 def test_arbitration_primary_backup_and_takeover(h, ctl):

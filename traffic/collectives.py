@@ -108,9 +108,25 @@ class CollectiveConfig:
                                   f"for {len(self.ranks)} ranks), got {self.steps}", f"{where}.steps")
         if not 0 <= self.root < len(self.ranks):
             raise ConfigError(f"root rank {self.root} is not one of the {len(self.ranks)} ranks", f"{where}.root")
+        count = self.transfer_count()
+        if count > MAX_TRANSFERS:  # each is a WRITE the NICs keep (some 2 KB): a broadcast cut into 1-byte pieces
+            raise ConfigError(f"the collective would make {count:,} transfers, more than the {MAX_TRANSFERS:,} a run "
+                              "can hold (fewer ranks, channels or steps, or a larger broadcast chunk)", where)
+
+    def transfer_count(self) -> int:
+        """How many transfers (one WRITE each) the schedule makes: computed without building it."""
+        n = len(self.ranks)
+        per_channel = split(self.nbytes, self.channels)
+        if self.op == "all_to_all":
+            return self.channels * n * (n - 1)
+        if self.op == "broadcast":
+            return sum(max(1, -(-data // self.chunk)) for data in per_channel) * (n - 1)
+        steps = self.steps if self.steps is not None else ring_steps(self.op, n)
+        return self.channels * steps * n
 
 
 RING_OPS = ("all_reduce", "all_gather", "reduce_scatter")
+MAX_TRANSFERS = 500_000  # 250 x the shipped hpn_segment (one all-reduce step over 1,024 ranks: 2,048)
 
 
 def ring_steps(op: str, n: int) -> int:

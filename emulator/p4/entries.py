@@ -22,6 +22,7 @@ def const_entries(entries, kinds, names_by_decl, t, action_call) -> list[ConstEn
     if legacy:
         largest_wins = False
     out = []
+    prio_at = []  # where each entry's priority comes from (for errors)
     prev: int | None = None
     n = len(entries)
     for i, e in enumerate(entries):
@@ -51,17 +52,26 @@ def const_entries(entries, kinds, names_by_decl, t, action_call) -> list[ConstEn
                 prio = max(prio, 1)
         if prio is not None:
             prev = prio
+        prio_at.append(e.priority.loc if e.priority is not None else e.loc)
         out.append(ConstEntryInfo(keys, names_by_decl[ad], args, prio if needs_prio else None, e.const))
     if needs_prio and not largest_wins and explicit_any and out:
         # the target's tables let the largest priority win: mirror the values so the smallest one does
         top = max(ce.priority for ce in out) + 1
         for ce in out:
             ce.priority = top - ce.priority
+    for ce, loc in zip(out, prio_at):
+        # the target and P4Runtime (an int32 field) take priorities 1 .. 2^31-1: refused here, at the entry,
+        # rather than when the switch installs it (no location, and the wrong exit status)
+        if ce.priority is not None and not 1 <= ce.priority < 2**31:
+            raise P4Error(f"entry priority {ce.priority} is out of range (1 .. 2147483647)", loc)
     return out
 
 def key_value(c, kind: str, w: int):
     """One key of an entry in the target's form (see ConstEntryInfo.keys)."""
     if isinstance(c, (ast.Default, ast.DontCare)):
+        if kind == "exact":
+            raise P4Error(f"an exact match key cannot be '{'_' if isinstance(c, ast.DontCare) else 'default'}' "
+                          "in a table entry (it matches one value)", c.loc)
         return None
     full = (1 << w) - 1
     if isinstance(c, ast.Mask):
@@ -74,7 +84,10 @@ def key_value(c, kind: str, w: int):
             return ("lpm", v & m, plen)
         return ("ternary", v & m, m & full)
     if isinstance(c, ast.Range):
-        return ("range", const_int(c.lo) & full, const_int(c.hi) & full)
+        lo, hi = const_int(c.lo) & full, const_int(c.hi) & full
+        if lo > hi:
+            raise P4Error(f"empty range {lo}..{hi} in a table entry (the low end is above the high end)", c.loc)
+        return ("range", lo, hi)
     v = const_int(c) & full
     if kind == "lpm":
         return ("lpm", v, w)

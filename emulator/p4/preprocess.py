@@ -20,6 +20,30 @@ from emulator.files import P4_LIMIT, decode_bounded, read_text
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 
 PREDEFINED = {"ROCELAB": "1"}
+# macro expansion work (tokens produced, summed over nested expansions): real programs need a few hundred
+# thousand at most; `#define A1 A0 A0`, `#define A2 A1 A1`, ... doubles per level and would run for ever
+EXPANSION_LIMIT = 1_000_000
+INTMAXBITS = 64  # #if arithmetic is intmax_t's, as in cpp
+
+
+def _bounded_shift(lshift):
+    """pcpp evaluates a signed `#if a << n` in Python integers: `1 << 99999999999` would take hours and all
+    memory. cpp computes in intmax_t, where such a shift leaves nothing (and warns)."""
+    def shift(self, other):
+        try:
+            n = int(other)
+        except (TypeError, ValueError):
+            n = 0
+        if n >= INTMAXBITS and getattr(self, "exception", None) is None \
+                and getattr(other, "exception", None) is None:
+            return type(self)(0, getattr(self, "unsigned", False))
+        return lshift(self, other)
+    return shift
+
+
+if not getattr(pcpp.evaluator.Value.__lshift__, "_bounded", False):
+    pcpp.evaluator.Value.__lshift__ = _bounded_shift(pcpp.evaluator.Value.__lshift__)
+    pcpp.evaluator.Value.__lshift__._bounded = True
 
 
 @dataclass
@@ -76,6 +100,10 @@ class _Pre(pcpp.Preprocessor):
         self._directive_name: str | None = None
         self.opened: list[str] = []  # every include opened, in order (to name a recursive cycle)
         self.line_directive = None
+        self.expanded = 0  # macro expansion work so far (see EXPANSION_LIMIT)
+        self.expansion_depth = 0
+        self.macro_recursion = False
+        self.expansion_line = None  # the tokens being expanded at depth 0 (for errors)
         self.auto_pragma_once_enabled = True
         # no __DATE__/__TIME__: output must not depend on the clock
         for m in ("__DATE__", "__TIME__"):
@@ -90,6 +118,14 @@ class _Pre(pcpp.Preprocessor):
         pos = getattr(tok, "lexpos", None)
         if text is None or pos is None or pos > len(text):
             return 1
+        value = getattr(tok, "value", "")
+        if value and not text.startswith(value, pos):
+            # pcpp's positions drift after some directives: find the token on its own line instead
+            lines = text.splitlines()
+            line = lines[tok.lineno - 1] if 0 < tok.lineno <= len(lines) else ""
+            found = re.search(r"(?<![A-Za-z0-9_])" + re.escape(value) + r"(?![A-Za-z0-9_])", line)
+            if found:
+                return found.start() + 1
         return pos - text.rfind("\n", 0, pos)
 
     def _loc(self, tok) -> SrcLoc:
@@ -159,8 +195,35 @@ class _Pre(pcpp.Preprocessor):
             return True  # nothing in P4 needs them; p4c ignores unknown pragmas too
         self._fail(f"unknown preprocessor directive '#{directive.value}'", loc)
 
+    def macro_use(self):
+        """The first use of a macro in the text being expanded (pcpp expands several lines at once)."""
+        return next((t for t in self.expansion_line or () if t.type == self.t_ID and t.value in self.macros
+                     and t.source), None)
+
     def on_comment(self, tok):
         return True  # keep it; _assemble blanks it out so columns stay exact
+
+    def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's own signature
+        # pcpp calls this on every line (depth 0) and again on each macro body and argument it substitutes
+        # (depth 1+): only the latter is expansion work
+        if self.expansion_depth == 0:
+            self.expansion_line = list(tokens)  # pcpp splices expansions into `tokens` in place
+        self.expansion_depth += 1
+        try:
+            out = super().expand_macros(tokens, expanding_from)
+        except RecursionError:
+            self.macro_recursion = True  # not an include cycle, which is what the recursion usually is
+            raise
+        finally:
+            self.expansion_depth -= 1
+        if self.expansion_depth:
+            self.expanded += len(out)
+            if self.expanded > EXPANSION_LIMIT:
+                use = self.macro_use()
+                where = self._loc(use) if use is not None else self._directive_loc
+                self._fail(f"macro expansion too large (more than {EXPANSION_LIMIT:,} tokens): macros that "
+                           "expand to several copies of each other?", where)
+        return out
 
 
 def preprocess(
@@ -203,6 +266,10 @@ def preprocess(
     except P4Error:
         raise
     except RecursionError:
+        if pre.macro_recursion:  # a chain of thousands of macros, each naming the next
+            use = pre.macro_use()
+            pre._fail("macros nest too deeply (a chain of hundreds of macros, each expanding to the next)",
+                      pre._loc(use) if use is not None else pre._directive_loc or SrcLoc(name, 1, 1))
         pre._fail(_include_cycle(pre.opened), pre._directive_loc or SrcLoc(name, 1, 1))
     except Exception:  # pcpp trips over some malformed directives (`#if` alone...)
         loc = pre._directive_loc or SrcLoc(name, 1, 1)

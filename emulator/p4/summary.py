@@ -415,6 +415,8 @@ class Summarizer:
         size = t.get_property("size")
         if isinstance(size, ast.ValueProperty) and info.size <= 0:
             raise P4Error(f"table size must be positive, not {info.size}", size.value.loc)
+        if isinstance(size, ast.ValueProperty) and info.size >= 2**63:
+            raise P4Error(f"table size {info.size} is too large (P4Info holds it in 64 bits)", size.value.loc)
         # selector keys without an action_selector implementation: p4c accepts the table (they are no P4Info match
         # fields and select nothing); the table's entries then hold actions directly
         for attached in (info.direct_counter, info.direct_meter):
@@ -475,7 +477,9 @@ class Summarizer:
             width = key_width(ext.type_args[0]) if ext.type_args else 0
             self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,
                                                           type_args=list(ext.type_args), **kw))
-        elif tn == "action_profile":
+        if tn in ("action_profile", "action_selector"):
+            _int32_annotations(annos, ("max_group_size", "max_member_weight"))
+        if tn == "action_profile":
             self.profiles[name] = ActionProfileInfo(name, size=const_int(ctor_arg(callee, "size", 0)), **kw)
         elif tn == "action_selector":
             self.profiles[name] = ActionProfileInfo(
@@ -503,7 +507,10 @@ class Summarizer:
             fields = [MatchFieldInfo(m, "exact", w, i + 1) for i, (m, _) in enumerate(et.members)]
         else:
             fields.append(MatchFieldInfo("", "exact", key_width(et), 1, type=et))
-        self.info.value_sets.append(ValueSetInfo(name, fields, const_int(d.size), annotations=annotations_of(d.annotations),
+        size = const_int(d.size)
+        if not 0 <= size < 2**31:  # P4Info's ValueSet.size is an int32
+            raise P4Error(f"value_set size {size} is out of range (0 .. 2147483647)", d.size.loc)
+        self.info.value_sets.append(ValueSetInfo(name, fields, size, annotations=annotations_of(d.annotations),
                                                  decl=d, id_override=id_override(d.annotations), elem_type=et))
 
     def digest(self, callee, node) -> None:
@@ -552,3 +559,18 @@ def summarize(checked: CheckedProgram) -> ProgramInfo:
         main = checked.main
         raise P4Error(f"internal error while summarizing the program ({type(exc).__name__}: {exc})",
                       getattr(main, "loc", None)) from exc
+
+
+def _int32_annotations(annos, names: tuple[str, ...]) -> None:
+    """Annotations P4Info carries as int32 fields (an action selector's @max_group_size, @max_member_weight):
+    refused at the annotation when they do not fit, rather than when the P4Info is serialized."""
+    for name in names:
+        a = ast.find_annotation(annos, name)
+        if a is None:
+            continue
+        try:
+            v = int(a.body.strip(), 0)
+        except ValueError:
+            continue  # not a number: P4Info leaves it out, as before
+        if not 0 <= v < 2**31:
+            raise P4Error(f"@{name}({v}) is out of range (0 .. 2147483647)", a.loc)

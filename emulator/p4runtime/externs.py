@@ -364,7 +364,9 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 pre.mc_mgrp_destroy(gid)
                 pipe.replica_port_widths.pop(("mc", gid), None)
                 return
-            pre.set_group(gid, _replicas(pipe, ("mc", gid), mg.replicas))
+            replicas, widths = _replicas(mg.replicas)
+            pre.set_group(gid, replicas)
+            pipe.replica_port_widths[("mc", gid)] = widths  # once applied: a refused update changes nothing
         elif which == "clone_session_entry":
             cs = pre_entry.clone_session_entry
             sid = cs.session_id
@@ -381,8 +383,12 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
                 pre.mirroring_delete(sid)
                 pipe.replica_port_widths.pop(("clone", sid), None)
                 return
-            pre.clone_session_set(sid, _replicas(pipe, ("clone", sid), cs.replicas),  # PI: a multicast group too
+            if cs.packet_length_bytes < 0:  # an int32: -1 would cut the last byte off every copy
+                raise invalid(f"packet_length_bytes must not be negative, got {cs.packet_length_bytes}")
+            replicas, widths = _replicas(cs.replicas)
+            pre.clone_session_set(sid, replicas,  # PI: a multicast group too
                                   cs.packet_length_bytes or None, cs.class_of_service)
+            pipe.replica_port_widths[("clone", sid)] = widths
         else:
             raise invalid("Invalid PRE operation")  # PI's words: neither a group nor a session
     except RuntimeApiError as exc:
@@ -402,11 +408,12 @@ def _check_group_id(gid: int) -> None:
         raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, "Group id value is too high")
 
 
-def _replicas(pipe: Pipeline, key: tuple[str, int], replicas) -> list[tuple[int, int]]:
+def _replicas(replicas) -> tuple[list[tuple[int, int]], dict]:
     """(instance, port) of each replica, each at most once (INVALID_ARGUMENT in PI's words), sorted: PI makes one
     node per instance, in instance order, each with its ports in port order, and BMv2 replicates (and PI reads back)
     in that order, whatever order the request listed them in. A port given as a bytestring (`Replica.port`,
-    P4Runtime 1.4) is remembered with its width so that a read gives it back the same way, as PI does."""
+    P4Runtime 1.4) is remembered with its width (the dict returned) so that a read gives it back the same way, as PI
+    does."""
     out, widths = [], {}
     for r in replicas:
         if r.WhichOneof("port_kind") == "port":
@@ -417,8 +424,7 @@ def _replicas(pipe: Pipeline, key: tuple[str, int], replicas) -> list[tuple[int,
         out.append((r.instance, port))
     if len(set(out)) != len(out):
         raise invalid("Duplicate replica in multicast group")
-    pipe.replica_port_widths[key] = widths
-    return sorted(out)
+    return sorted(out), widths
 
 
 def _add_replica(pipe: Pipeline, key: tuple[str, int], msg, rid: int, port: int) -> None:

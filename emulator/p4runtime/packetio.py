@@ -27,6 +27,8 @@ def build_packet_out(pipe, msg) -> bytes:
         m = by_id.get(md.metadata_id)
         if m is None:
             raise invalid("Unknown metadata id in PacketOut message")
+        if md.metadata_id in given:  # the later value silently won
+            raise invalid(f"metadata id {md.metadata_id} ('{m.name}') given twice in PacketOut message")
         given[md.metadata_id] = codec.decode(md.value, m.bitwidth,  # full-width padding is fine (codec)
                                              f"packet_out metadata '{m.name}'")
     value = 0

@@ -65,6 +65,7 @@ class Pipeline:
     # ------------------------------------------------------------------ id maps
     def _map(self) -> None:
         st, p4 = self.state, self.p4info
+        _unique_ids(p4)
         by_cp = {_cp(n): n for n in st.tables}
         prog_actions = {_cp(a.name): a for a in self.state.info.actions}
         self.actions: dict[int, ActionDesc] = {}
@@ -143,3 +144,24 @@ class Pipeline:
             return objects[ident]
         except KeyError:
             raise invalid(f"unknown {what} id {ident}") from None
+
+
+_P4INFO_KINDS = ("tables", "actions", "action_profiles", "counters", "direct_counters", "meters", "direct_meters",
+                 "controller_packet_metadata", "value_sets", "registers", "digests", "externs")
+
+
+def _unique_ids(p4info) -> None:
+    """Every P4Info object has its own id (P4Runtime spec 6.3): two with one id made the later one the only one a
+    Write or Read could reach, silently."""
+    seen: dict[int, str] = {}
+    for kind in _P4INFO_KINDS:
+        for obj in getattr(p4info, kind, ()):
+            if kind == "externs":  # ExternType: instances with their own preambles
+                items = list(obj.instances)
+            else:
+                items = [obj]
+            for item in items:
+                pre = item.preamble
+                if pre.id in seen:
+                    raise invalid(f"P4Info id {pre.id:#x} is used twice: by '{seen[pre.id]}' and '{pre.name}'")
+                seen[pre.id] = pre.name

@@ -218,6 +218,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         resp = p4runtime_pb2.GetForwardingPipelineConfigResponse()
         rt = request.response_type
         Req = p4runtime_pb2.GetForwardingPipelineConfigRequest
+        if rt not in Req.ResponseType.values():  # an unknown one was answered with the cookie alone
+            self._abort(context, invalid(f"unknown response_type {rt}"))
         if rt in (Req.ALL, Req.P4INFO_AND_COOKIE):
             resp.config.p4info.CopyFrom(pipe.p4info)
         if rt in (Req.ALL, Req.DEVICE_CONFIG_AND_COOKIE):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,13 @@ def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Sc
     see the file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise ConfigError(f"not valid YAML: {getattr(exc, 'problem', exc)}", file=where) from None
+    except RecursionError:  # PyYAML's composer and constructor recurse once per level of nesting
+        raise ConfigError("not valid YAML: nested too deeply", file=str(path)) from None
     if not isinstance(data, dict):
         raise ConfigError("a scenario must be a mapping of fields (topology, switch, workload, ...)", file=str(path))
     for item in overrides:
@@ -38,6 +41,30 @@ def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Sc
         return Scenario.model_validate(data)
     except ValidationError as exc:
         raise _config_error(exc, path, text) from None
+
+
+class _Loader(yaml.SafeLoader):
+    """yaml.safe_load's loader, refusing a key given twice in one mapping: PyYAML keeps the last silently, so
+    `seed: 1` ... `seed: 2` would run with a value the author may not have meant. Keys merged in with `<<` may be
+    overridden, as YAML intends."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:
+                    continue  # an unhashable key: PyYAML's own check says so
+                if first is not None:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping", node.start_mark,
+                        f"duplicate key {key!r} (also on line {first})", key_node.start_mark)
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
 
 
 def locate(path: str | Path, field_path: str) -> str:
@@ -144,8 +171,15 @@ _TYPE_WORDS = {
 }
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxtuple, _SHORT.maxset = 3, 4, 4, 4, 4
+_SHORT.maxstring = _SHORT.maxother = 60
+
+
 def _shown(value: object) -> str:
-    text = repr(value)
+    # a bounded repr: YAML aliases can make a structure of billions of elements out of a few lines
+    # (`b: &b [*a, *a, ...]`), which plain repr() would spell out
+    text = _SHORT.repr(value) if isinstance(value, (list, dict, tuple, set)) else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -156,6 +190,8 @@ def _plain(err: dict) -> str:
         return "unknown field"
     if kind == "missing":
         return "required field is missing"
+    if kind == "invalid_key":  # pydantic's "Keys should be strings"
+        return f"a field name must be text, got {got}"
     if kind in _TYPE_WORDS:
         return f"expected {_TYPE_WORDS[kind]}, got {got}"
     bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),

@@ -32,6 +32,7 @@ class Strict(BaseModel):
 
 
 Probability = Annotated[float, Field(ge=0, lt=1)]
+MAX_RATE = 2**63 - 1  # what a rate written with units may be (emulator.scenario.units.MAX_VALUE)
 
 
 class LinkSpec(Strict):
@@ -81,7 +82,11 @@ class TwoLevelSpec(Strict):
     def uplink(self, rate: int) -> int | None:
         if self.oversubscription is None:
             return self.uplink_rate
-        return round(self.hosts_per_leaf * rate / (self.spines * self.parallel_links * self.oversubscription))
+        uplink = self.hosts_per_leaf * rate / (self.spines * self.parallel_links * self.oversubscription)
+        if not 1 <= uplink <= MAX_RATE:  # inf for an oversubscription of 1e-300 (round() would raise)
+            raise ValueError(f"two_level.oversubscription: {self.oversubscription:g} makes leaf-spine links of "
+                             f"{uplink:.3g} bits/s (1 .. {MAX_RATE:.3g} possible)")
+        return round(uplink)
 
     def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
         spines = [f"spine{i}" for i in range(1, self.spines + 1)]
@@ -164,6 +169,13 @@ class Topology(Strict):
 
     @model_validator(mode="after")
     def _names_known(self):
+        for what, names in (("switches", self.switches), ("hosts", self.hosts)):
+            for i, name in enumerate(names):
+                # node names become file names (<node>.pcap, trace-<switch>.txt) and `node:port` capture points
+                if not re.fullmatch(NAME_PATTERN, name):
+                    raise ValueError(f"{what}[{i}]: {name!r} is not a plain name (letters, digits, '.', '_' and '-', "
+                                     "starting with a letter or digit, at most 100): it names capture and trace "
+                                     "files")
         names = self.switches + self.hosts
         dup = {n for n, k in Counter(names).items() if k > 1}
         if dup:

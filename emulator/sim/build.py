@@ -334,6 +334,8 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
         path = next((c for c in candidates if c.exists()), candidates[-1])
     if not path.exists():
         raise ConfigError(f"P4 program not found: {program}", where)
+    if not path.is_file():  # a directory (`program: ''` is the scenario's folder), a device, a FIFO
+        raise ConfigError(f"P4 program {program!r} is not a file ({_kind(path)})", where)
     try:  # diagnostics and traces name the file as the user sees it from here
         path = path.resolve().relative_to(Path.cwd())
     except ValueError:
@@ -341,6 +343,14 @@ def _load_program(program: str, base_dir: str | Path | None, cache: dict, where:
     if str(path) not in cache:
         cache[str(path)] = FabricControl.compile(str(path))
     return cache[str(path)]
+
+
+def _kind(path: Path) -> str:
+    import stat
+
+    mode = path.stat().st_mode
+    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
 
 
 def add_collective(built: BuiltScenario, spec: Any, seed: int) -> Collective:
@@ -430,7 +440,10 @@ def pcap_targets(built: BuiltScenario, specs: list[str]) -> list[tuple[str, str,
         if port and int(port) not in built.net.nodes[node].tx:
             raise ConfigError(f"{node} has no linked port {port} (ports: {sorted(built.net.nodes[node].tx)})",
                               f"outputs.pcap[{k}]")
-        out.append((f"{node}-{port}.pcap" if port else f"{node}.pcap", node, int(port) if port else None))
+        target = (f"{node}-{int(port)}.pcap" if port else f"{node}.pcap", node, int(port) if port else None)
+        if target in out:  # one capture file per point: a second writer would clash over the file
+            raise ConfigError(f"{spec!r} is listed twice", f"outputs.pcap[{k}]")
+        out.append(target)
     return out
 
 

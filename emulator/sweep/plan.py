@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from emulator.errors import ConfigError, UsageError
+from emulator.files import SCENARIO_LIMIT, read_text
 from emulator.scenario.load import parse_scenario
 
 
@@ -86,6 +88,9 @@ def parse_grid(item: str) -> GridAxis:
     return GridAxis(path, tuple(vals))
 
 
+MAX_RUNS = 100_000  # runs in one sweep: each is a process's scenario run and a row of the results
+
+
 def run_id(text: str, sets: list[str], point: tuple[tuple[str, str], ...], seed: int) -> str:
     h = hashlib.sha256()
     for part in (text, *sets, *(f"{p}={v}" for p, v in point), f"seed={seed}"):
@@ -97,14 +102,16 @@ def run_id(text: str, sets: list[str], point: tuple[tuple[str, str], ...], seed:
 def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: list[str] = ()) -> SweepPlan:
     """Expand and check the sweep; raises before anything runs."""
     path = Path(scenario)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ConfigError(f"cannot read scenario: {exc.strerror}", file=str(path)) from None
+    # as `rocelab run` reads it: bounded (/dev/zero), UTF-8 or a located error (not a UnicodeDecodeError)
+    text = read_text(path, "scenario", SCENARIO_LIMIT, lambda msg: ConfigError(msg, file=str(path)))
     if seeds < 1:
         raise UsageError(f"--seeds must be 1 or more, got {seeds}")
     sets = [f"{p}={v}" for p, v in (split_assignment(s, "--set") for s in sets)]
     axes = [parse_grid(g) for g in grids]
+    runs = seeds * math.prod(len(a.values) for a in axes)
+    if runs > MAX_RUNS:  # counted before the plan is made: --seeds 100000000000 was a MemoryError
+        raise UsageError(f"the sweep would be {runs:,} runs ({seeds:,} seeds x {runs // seeds:,} grid points), more "
+                         f"than the {MAX_RUNS:,} one sweep may have")
     paths = [a.path for a in axes] + [s.partition("=")[0] for s in sets]
     dup = sorted({p for p in paths if paths.count(p) > 1})
     if dup:

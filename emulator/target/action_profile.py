@@ -2,7 +2,9 @@
 BMv2's choice of a group's member (the selector's hash of the selector keys, modulo the expanded member list)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import bisect
+import itertools
+from collections.abc import Iterable, Sequence
 
 from emulator.errors import RuntimeApiError
 from emulator.p4.program import ActionInfo, ActionProfileInfo
@@ -131,10 +133,12 @@ class ActionProfile:
         del self._expanded[group_id]
 
     def _expand(self, group_id: int) -> None:
-        out = []
-        for mid in sorted(self.groups[group_id]):
-            out.extend([self.members[mid]] * self.groups[group_id][mid])
-        self._expanded[group_id] = tuple(out)
+        grp = self.groups[group_id]
+        ids = sorted(grp)
+        if sum(grp.values()) <= EXPAND_LIMIT:
+            self._expanded[group_id] = tuple(m for mid in ids for m in [self.members[mid]] * grp[mid])
+        else:  # a weight of 2^31 - 1 (P4Runtime takes any int32) would be a list of two billion results
+            self._expanded[group_id] = Weighted([self.members[mid] for mid in ids], [grp[mid] for mid in ids])
 
     def select(self, group_id: int, selector_fields) -> tuple[str, tuple] | None:
         """The (action, args) of the member a packet with these (value, width) selector fields gets."""
@@ -169,3 +173,28 @@ def check_args(action: ActionInfo | None, name: str, args: Iterable[int]) -> tup
         if not isinstance(v, int) or v < 0 or v >> p.bitwidth:
             raise RuntimeApiError(f"value {v} does not fit parameter '{p.name}' of action '{name}' of {p.bitwidth} bits")
     return args
+
+
+EXPAND_LIMIT = 4096  # total weight up to which a group's results are a plain tuple, one slot per unit of weight
+
+
+class Weighted(Sequence):
+    """A group's member results repeated by weight, as the tuple _expand makes for small groups (slot i is the
+    member whose run of slots covers i), without materializing the slots."""
+
+    def __init__(self, results: list, weights: list[int]):
+        self.results = tuple(results)
+        self.ends = tuple(itertools.accumulate(weights))  # one past each member's last slot
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self.results[bisect.bisect_right(self.ends, i)]

@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from emulator.errors import P4Error, RuntimeApiError
+from emulator.errors import P4Error, RuntimeApiError, SrcLoc
 from emulator.p4.program import ProgramInfo
 from emulator.target.codegen import (
     CompiledProgram,
@@ -544,7 +544,10 @@ def _blocks_from_main(program) -> dict:
         main = next((d for d in program.ast.declarations if isinstance(d, A.Instantiation) and d.name == "main"),
                     None)
     if main is None:
-        raise P4Error("the program has no `main` instantiation")
+        # at the program's first line: P4 diagnostics name a file:line:col, and nothing narrower is missing
+        path = getattr(program, "source_path", None)
+        raise P4Error("the program has no `main` instantiation (v1model's is `V1Switch(...) main;`)",
+                      SrcLoc(str(path), 1, 1) if path else None)
     roles = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
     out = {}
     for role, arg in zip(roles, main.args):

@@ -1,6 +1,8 @@
 """Checking parsers, controls, actions, functions and instantiations."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from emulator.p4 import ast
 from emulator.p4 import types as T
 from emulator.p4.checker.scope import ACCEPT, REJECT, Callee, Scope, _Ctx, _dirn, _err
@@ -38,7 +40,22 @@ class BlockChecker:
             s.names[p.name] = p
         ctx = _Ctx("function", m.ret)
         self.check_default_params(d.params, s, ctx)
-        self.check_block(d.body, s, ctx)
+        with self.inside(getattr(d, "_generic", d)):
+            self.check_block(d.body, s, ctx)
+
+    @contextmanager
+    def inside(self, decl):
+        """Check a body of `decl`, which it may not call or instantiate (see Checker.enclosing)."""
+        self.enclosing.append(decl)
+        try:
+            yield
+        finally:
+            self.enclosing.pop()
+
+    def not_recursive(self, decl, what: str, node) -> None:
+        if any(d is decl for d in self.enclosing):
+            verb = {"call": "calls", "instantiation": "instantiates"}[what]
+            raise _err(f"recursive {what}: {decl.name} {verb} itself (P4 allows no recursion)", node)
 
     def check_action(self, d: ast.ActionDecl, scope: Scope, ctx: _Ctx) -> None:
         seen_dirless = False
@@ -50,7 +67,8 @@ class BlockChecker:
         s = self.params_scope(d.params, scope)
         params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p), p.default is not None) for p in d.params)
         self.decl_types[d] = T.ActionT(d.name, params, d)
-        self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
+        with self.inside(d):
+            self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
 
     def declare_ctor_params(self, d, s: Scope) -> None:
         """A parser's or control's constructor parameters, which are directionless (compile-time values)."""
@@ -65,6 +83,10 @@ class BlockChecker:
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
+        with self.inside(d):
+            self._check_parser_body(d, s)
+
+    def _check_parser_body(self, d: ast.ParserDecl, s: Scope) -> None:
         ls = Scope(s)
         ctx = _Ctx("parser", None, d)
         self.instantiate_direct_invocations(d, list(d.states), s)
@@ -172,6 +194,10 @@ class BlockChecker:
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
+        with self.inside(d):
+            self._check_control_body(d, s)
+
+    def _check_control_body(self, d: ast.ControlDecl, s: Scope) -> None:
         ls = Scope(s)
         ctx = _Ctx("control", T.VOID, d)
         self.instantiate_direct_invocations(d, [d.body], s)
@@ -250,6 +276,8 @@ class BlockChecker:
         """Check `ty(args)`: an extern, parser, control or package instantiation."""
         t = self.resolve_type(ty, scope)
         decl = getattr(ty, "decl", None)
+        if isinstance(getattr(t, "decl", None), (ast.ParserDecl, ast.ControlDecl)):
+            self.not_recursive(t.decl, "instantiation", node)
         if isinstance(t, T.Extern):
             ed: ast.ExternDecl = t.decl
             ctors = [c for c in ed.constructors]

@@ -30,6 +30,10 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
         self.matchkind_type = T.MatchKind()
         self.main = None
         self.specializations: list[ast.FunctionDecl] = []
+        # the functions, actions, parsers and controls whose bodies are being checked: P4 has no recursion
+        # (spec 6.8), and a call or instantiation of one of these from inside it would make the code generator
+        # and the summary recurse without end
+        self.enclosing: list = []
 
     # ------------------------------------------------------------------------------------------ declarations
 

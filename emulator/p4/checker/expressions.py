@@ -312,6 +312,7 @@ class ExpressionChecker:
             decls = d.decls if isinstance(d, Overloads) else [d]
             if isinstance(decls[0], ast.ActionDecl):
                 ad = decls[0]
+                self.not_recursive(ad, "call", e)
                 tgt.decl = ad
                 at = self.decl_types[ad]
                 tgt.type = at
@@ -332,6 +333,7 @@ class ExpressionChecker:
                 if not cands:
                     raise _err(f"wrong number of arguments for {tgt.name}: {len(e.args)} given", e)
                 fd = cands[0]
+                self.not_recursive(fd, "call", e)
                 tgt.decl = fd
                 m = self.decl_types[fd]
                 tgt.type = m

@@ -1,0 +1,21 @@
+// hostile: a control that instantiates itself: the compiler ran for ever
+// expect-exit: 2
+// expect-message: recursive instantiation: I instantiates itself
+// expect-message: {case}:14:5: error:
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in pk, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    I() inner;
+    apply { inner.apply(hdr, m, sm); }
+}
+control VC(inout headers hdr, inout metadata m) { apply { } }
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
