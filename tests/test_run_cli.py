@@ -188,11 +188,11 @@ def test_seed_gives_identical_results(tmp_path):
 @pytest.mark.parametrize("override, message", [
     ("workload.incast.receiver=zz", "incast_pfc.yaml:28: error: workload.incast.receiver: unknown host 'zz'"),
     ("switch.pfc.xon=40KB", "error: switch.pfc: xon (40000 B) must be below xoff (32000 B)"),
-    ("switch.buffer.size=10KB", "incast_pfc.yaml:16:switch.buffer.size: error: switch s1: a 10,000-byte buffer "
+    ("switch.buffer.size=10KB", "incast_pfc.yaml:16: error: switch.buffer.size: switch s1: a 10,000-byte buffer "
                                 "leaves -501,956 bytes shared after the reserve (9 ports x 8 priorities"),
     ("switch.pfcc=1", "error: switch.pfcc: unknown field"),
     ("topology.rate=fast", "error: topology.rate: expected a rate such as '100Gbps', got 'fast'"),
-    ('outputs.pcap=["s1:99"]', "outputs.pcap[0]: error: s1 has no linked port 99"),
+    ('outputs.pcap=["s1:99"]', "error: outputs.pcap[0]: s1 has no linked port 99"),
     ("nic.mtu=1500", "error: nic.mtu: mtu must be one of 256, 512, 1024, 2048, 4096"),
 ])
 def test_bad_scenarios_are_refused_before_the_run_with_the_field_path(tmp_path, capsys, override, message):

@@ -121,7 +121,7 @@ def test_switch_overrides_and_port_scheduling_reach_each_switch():
 
 def test_a_missing_program_names_the_field(tmp_path):
     sc = scenario(topology={"star": {"hosts": 2}}, switch_overrides={"s1": {"program": "nope.p4"}})
-    with pytest.raises(ConfigError, match="switch_overrides.s1.program: error: P4 program not found"):
+    with pytest.raises(ConfigError, match="error: switch_overrides.s1.program: P4 program not found"):
         build_scenario(sc, base_dir=tmp_path)
 
 

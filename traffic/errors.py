@@ -25,5 +25,7 @@ class ConfigError(RocelabError):
         self.file = file
 
     def __str__(self) -> str:
-        where = ":".join(p for p in (self.file, self.path) if p)
-        return f"{where}: error: {self.message}" if where else f"error: {self.message}"
+        # `file:line: error: field.path: message`, the form the scenario loader gives its own errors (a compiler's
+        # `file:line: error:` prefix, which editors jump to, then what is wrong)
+        what = f"{self.path}: {self.message}" if self.path else self.message
+        return f"{self.file}: error: {what}" if self.file else f"error: {what}"
