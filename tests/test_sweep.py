@@ -51,7 +51,10 @@ def test_plan_is_the_product_of_the_grid_and_the_seeds(scenario):
 
 
 @pytest.mark.parametrize("grid, sets, error, message", [
-    (["workload.incast.bites=1KiB,2KiB"], [], ConfigError, "workload.incast.bites: unknown field"),
+    (["workload.incast.bites=1KiB,2KiB"], [], ConfigError,
+     "workload.incast.bites: unknown field (with --grid workload.incast.bites=1KiB)"),
+    (["nic.mtu=1024,2048"], ["workload.incast.bites=1KiB"], ConfigError,
+     "workload.incast.bites: unknown field (from --set workload.incast.bites=1KiB) (with --grid nic.mtu=1024)"),
     (["nic.mtu=1024,1000"], [], ConfigError, "nic.mtu"),
     (["seed=1,2"], [], UsageError, "--seeds"),
     (["nic.mtu=1024,2048"], ["nic.mtu=1024"], UsageError, "set more than once"),

@@ -74,7 +74,7 @@ def _main(args: argparse.Namespace) -> int:
         raise UsageError("--cli and --switch-binary need --engine mininet")
     from emulator.sim.runner import run_scenario  # the engine (and scapy) only once the scenario is good
 
-    with _scenario_errors(args.scenario):
+    with _scenario_errors(args.scenario, args.overrides):
         with _progress(console, until) as progress:
             outcome = run_scenario(sc, out_dir=OutputDir(out_dir).begin(), base_dir=Path(args.scenario).parent,
                                    progress=progress, plots=False if args.no_plots else None)
@@ -82,19 +82,22 @@ def _main(args: argparse.Namespace) -> int:
 
 
 class _scenario_errors:
-    """A ConfigError raised while building names the scenario file and the line of its field."""
+    """A ConfigError raised while building names the scenario file and the line of its field, and the --set that
+    gave the value if one did."""
 
-    def __init__(self, scenario: str):
+    def __init__(self, scenario: str, overrides: list[str] = ()):
         self.scenario = scenario
+        self.overrides = list(overrides)
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind: type | None, exc: BaseException | None, _tb: object) -> bool:
         if isinstance(exc, ConfigError) and exc.file is None:
-            from emulator.scenario.load import locate
+            from emulator.scenario.load import locate, override_note
 
             exc.file = locate(self.scenario, exc.path)
+            exc.message += override_note(exc.path, self.overrides)
         return False
 
 
@@ -125,7 +128,7 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     starting = None if args.quiet else (lambda: err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ..."))
     opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli, starting=starting,
                           warn=lambda text: err.print(f"[bold yellow]warning:[/] {text}"))
-    with _scenario_errors(args.scenario):
+    with _scenario_errors(args.scenario, args.overrides):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
     summary = outcome.summary

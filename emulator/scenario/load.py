@@ -40,7 +40,18 @@ def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Sc
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        raise _config_error(exc, path, text) from None
+        raise _config_error(exc, path, text, overrides) from None
+
+
+def override_note(field: str, overrides: list[str] | tuple[str, ...]) -> str:
+    """` (from --set a.b=v)` when the value at `field` was given on the command line rather than in the file:
+    the error then names the file's line of the nearest field, which alone would send the user to the file."""
+    for item in overrides:
+        given = _format_path(_split_path(item.partition("=")[0]))
+        if given and field and (field == given or field.startswith((given + ".", given + "["))
+                                or given.startswith((field + ".", field + "["))):
+            return f" (from --set {item})"
+    return ""
 
 
 class _Loader(yaml.SafeLoader):
@@ -121,7 +132,7 @@ def _split_path(dotted: str) -> list[str | int]:
     return keys
 
 
-def _config_error(exc: ValidationError, path: Path, text: str) -> ConfigError:
+def _config_error(exc: ValidationError, path: Path, text: str, overrides: list[str] = ()) -> ConfigError:
     lines = []
     for loc, msg in _plain_errors(exc.errors()):
         named = _NAMED_PATH.match(msg)
@@ -130,7 +141,7 @@ def _config_error(exc: ValidationError, path: Path, text: str) -> ConfigError:
         field = _format_path(loc)
         line = _line_of(text, loc)
         where = f"{path}:{line}" if line else str(path)
-        lines.append((where, f"{field or '(top level)'}: {msg}"))
+        lines.append((where, f"{field or '(top level)'}: {msg}{override_note(field, overrides)}"))
     message = lines[0][1] + "".join(f"\n{where}: error: {text}" for where, text in lines[1:])
     return ConfigError(message, file=lines[0][0])
 

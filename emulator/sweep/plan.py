@@ -123,8 +123,13 @@ def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: lis
         try:
             name = parse_scenario(text, path, overrides).name
         except ConfigError as exc:
-            opt = " ".join(f"--grid {p}={v}" for p, v in point) or "--set"
-            raise ConfigError(f"{exc.message} (with {opt})", exc.path, exc.file) from None
+            if not point:
+                raise
+            message = exc.message  # the loader took the grid point's values for --set ones: say --grid instead
+            for p, v in point:
+                message = message.replace(f" (from --set {p}={v})", "")
+            opt = " ".join(f"--grid {p}={v}" for p, v in point)
+            raise ConfigError(f"{message} (with {opt})", exc.path, exc.file) from None
     plan = SweepPlan(str(path), name, sets, axes, list(range(1, seeds + 1)))
     for point in points:
         for seed in plan.seeds:
