@@ -13,6 +13,10 @@ from decimal import Context, Decimal, InvalidOperation
 _NUM = r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?"
 
 RATE_UNITS = {"bps": 1, "kbps": 10**3, "mbps": 10**6, "gbps": 10**9, "tbps": 10**12}
+# a rate's unit: SI prefix (any case), then bits ("bps", "b/s", "bit/s") or bytes ("Bps", "B/s", "byte/s"). Only
+# the b/B tells bits from bytes, so it is read as written: "100GBps" is 800 Gb/s, not 100 (it was, as "gbps")
+_RATE_UNIT = re.compile(r"(?P<prefix>[kKmMgGtT]?)(?:(?P<bits>bps|b/s|bits?/s)|(?P<bytes>Bps|B/s|[Bb]ytes?/s))")
+_PREFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 TIME_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9}
 SIZE_UNITS = {
     "b": 1, "": 1,
@@ -42,12 +46,14 @@ def _parse(value: object, units: dict[str, int], what: str) -> int:
         raise ValueError(f"expected a {what} such as {_EXAMPLE[what]}, got {value!r}")
     if len(value) > 100:
         raise ValueError(f"expected a {what} such as {_EXAMPLE[what]}, got a {len(value)}-character string")
-    m = re.fullmatch(_NUM + r"\s*([A-Za-zµ]*)", value.strip().replace("_", ""))
-    if not m or m.group(3).lower() not in units:
-        raise ValueError(f"expected a {what} such as {_EXAMPLE[what]}, got {value!r} "
-                         f"(units: {', '.join(u for u in units if u)})")
+    m = re.fullmatch(_NUM + r"\s*([A-Za-zµ/]*)", value.strip().replace("_", ""))
+    scale = None if not m else _rate_scale(m.group(3)) if units is RATE_UNITS else units.get(m.group(3).lower())
+    if scale is None:
+        listed = "bps, Kbps, Mbps, Gbps, Tbps (or Gb/s, Gbit/s; GBps and GB/s are bytes/s)" if units is RATE_UNITS \
+            else ", ".join(u for u in units if u)
+        raise ValueError(f"expected a {what} such as {_EXAMPLE[what]}, got {value!r} (units: {listed})")
     try:
-        exact = _EXACT.multiply(Decimal(m.group(1) + (m.group(2) or "")), units[m.group(3).lower()])
+        exact = _EXACT.multiply(Decimal(m.group(1) + (m.group(2) or "")), scale)
     except InvalidOperation:
         raise ValueError(f"expected a {what} such as {_EXAMPLE[what]}, got {value!r}") from None
     if exact > MAX_VALUE:
@@ -55,6 +61,14 @@ def _parse(value: object, units: dict[str, int], what: str) -> int:
     if exact != exact.to_integral_value():
         raise ValueError(f"{value!r} is not a whole number of {_BASE[what]}")
     return int(exact)
+
+
+def _rate_scale(unit: str) -> int | None:
+    """Bits/s per unit of a rate (`Gbps` 10^9, `GB/s` 8 x 10^9), None if it is not one."""
+    m = _RATE_UNIT.fullmatch(unit)
+    if not m:
+        return None
+    return _PREFIX[m.group("prefix").lower()] * (8 if m.group("bytes") else 1)
 
 
 def _bounded(n: int, value: object, what: str) -> int:
