@@ -272,6 +272,8 @@ class ExpressionChecker:
                 m = T.substitute(self.decl_types[md], st.bindings())
                 tgt.type = m
                 env, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
+                if st.name == "packet_in" and name == "extract" and e.args:
+                    _check_extracted(e.args[0].expr)
                 callee.kind = "extern_method"
                 callee.decl = md
                 callee.instance = self._root_decl(tgt.expr)
@@ -354,3 +356,14 @@ class ExpressionChecker:
             raise _err(f"'{tgt.name}' is not callable", tgt)
         self.check_expr(tgt, scope, ctx)
         raise _err("expression is not callable", tgt)
+
+
+def _check_extracted(arg: ast.Expression) -> None:
+    """`extract`'s argument is a header (P4-16 12.8.2: "a header instance"); core.p4's `extract<T>(out T hdr)`
+    cannot say so, and a struct was extracted field by field as if it were one. `_` discards, and a sub-parser's
+    type variable is a header where it is specialized."""
+    t = getattr(arg, "type", None)
+    while isinstance(t, T.NewType):
+        t = t.base
+    if t is not None and not isinstance(t, (T.Header, T.DontCare, T.TypeVar)):
+        raise _err(f"extract: the argument must be a header, not {t}", arg)
