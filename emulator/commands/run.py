@@ -203,12 +203,9 @@ def _gbps(value: float) -> str:
 def written_files(out_dir: Path) -> str:
     """What this run wrote, by kind, from the output folder's manifest: only the kinds that are there (the Mininet
     engine writes no CSV, `outputs.plots: false` no PNG, no `outputs.pcap` no pcap)."""
-    from emulator.report.output import MANIFEST
+    from emulator.report.output import listed_files
 
-    try:
-        names = (Path(out_dir) / MANIFEST).read_text().split()
-    except OSError:
-        names = []
+    names = listed_files(out_dir)
     kinds = [pattern for pattern in ("*.csv", "*.png", "*.pcap", "trace-*.txt")
              if any(n.endswith(pattern.split("*")[1]) for n in names)]
     return ", ".join(["summary.json", *kinds])

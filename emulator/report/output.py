@@ -75,10 +75,7 @@ class OutputDir:
 
     def _clear_previous(self) -> None:
         listed = self.path / MANIFEST
-        try:
-            names = listed.read_text(errors="replace").split("\n") if _is_regular(listed) else []
-        except OSError:
-            names = []
+        names = listed_files(self.path)
         names += [p.name for p in self.path.iterdir() if p.name.startswith(".") and _PART in p.name]
         for name in names:
             target = self.path / name
@@ -144,6 +141,15 @@ class OutputDir:
             return op()
         except OSError as exc:
             raise write_error(path, exc) from None
+
+
+def listed_files(folder: str | Path) -> list[str]:
+    """The names a run wrote in `folder`, from its manifest (empty if there is none or it cannot be read)."""
+    listed = Path(folder) / MANIFEST
+    try:
+        return [n for n in listed.read_text(errors="replace").split("\n") if n] if _is_regular(listed) else []
+    except OSError:
+        return []
 
 
 def check_folder(path: str | Path, what: str = "output folder") -> None:

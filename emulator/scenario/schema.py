@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
-from emulator.scenario.units import rate_bps, size_bytes, time_ns
+from emulator.scenario.units import MAX_VALUE, rate_bps, size_bytes, time_ns
 from traffic.config import NicConfig
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
@@ -32,7 +32,6 @@ class Strict(BaseModel):
 
 
 Probability = Annotated[float, Field(ge=0, lt=1)]
-MAX_RATE = 2**63 - 1  # what a rate written with units may be (emulator.scenario.units.MAX_VALUE)
 
 
 class LinkSpec(Strict):
@@ -83,9 +82,9 @@ class TwoLevelSpec(Strict):
         if self.oversubscription is None:
             return self.uplink_rate
         uplink = self.hosts_per_leaf * rate / (self.spines * self.parallel_links * self.oversubscription)
-        if not 1 <= uplink <= MAX_RATE:  # inf for an oversubscription of 1e-300 (round() would raise)
+        if not 1 <= uplink <= MAX_VALUE:  # inf for an oversubscription of 1e-300 (round() would raise)
             raise ValueError(f"two_level.oversubscription: {self.oversubscription:g} makes leaf-spine links of "
-                             f"{uplink:.3g} bits/s (1 .. {MAX_RATE:.3g} possible)")
+                             f"{uplink:.3g} bits/s (1 .. {MAX_VALUE:.3g} possible)")
         return round(uplink)
 
     def expand(self, rate: int) -> tuple[list[str], list[str], list[LinkSpec]]:
