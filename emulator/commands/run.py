@@ -60,7 +60,7 @@ def _main(args: argparse.Namespace) -> int:
 
     args.scenario = str(resolve_scenario(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
-    sc = load_scenario(args.scenario, overrides)
+    sc = load_scenario(args.scenario, overrides, given=args.overrides)
     from emulator.target.plugins import load_plugins
 
     load_plugins(args.extern_plugins)

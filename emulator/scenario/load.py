@@ -14,16 +14,17 @@ from emulator.files import SCENARIO_LIMIT, read_text
 from emulator.scenario.schema import Scenario
 
 
-def load_scenario(path: str | Path, overrides: list[str] = ()) -> Scenario:
+def load_scenario(path: str | Path, overrides: list[str] = (), given: list[str] | None = None) -> Scenario:
     """Load and validate a scenario; `overrides` are `dotted.path=value` strings (value parsed as YAML)."""
     path = Path(path)
     text = read_text(path, "scenario", SCENARIO_LIMIT, lambda msg: ConfigError(msg, file=str(path)))
-    return parse_scenario(text, path, overrides)
+    return parse_scenario(text, path, overrides, given)
 
 
-def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Scenario:
+def parse_scenario(text: str, path: str | Path, overrides: list[str] = (), given: list[str] | None = None) -> Scenario:
     """A scenario from its YAML text (`path` names it in errors): what a sweep sends to a worker that may not
-    see the file."""
+    see the file. `given`: the overrides an error blames as `--set` ones (default: all of them; a sweep's grid
+    values and a run's --seed are overrides too, but not --set)."""
     path = Path(path)
     try:
         data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
@@ -40,7 +41,7 @@ def parse_scenario(text: str, path: str | Path, overrides: list[str] = ()) -> Sc
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
-        raise _config_error(exc, path, text, overrides) from None
+        raise _config_error(exc, path, text, overrides if given is None else given) from None
 
 
 def override_note(field: str, overrides: list[str] | tuple[str, ...]) -> str:

@@ -121,15 +121,12 @@ def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: lis
     for point in points:  # a bad point is an error now, not in a worker hours later
         overrides = sets + [f"{p}={v}" for p, v in point]
         try:
-            name = parse_scenario(text, path, overrides).name
+            name = parse_scenario(text, path, overrides, given=sets).name
         except ConfigError as exc:
             if not point:
                 raise
-            message = exc.message  # the loader took the grid point's values for --set ones: say --grid instead
-            for p, v in point:
-                message = message.replace(f" (from --set {p}={v})", "")
             opt = " ".join(f"--grid {p}={v}" for p, v in point)
-            raise ConfigError(f"{message} (with {opt})", exc.path, exc.file) from None
+            raise ConfigError(f"{exc.message} (with {opt})", exc.path, exc.file) from None
     plan = SweepPlan(str(path), name, sets, axes, list(range(1, seeds + 1)))
     for point in points:
         for seed in plan.seeds:
