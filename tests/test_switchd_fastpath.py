@@ -153,12 +153,17 @@ def test_idle_timeouts_and_direct_counters_see_the_fast_paths_hits(lab, tmp_path
         frame = bytes.fromhex("020000000002" "020000000001" "0800") + bytes(50)
         cap = capture(lab, h2[0], WAIT_S, count=60)
         send(lab, h1[0], [frame] * 60, gap=0.025)  # 1.5 s of traffic, a frame every 25 ms
-        assert len(captured(cap)) == 60
+        arrivals = [t for t, _ in captured(cap)]
+        assert len(arrivals) == 60
+        # The longest silence the entry really saw. On a loaded machine the sender can stall past the timeout;
+        # a notification is then right, and the check below still needs one once the flow has stopped.
+        silence_ms = max(b - a for a, b in zip(arrivals, arrivals[1:])) / 1e6
         try:  # nothing was idle while the flow ran
             note = ctl.responses.get_nowait()
             while note.WhichOneof("update") != "idle_timeout_notification":
                 note = ctl.responses.get_nowait()
-            pytest.fail(f"idle notification while traffic flowed: {note}")
+            if silence_ms < 250:
+                pytest.fail(f"idle notification while traffic flowed (longest gap {silence_ms:.0f} ms): {note}")
         except queue.Empty:
             pass
         note = ctl.next("idle_timeout_notification", timeout=5)
