@@ -129,6 +129,7 @@ class V1Switch:
         and reports every packet's steps as BMv2's --log-console would; without it nothing is traced and the
         generated code has no trace calls. `plugins` (plugins.ExternPlugins) implement the program's own externs;
         by default the process's registry, which `--extern-plugin` fills."""
+        _check_v1model_main(program)
         self.program = program
         info: ProgramInfo = program.info if program.info is not None else ProgramInfo()
         if not info.blocks:
@@ -533,6 +534,19 @@ class V1Switch:
         if len(matches) == 1:
             return matches[0]
         raise RuntimeApiError(f"unknown extern instance '{name}'")
+
+
+def _check_v1model_main(program) -> None:
+    """A program whose `main` is another package (p4c's p4test samples, PSA, a package of its own) is refused at
+    `main`, by name: the six v1model blocks would otherwise be read off its arguments by position."""
+    from emulator.p4 import ast as A
+
+    main = getattr(program, "main", None)
+    decl = getattr(getattr(main, "inst_type", None), "decl", None)
+    if isinstance(decl, A.PackageTypeDecl) and decl.name != "V1Switch":
+        raise P4Error(f"`main` is a `{decl.name}`: rocelab runs v1model programs, whose main is "
+                      "`V1Switch(parser, verifyChecksum, ingress, egress, computeChecksum, deparser) main;`",
+                      main.loc)
 
 
 def _blocks_from_main(program) -> dict:
