@@ -87,3 +87,11 @@ def test_the_forwarders_cpu_time_is_not_counted_in_clock_ticks():
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
+
+
+def test_compiling_fabric_for_the_bench_prints_nothing(tmp_path, capsys):
+    """The compile command's own line came out above the bench's table, once per switch the bench started."""
+    info, cfg = bench.compile_fabric(str(tmp_path))
+    assert os.path.getsize(info) and os.path.getsize(cfg)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
