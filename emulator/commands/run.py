@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from emulator.commands.scenario_arg import scenario_path
 from emulator.errors import ConfigError, UsageError
-from emulator.scenario.bundled import bundled_names, resolve_scenario
+from emulator.scenario.bundled import bundled_names
 
 EXIT_COMPLETE = 0
 EXIT_INCOMPLETE = 1  # flows failed or did not complete (max_duration); summary.json says why
@@ -58,7 +59,7 @@ def _main(args: argparse.Namespace) -> int:
     from emulator.report.output import OutputDir, check_folder
     from emulator.scenario.load import load_scenario
 
-    args.scenario = str(resolve_scenario(args.scenario))
+    args.scenario = str(scenario_path(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
     sc = load_scenario(args.scenario, overrides, given=args.overrides)
     from emulator.target.plugins import load_plugins
