@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 import emulator.bench.switch as bench
 from emulator.errors import UsageError
@@ -56,3 +57,41 @@ def test_sigterm_removes_the_benchs_namespaces_and_veths():
     for name in left:  # never leave them on the machine, even when the test fails
         subprocess.run(["ip", "netns" if name.endswith(("h1", "h2")) else "link", "del", name], capture_output=True)
     assert not left, f"SIGTERM left {left}"
+
+
+# Burns the CPU seconds it reads on stdin, then says how much CPU its main thread has used, and waits (asleep).
+BURNER = """
+import sys, time
+for line in sys.stdin:
+    end = time.thread_time() + float(line)
+    while time.thread_time() < end:
+        pass
+    print(time.thread_time(), flush=True)
+"""
+
+
+def test_the_forwarders_cpu_time_is_not_counted_in_clock_ticks():
+    """Per-frame CPU (switch_cpu_us, bare_loop_cpu_us, cpu_ratio) came from the main thread's utime + stime, in
+    10 ms ticks: 30,000 frames at 2 us are 6 ticks, and `--frames 5000` read 2 us for both forwarders and a
+    cpu_ratio of exactly 1. Each reading must match the thread's own CPU clock within a millisecond."""
+    proc = subprocess.Popen([sys.executable, "-c", BURNER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        for burn in ("0.0137", "0.0061", "0.0243"):
+            proc.stdin.write(burn + "\n")
+            proc.stdin.flush()
+            own = float(proc.stdout.readline())
+            # read once it waits for the next line, as the bench reads a stopped or idle forwarder
+            wait_until(lambda: open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[0] == "S",
+                       "the burner waiting on stdin", interval=0.001)
+            assert abs(bench._cpu_s(proc.pid) - own) < 0.001, (burn, own, bench._cpu_s(proc.pid))
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def test_compiling_fabric_for_the_bench_prints_nothing(tmp_path, capsys):
+    """The compile command's own line came out above the bench's table, once per switch the bench started."""
+    info, cfg = bench.compile_fabric(str(tmp_path))
+    assert os.path.getsize(info) and os.path.getsize(cfg)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""

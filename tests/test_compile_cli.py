@@ -171,3 +171,10 @@ def test_a_program_that_fails_code_generation_writes_nothing(tmp_path):
     out = tmp_path / "out.txtpb"
     assert main(["compile", str(bad), "--p4info", str(out)]) == 2
     assert not out.exists()
+
+
+def test_the_summary_line_counts_in_words(tmp_path, capsys):
+    """basic_ipv4.p4 said '1 tables, 2 actions'."""
+    prog = os.path.join(HERE, "..", "p4src", "basic_ipv4.p4")
+    assert main(["compile", "--p4runtime-files", str(tmp_path / "b.txtpb"), prog]) == 0
+    assert f"{prog}: 1 table, 2 actions -> " in capsys.readouterr().out

@@ -51,3 +51,27 @@ def test_output_dir_files_appear_only_when_complete(tmp_path):
     assert list((tmp_path / "o").iterdir()) == []
     out.write_json("s.json", {"a": 1})
     assert (tmp_path / "o" / "s.json").read_text() == '{\n  "a": 1\n}\n' and out.written[-1].name == "s.json"
+
+
+def _fct_axis(tmp_path, monkeypatch, fct_ns: list[int]) -> tuple[str, float]:
+    """The x label and the largest bar of fct.png for flows with these completion times."""
+    import emulator.report.plots as plots
+
+    seen = {}
+
+    def save(out, name, plt, fig):
+        ax = fig.axes[0]
+        seen["label"], seen["widest"] = ax.get_xlabel(), max(p.get_width() for p in ax.patches)
+        plt.close(fig)
+    monkeypatch.setattr(plots, "_save", save)
+    flows = [{"name": f"f{i}", "fct_ns": t, "completed": True, "backlogged": False, "goodput_gbps": 0.0}
+             for i, t in enumerate(fct_ns)]
+    plots.plot_completions(OutputDir(tmp_path / "o"), flows, "x")
+    return seen["label"], seen["widest"]
+
+
+def test_completion_times_are_plotted_in_a_unit_that_fits(tmp_path, monkeypatch):
+    """A Mininet run's flows take ~900 ms: its fct.png read 0 to 800000 µs; a simulated incast's stay in µs."""
+    assert _fct_axis(tmp_path, monkeypatch, [909_638_100, 916_761_100]) == ("completion time (ms)", 916.7611)
+    assert _fct_axis(tmp_path, monkeypatch, [1_453_600, 1_425_900]) == ("completion time (µs)", 1453.6)
+    assert _fct_axis(tmp_path, monkeypatch, [12_000_000_000])[0] == "completion time (s)"

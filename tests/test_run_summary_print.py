@@ -38,3 +38,33 @@ def test_sim_run_keeps_two_decimals_and_lists_its_csv(tmp_path):
     text = _printed(_summary("sim", 11.5419), tmp_path)
     assert "11.54" in text and "simulated" in text
     assert text.rstrip().endswith("summary.json, *.csv, trace-*.txt")  # outputs.plots false, no outputs.pcap
+
+
+def _log(width: int = 80) -> tuple[Console, object]:
+    """A console as `rocelab run ... > run.log` gets it: not a terminal, 80 columns."""
+    import io
+
+    buf = io.StringIO()
+    return Console(file=buf, width=width, color_system=None), buf
+
+
+def test_the_real_time_line_stays_one_line_in_a_log():
+    """It was wrapped at 80 columns in a log ("... NOT kept" / "up"), so a grep for "NOT kept up" missed it."""
+    from emulator.commands.run import print_realtime
+
+    console, buf = _log()
+    worst = {"samples": 5307, "p50_us": 74.7, "p99_us": 3334.8, "max_us": 5485.7}
+    print_realtime(console, {"realtime": {"worst": worst, "lateness_limit_us": 442.4, "kept_up": False}})
+    assert buf.getvalue() == ("real time: lateness p50/p99/max 74.7/3334.8/5485.7 us (limit 442.4 us): "
+                              "NOT kept up\n")
+
+
+def test_a_mininet_warning_stays_one_line_in_a_log():
+    from emulator.commands.run import warner
+
+    console, buf = _log()
+    text = ("real time not kept: scheduling lateness p99 3334.8 us is more than 50% of a frame time (885 us at "
+            "10 Mb/s); the figures are not those of the configured rates (lower the rates or run fewer things on "
+            "this machine)")
+    warner(console)(text)
+    assert buf.getvalue() == f"warning: {text}\n"

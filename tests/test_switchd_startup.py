@@ -4,6 +4,8 @@ answered as it would be later: commits and PacketOuts wait for the engine, in or
 from __future__ import annotations
 
 import ast
+import json
+import signal
 import subprocess
 import sys
 import threading
@@ -183,3 +185,44 @@ def test_a_call_waiting_for_a_service_that_never_comes_is_answered_when_the_serv
     handle.stop(0)
     t.join(30)
     assert not t.is_alive() and result and result[0] in (grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.UNAVAILABLE)
+
+
+# Runs the switch's own main() with write_stats wrapped: the modules the SIGUSR1 handler imported go to a file.
+STATS_PROBE = """
+import json, os, sys
+from emulator.switchd import main as switch
+
+real = switch.write_stats
+def write_stats(sw, path):
+    before = set(sys.modules)
+    real(sw, path)
+    with open(os.environ["ROCELAB_PROBE_OUT"], "a") as f:  # a line per call: SIGUSR1's, then the one at exit
+        print(json.dumps(sorted(set(sys.modules) - before)), file=f)
+switch.write_stats = write_stats
+sys.exit(switch.main(sys.argv[1:]))
+"""
+
+
+def test_a_stats_request_imports_nothing_in_the_real_time_loop(rt, tmp_path, monkeypatch):
+    """SIGUSR1 (the Mininet CLI's `queues`) writes the stats file from the loop's thread. Its first one imported
+    emulator.report.summary, and with it scapy and the traffic package: a 250 ms stall of forwarding (more on a busy
+    machine), in which frames piled up in the sockets and then overflowed the PFC headroom (178 to 857 drops in
+    incast_pfc_mininet, a lossless run, against none without the request)."""
+    from waiting import wait_until
+
+    p4info, cfg_path = rt
+    stats, probe_out = tmp_path / "stats.json", tmp_path / "imported.json"
+    monkeypatch.setenv("ROCELAB_PROBE_OUT", str(probe_out))
+    # started as the Mininet engine starts its switches (pcaps, no program) and then sent its pipeline
+    proc, address, _ = start_listening([sys.executable, "-c", STATS_PROBE, "--pcap", str(tmp_path), "--no-p4",
+                                        "--device-id", "1", "--", "--stats-file", str(stats)])
+    try:
+        ctl = Controller(address)
+        ctl.set_pipeline(p4info, cfg_path.read_bytes())
+        ctl.close()
+        proc.send_signal(signal.SIGUSR1)
+        wait_until(lambda: probe_out.is_file() and probe_out.stat().st_size > 0, "the stats file written on SIGUSR1")
+    finally:
+        assert stop(proc) == 0
+    assert json.loads(probe_out.read_text().splitlines()[0]) == []
+    assert "stats" in json.loads(stats.read_text())

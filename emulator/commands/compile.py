@@ -137,7 +137,7 @@ def main(args: argparse.Namespace) -> int:
     p4info = build_p4info(checked.info)
     switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written
     if not (info_outputs or config or args.dump):
-        raise UsageError(f"{args.program}: no errors ({len(p4info.tables)} tables, {len(p4info.actions)} actions), "
+        raise UsageError(f"{args.program}: no errors ({_contents(p4info)}), "
                          "but nothing to do: give -o OUT.json / --device-config, --p4runtime-files / --p4info, "
                          "or --dump")
     if args.dump:
@@ -152,9 +152,16 @@ def main(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     if outputs:
-        print(f"{args.program}: {len(p4info.tables)} tables, {len(p4info.actions)} actions -> "
+        print(f"{args.program}: {_contents(p4info)} -> "
               + ", ".join(p for p, _ in outputs), file=sys.stderr if args.dump else sys.stdout)
     return 0
+
+
+def _contents(p4info) -> str:
+    """'1 table, 2 actions' (basic_ipv4.p4 was '1 tables')."""
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+    return f"{count(len(p4info.tables), 'table')}, {count(len(p4info.actions), 'action')}"
 
 
 def _preprocessed_text(program: str, include_dirs: list[str], defines: dict[str, str]) -> str:

@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from emulator.commands.scenario_arg import scenario_path
 from emulator.errors import ConfigError, UsageError
-from emulator.scenario.bundled import bundled_names, resolve_scenario
+from emulator.scenario.bundled import bundled_names
 
 EXIT_COMPLETE = 0
 EXIT_INCOMPLETE = 1  # flows failed or did not complete (max_duration); summary.json says why
@@ -58,7 +59,7 @@ def _main(args: argparse.Namespace) -> int:
     from emulator.report.output import OutputDir, check_folder
     from emulator.scenario.load import load_scenario
 
-    args.scenario = str(resolve_scenario(args.scenario))
+    args.scenario = str(scenario_path(args.scenario))
     overrides = list(args.overrides) + ([f"seed={args.seed}"] if args.seed is not None else [])
     sc = load_scenario(args.scenario, overrides, given=args.overrides)
     from emulator.target.plugins import load_plugins
@@ -126,19 +127,31 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     err = Console(stderr=True)
     # "running" is said once the scenario passed the engine's checks (it was said before a refusal too)
     starting = None if args.quiet else (lambda: err.print(f"[bold]{sc.name}[/]: running on Mininet in real time ..."))
-    opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli, starting=starting,
-                          warn=lambda text: err.print(f"[bold yellow]warning:[/] {text}"))
+    opts = MininetOptions(switch_binary=args.switch_binary, cli=args.cli, starting=starting, warn=warner(err))
     with _scenario_errors(args.scenario, args.overrides):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
     summary = outcome.summary
     code = _report(args, summary, out_dir)
     if not args.quiet:
-        w = summary["realtime"]["worst"]
-        Console().print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
-                        f"(limit {summary['realtime']['lateness_limit_us']} us): "
-                        + ("kept up" if summary["realtime"]["kept_up"] else "[bold red]NOT kept up[/]"))
+        print_realtime(Console(), summary)
     return code
+
+
+# One message, one line: rich wraps at the console's width (80 columns when the output is a file or a pipe), which
+# split the real-time line and the lateness warning in run logs ("... NOT kept" / "up") and broke a grep for them.
+def warner(console: Any) -> Any:
+    """A MininetOptions.warn that prints each warning on one line."""
+    return lambda text: console.print(f"[bold yellow]warning:[/] {text}", soft_wrap=True)
+
+
+def print_realtime(console: Any, summary: dict[str, Any]) -> None:
+    """The Mininet run's last line: its worst scheduling lateness against the limit, and whether it kept up."""
+    rt = summary["realtime"]
+    w = rt["worst"]
+    console.print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
+                  f"(limit {rt['lateness_limit_us']} us): "
+                  + ("kept up" if rt["kept_up"] else "[bold red]NOT kept up[/]"), soft_wrap=True)
 
 
 class _progress:

@@ -90,4 +90,13 @@ class RocelabCLI(CLI):
                                       f"{p['pause_sent'][prio]} XOFF / {p['resume_sent'][prio]} XON sent\n")
         b = tm["buffer"]
         self.stdout.write(f"buffer: {b['shared_used']} of {b['shared_size']} B shared in use, peak "
-                          f"{b['max_shared_used']} B; lateness {stats['lateness']}\n")
+                          f"{b['max_shared_used']} B; {lateness_text(stats['lateness'])}\n")
+
+
+def lateness_text(late: dict) -> str:
+    """A switch's scheduling lateness as the run's last line words it (it was printed as a Python dict, with
+    None for every figure before the first timer)."""
+    if not late.get("samples"):
+        return "scheduling lateness: no samples yet"
+    return (f"scheduling lateness p50/p99/max {late['p50_us']}/{late['p99_us']}/{late['max_us']} us "
+            f"({late['samples']} samples)")

@@ -54,7 +54,29 @@ def mirror_updates(switch: Any, compiled: Compiled) -> list[Any]:
     out: list[Any] = []
     for which in ("action_profile_member", "action_profile_group", "table_entry", "packet_replication_engine_entry"):
         ents.read_all(which, out)
+    for ent in out:
+        _ids_from_handles(ent)
     return out
+
+
+def _ids_from_handles(ent: Any) -> None:
+    """Action profile members and groups get P4Runtime ids of handle + 1, the ids `rocelab cli` gives the handles it
+    makes (simple_switch_CLI's handles start at 0; a P4Runtime id of 0 is best avoided): the local switch's handles,
+    0 first, went out as ids, and the Mininet CLI's `tables s1` showed fabric.p4's first next hop as member(-1)."""
+    which = ent.WhichOneof("entity")
+    if which == "action_profile_member":
+        ent.action_profile_member.member_id += 1
+    elif which == "action_profile_group":
+        ent.action_profile_group.group_id += 1
+        for m in ent.action_profile_group.members:
+            m.member_id += 1
+    elif which == "table_entry":
+        action = ent.table_entry.action
+        kind = action.WhichOneof("type")
+        if kind == "action_profile_member_id":
+            action.action_profile_member_id += 1
+        elif kind == "action_profile_group_id":
+            action.action_profile_group_id += 1
 
 
 class P4RuntimeClient:

@@ -131,6 +131,16 @@ def plot_pauses(out: OutputDir, rows: list[tuple], end_ns: int, title: str) -> P
     return _save(out, "pauses.png", plt, fig)
 
 
+def time_unit(largest_ns: int) -> tuple[float, str]:
+    """(divisor, unit) for times up to `largest_ns`: µs for a simulated run's microseconds, ms and s for a Mininet
+    run's (its completion axis read 0 to 800000 µs for 900 ms flows)."""
+    if largest_ns >= 10_000_000_000:
+        return 1e9, "s"
+    if largest_ns >= 10_000_000:
+        return 1e6, "ms"
+    return 1e3, "µs"
+
+
 def plot_completions(out: OutputDir, flows: list[dict], title: str) -> Path:
     plt, fig, ax = _figure(title)
     names = [f["name"] for f in flows]
@@ -140,9 +150,10 @@ def plot_completions(out: OutputDir, flows: list[dict], title: str) -> Path:
         ax.set_xlabel("goodput (Gb/s)")
     else:
         ax.set_title(f"{title}: flow completion times")
-        ax.barh(names, [(f["fct_ns"] or 0) / 1000 for f in flows],
+        div, unit = time_unit(max((f["fct_ns"] or 0) for f in flows) if flows else 0)
+        ax.barh(names, [(f["fct_ns"] or 0) / div for f in flows],
                 color=["tab:blue" if f["completed"] else "tab:gray" for f in flows])
-        ax.set_xlabel("completion time (µs)")
+        ax.set_xlabel(f"completion time ({unit})")
     ax.tick_params(axis="y", labelsize=7)
     ax.invert_yaxis()
     return _save(out, "fct.png", plt, fig)

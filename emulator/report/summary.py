@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from emulator.report.jsonable import jsonable
 from traffic.flows import jain_index
 
 
@@ -139,13 +140,3 @@ def flow_problems(flows: list[dict], stop_reason: str) -> list[str]:
             when = "was not started" if f["start_ns"] is None else "had not completed"
             out.append(f"{f['name']} ({f['src']} -> {f['dst']}) {when} when the run stopped ({stop_reason})")
     return out
-
-
-def jsonable(value: Any) -> Any:
-    """The same data as JSON will hold it (mapping keys as strings, tuples as lists), so a summary in memory
-    equals the summary.json read back."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return value

@@ -87,12 +87,13 @@ def _read_tm_config(path: str):
 
 def write_stats(sw, path: str) -> None:
     """The datapath's counters (what the simulator reports per switch) and the loop's lateness, as JSON, replaced
-    atomically so a reader never sees half a file."""
+    atomically so a reader never sees half a file. It runs in the SIGUSR1 handler, inside the real-time loop:
+    everything it imports is imported at start-up (`_stats_imports`), and is light (no scapy, no traffic)."""
     import json
     import os
 
+    from emulator.report.jsonable import jsonable
     from emulator.report.lateness import summarize
-    from emulator.report.summary import jsonable
 
     now = sw.now()
     if sw.flowcache is not None:
@@ -105,6 +106,17 @@ def write_stats(sw, path: str) -> None:
     with open(tmp, "w") as f:
         json.dump(data, f)
     os.replace(tmp, path)
+
+
+def _stats_imports() -> None:
+    """Import what write_stats needs before the loop runs: the first SIGUSR1 (the Mininet CLI's `queues`) once
+    imported emulator.report.summary there, with scapy, and stalled forwarding for 250 ms, long enough for the
+    frames piled up in the sockets to overflow the PFC headroom of a lossless run."""
+    import json  # noqa: F401
+    import os  # noqa: F401
+
+    import emulator.report.jsonable  # noqa: F401
+    import emulator.report.lateness  # noqa: F401
 
 
 def _load_program(path: str):
@@ -316,6 +328,7 @@ def run(opts: SwitchOptions) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     if opts.stats_file:
+        _stats_imports()
         signal.signal(signal.SIGUSR1, lambda *_: stop.sw is not None and write_stats(stop.sw, opts.stats_file))
     try:
         _open_interfaces(opts, opened)
