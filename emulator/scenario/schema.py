@@ -13,8 +13,9 @@ import re
 from collections import Counter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from emulator.scenario.strict import Strict
 from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
 from emulator.scenario.units import MAX_VALUE, rate_bps, size_bytes, time_ns
 from traffic.config import NicConfig
@@ -23,12 +24,6 @@ Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
 Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=7)]
-
-
-class Strict(BaseModel):
-    """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 Probability = Annotated[float, Field(ge=0, lt=1)]
