@@ -179,6 +179,8 @@ class Topology(Strict):
             for end in (link.a, link.b):
                 if end not in known:
                     raise ValueError(f"links[{i}]: unknown node '{end}' (known: {sorted(known)})")
+            if link.a == link.b:  # a port cabled to another port of the same switch: a loop no route can use
+                raise ValueError(f"links[{i}]: links {link.a} to itself")
         return self
 
 
