@@ -134,9 +134,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _set_pipeline(self, request) -> None:
         action = request.action
         dev = self.device
-        if action == COMMIT:
+        if action == COMMIT:  # P4Runtime spec, SetForwardingPipelineConfig RPC: the codes for COMMIT's two misuses
+            if request.HasField("config"):
+                raise invalid("COMMIT takes no config: it commits the one saved by VERIFY_AND_SAVE")
             if dev.saved is None:
-                raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, "COMMIT without a saved pipeline "
+                raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, "COMMIT without a saved pipeline "
                                      "(send VERIFY_AND_SAVE first)")
             self._commit(dev.saved)
             dev.saved = None
