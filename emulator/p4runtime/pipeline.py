@@ -110,6 +110,25 @@ class Pipeline:
         self.digests = {d.preamble.id: d for d in p4.digests}
         self.digest_by_name = {d.preamble.name: d for d in p4.digests}
         self.controller = {c.preamble.name: c for c in p4.controller_packet_metadata}
+        self._complete()
+
+    def _complete(self) -> None:
+        """The P4Info lists every table and controller header the program shows the control plane (P4Info is its
+        contract): an empty or partial one was taken, its tables then out of every client's reach, and without
+        the `packet_out` header a PacketOut's payload went in bare, read by the program as that header."""
+        from emulator.p4.p4info_annotations import is_hidden
+        from emulator.p4.p4info_ids import cp_name
+
+        info = self.state.info
+        listed = {_cp(t.preamble.name) for t in self.p4info.tables}
+        for t in info.tables:
+            if not is_hidden(t) and not t.unused and cp_name(t.name) not in listed:
+                raise invalid(f"P4Info has no table '{cp_name(t.name)}' of the device config's program: it does "
+                              "not describe this program (give the P4Info compiled with it)")
+        for ch in info.controller_headers:
+            if not is_hidden(ch) and ch.name not in self.controller:
+                raise invalid(f"P4Info has no controller_packet_metadata '{ch.name}' of the device config's "
+                              "program: it does not describe this program (give the P4Info compiled with it)")
 
     @staticmethod
     def _objects(items, objects: dict, what: str) -> dict[int, tuple[str, Any, Any]]:
