@@ -68,6 +68,15 @@ def counter_data(unit: int, packets: int, nbytes: int, msg) -> None:
         msg.byte_count = nbytes
 
 
+def counts(data) -> tuple[int, int]:
+    """(packets, bytes) of a written CounterData. Its int64 counts may be negative on the wire; a counter holds
+    none (BMv2's are unsigned and would read -1 back as 2^64-1), and one set to -5 took it and counted up from it."""
+    for what, n in (("packet_count", data.packet_count), ("byte_count", data.byte_count)):
+        if n < 0:
+            raise invalid(f"counter data: {what} must not be negative, got {n}")
+    return data.packet_count, data.byte_count
+
+
 def direct_counter_unit(pipe: Pipeline, table_id: int) -> int:
     return next((item.spec.unit for _, _, item in pipe.direct_counters.values()
                  if item.direct_table_id == table_id), 0)
@@ -84,7 +93,7 @@ def write_counter(pipe: Pipeline, kind: int, ce) -> None:
     name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
     modify = _modify_or_reset(kind, "counters")
     for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
-        obj.write(i, ce.data.packet_count if modify else 0, ce.data.byte_count if modify else 0)
+        obj.write(i, *(counts(ce.data) if modify else (0, 0)))
 
 
 def read_counters(pipe: Pipeline, q, out: list) -> None:
@@ -128,7 +137,7 @@ def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
     entries = _direct_entries(pipe, t, dce.table_entry)
     modify = _modify_or_reset(kind, "counters")
     for e in entries:
-        e.counter[0], e.counter[1] = (dce.data.packet_count, dce.data.byte_count) if modify else (0, 0)
+        e.counter[0], e.counter[1] = counts(dce.data) if modify else (0, 0)
 
 
 def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:

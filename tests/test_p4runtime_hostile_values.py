@@ -1,0 +1,47 @@
+"""Values a Write must refuse though their protobuf type holds them: negative counts, negative digest settings,
+replica instances wider than v1model's 16-bit egress_rid. Raw stubs against tests/p4runtime/rt.p4; each refused
+update leaves the state as it was."""
+from __future__ import annotations
+
+import grpc
+import pytest
+import test_p4runtime_server as server_tests
+from p4runtime_util import write_error_details
+from test_p4runtime_server import INSERT, MODIFY, table_entry
+
+from emulator.proto import p4runtime_pb2
+
+h, ctl = server_tests.h, server_tests.ctl  # the server harness and a primary controller (fixtures)
+BAD = grpc.StatusCode.INVALID_ARGUMENT.value[0]
+
+
+def _refused(ctl, kind, entity) -> list[tuple[int, str]]:
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write((kind, entity))
+    return write_error_details(exc.value)
+
+
+def _lpm(h):
+    return table_entry(h, "Ing.ipv4_lpm", [("hdr.ipv4.dstAddr", "lpm", bytes([10, 0, 0, 0]), 8)], "Ing.drop")
+
+
+@pytest.mark.parametrize("packets, nbytes, what", [(-5, 0, "packet_count"), (1, -1, "byte_count")])
+def test_negative_counts_are_refused_everywhere_a_counter_is_written(h, ctl, packets, nbytes, what):
+    message = f"counter data: {what} must not be negative, got {min(packets, nbytes)}"
+    c = p4runtime_pb2.Entity()
+    c.counter_entry.counter_id = h.id("counters", "Ing.port_counter")
+    c.counter_entry.index.index = 3
+    c.counter_entry.data.packet_count, c.counter_entry.data.byte_count = packets, nbytes
+    assert _refused(ctl, MODIFY, c) == [(BAD, message)]
+    c.counter_entry.ClearField("data")
+    (got,) = ctl.read(c)
+    assert (got.counter_entry.data.packet_count, got.counter_entry.data.byte_count) == (0, 0)
+    e = _lpm(h)
+    e.table_entry.counter_data.packet_count, e.table_entry.counter_data.byte_count = packets, nbytes
+    assert _refused(ctl, INSERT, e) == [(BAD, message)]
+    ctl.write((INSERT, _lpm(h)))
+    d = p4runtime_pb2.Entity()
+    d.direct_counter_entry.table_entry.CopyFrom(_lpm(h).table_entry)
+    d.direct_counter_entry.table_entry.ClearField("action")
+    d.direct_counter_entry.data.packet_count, d.direct_counter_entry.data.byte_count = packets, nbytes
+    assert _refused(ctl, MODIFY, d) == [(BAD, message)]
