@@ -45,3 +45,16 @@ def test_negative_counts_are_refused_everywhere_a_counter_is_written(h, ctl, pac
     d.direct_counter_entry.table_entry.ClearField("action")
     d.direct_counter_entry.data.packet_count, d.direct_counter_entry.data.byte_count = packets, nbytes
     assert _refused(ctl, MODIFY, d) == [(BAD, message)]
+
+
+@pytest.mark.parametrize("field", ["max_timeout_ns", "max_list_size", "ack_timeout_ns"])
+def test_negative_digest_settings_are_refused(h, ctl, field):
+    d = p4runtime_pb2.Entity()
+    d.digest_entry.digest_id = h.p4info.digests[0].preamble.id
+    d.digest_entry.config.max_list_size = 1
+    setattr(d.digest_entry.config, field, -1)
+    assert _refused(ctl, INSERT, d) == [(BAD, f"digest {d.digest_entry.digest_id} config: {field} must not be "
+                                               "negative, got -1")]
+    q = p4runtime_pb2.Entity()
+    q.digest_entry.SetInParent()
+    assert ctl.read(q) == []
