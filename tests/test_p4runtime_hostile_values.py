@@ -58,3 +58,28 @@ def test_negative_digest_settings_are_refused(h, ctl, field):
     q = p4runtime_pb2.Entity()
     q.digest_entry.SetInParent()
     assert ctl.read(q) == []
+
+
+def _pre(kind: str, instance: int):
+    e = p4runtime_pb2.Entity()
+    if kind == "multicast":
+        msg = e.packet_replication_engine_entry.multicast_group_entry
+        msg.multicast_group_id = 3
+    else:
+        msg = e.packet_replication_engine_entry.clone_session_entry
+        msg.session_id = 3
+    msg.replicas.add(egress_port=1, instance=instance)
+    return e
+
+
+@pytest.mark.parametrize("kind", ["multicast", "clone"])
+def test_a_replica_instance_wider_than_egress_rid_is_out_of_range(h, ctl, kind):
+    assert _refused(ctl, INSERT, _pre(kind, 65537)) == [
+        (grpc.StatusCode.OUT_OF_RANGE.value[0], "replica instance 65537 does not fit v1model's 16-bit egress_rid "
+                                                "(0..65535)")]
+    ctl.write((INSERT, _pre(kind, 65535)))
+    q = _pre(kind, 0)
+    which = q.packet_replication_engine_entry.WhichOneof("type")
+    getattr(q.packet_replication_engine_entry, which).ClearField("replicas")
+    (got,) = ctl.read(q)
+    assert [r.instance for r in getattr(got.packet_replication_engine_entry, which).replicas] == [65535]

@@ -409,6 +409,7 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
 
 FIRST_RESERVED_GROUP = 1 << 15  # PI keeps multicast groups from here up for clone sessions
 MAX_CLONE_SESSION_ID = 512  # PI's clone session ids: 1..511
+MAX_INSTANCE = (1 << 16) - 1  # a replica's instance is the copy's standard_metadata.egress_rid, a bit<16>
 
 
 def _check_group_id(gid: int) -> None:
@@ -428,6 +429,9 @@ def _replicas(replicas) -> tuple[list[tuple[int, int]], dict]:
     does."""
     out, widths = [], {}
     for r in replicas:
+        if r.instance > MAX_INSTANCE:  # PI casts it to 16 bits: 65537 became the copies of instance 1
+            raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, f"replica instance {r.instance} does not fit "
+                                 f"v1model's 16-bit egress_rid (0..{MAX_INSTANCE})")
         if r.WhichOneof("port_kind") == "port":
             port = codec.decode(r.port, 32, "replica port")
             widths[(r.instance, port)] = len(r.port)
