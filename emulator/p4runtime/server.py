@@ -292,12 +292,19 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 which = req.WhichOneof("update")
                 if which == "arbitration":
                     arb = req.arbitration
-                    if arb.device_id != self.device.device_id:
-                        outq.put(P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {arb.device_id}"))
+                    if arb.device_id != self.device.device_id:  # spec: NOT_FOUND, or for a stream already
+                        # arbitrated (for this device) FAILED_PRECONDITION
+                        code = grpc.StatusCode.FAILED_PRECONDITION if client.arbitrated else grpc.StatusCode.NOT_FOUND
+                        outq.put(P4RuntimeError(code, f"unknown device id {arb.device_id}" if not client.arbitrated
+                                                else f"this stream is arbitrated for device {self.device.device_id}, "
+                                                f"not {arb.device_id}"))
                         return
                     role = arb.role.name if arb.HasField("role") else ""
-                    try:
+                    try:  # an unset election id is (0, 0), as PI reads it: p4-guide's PTF base test arbitrates
+                        # without one and expects to be the primary when alone (tests/ptf/unarbitrated.py), where
+                        # the spec would make it a standby that never becomes primary
                         self.arbiter.update(client, role, (arb.election_id.high, arb.election_id.low))
+                        client.arbitrated = True
                     except P4RuntimeError as exc:
                         outq.put(exc)
                         return
