@@ -279,6 +279,8 @@ class StfRunner:
         match = {}
         for name, kv in cmd.keys:
             fname = resolve_key_field(list(fields), name, table.name)
+            if fname in match:  # the later value silently replaced the earlier one
+                raise RuntimeApiError(f"key '{fname}' of table {table.name} is given twice")
             f = fields[fname]
             match[fname] = key_to_match(f.match_kind, f.bitwidth, kv, fname)
         for fname, f in fields.items():
