@@ -265,6 +265,8 @@ class StfRunner:
         for k, v in args:
             if k not in known:
                 raise RuntimeApiError(f"action {action} has no parameter '{k}' (has: {', '.join(known) or 'none'})")
+            if k in out:  # the later value silently replaced the earlier one
+                raise RuntimeApiError(f"action {action}: parameter '{k}' is given twice")
             if v >> known[k].bitwidth:
                 raise RuntimeApiError(f"value {v} does not fit parameter '{k}' (bit<{known[k].bitwidth}>)")
             out[k] = v
