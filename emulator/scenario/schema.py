@@ -560,8 +560,12 @@ class Scenario(Strict):
             raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
-        if self.duration is not None and self.workload.warmup >= self.duration:
-            raise ValueError(f"workload.warmup ({self.workload.warmup} ns) must be shorter than duration")
+        if self.duration is not None and self.workload.warmup >= self.duration:  # named by its path, not "(top
+            # level)": `duration: 0` with no warmup written is the duration's fault
+            if not self.workload.warmup:
+                raise ValueError("duration: must be above 0 (a run of no time)")
+            raise ValueError(f"workload.warmup: {self.workload.warmup:,} ns must be shorter than duration "
+                             f"({self.duration:,} ns)")
         names = [f.name for f in self.workload.flows if f.name]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
