@@ -468,7 +468,8 @@ class Scenario(Strict):
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
-    max_duration: Duration = 1_000_000_000  # a safety stop in virtual time
+    # a safety stop in virtual time; 0 stopped every run before it began (exit 1, flows failed, not bad input)
+    max_duration: Annotated[Duration, Field(gt=0)] = 1_000_000_000
     topology: Topology
     switch: SwitchSpec = Field(default_factory=SwitchSpec)
     nic: NicSpec = Field(default_factory=NicSpec)
