@@ -83,3 +83,15 @@ def test_a_replica_instance_wider_than_egress_rid_is_out_of_range(h, ctl, kind):
     getattr(q.packet_replication_engine_entry, which).ClearField("replicas")
     (got,) = ctl.read(q)
     assert [r.instance for r in getattr(got.packet_replication_engine_entry, which).replicas] == [65535]
+
+
+def test_a_huge_value_is_named_short_in_its_error(h, ctl):
+    """A 100 KB register value: the message was the value in full hex (200 KB), past gRPC's metadata limit, so the
+    client got RESOURCE_EXHAUSTED ('received metadata size exceeds hard limit') instead of the error."""
+    r = p4runtime_pb2.Entity()
+    r.register_entry.register_id = h.id("registers", "Ing.last_len")
+    r.register_entry.index.index = 0
+    r.register_entry.data.bitstring = b"\x01" * 100_000
+    ((code, message),) = _refused(ctl, MODIFY, r)
+    assert code == BAD and message == ("register 'Ing.last_len' value: value 0x1010101010101010...0101010101010101 "
+                                       "(799,993 bits) does not fit in 32 bits")
