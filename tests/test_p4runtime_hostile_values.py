@@ -95,3 +95,20 @@ def test_a_huge_value_is_named_short_in_its_error(h, ctl):
     ((code, message),) = _refused(ctl, MODIFY, r)
     assert code == BAD and message == ("register 'Ing.last_len' value: value 0x1010101010101010...0101010101010101 "
                                        "(799,993 bits) does not fit in 32 bits")
+
+
+def test_a_big_failing_batch_still_tells_the_client_why(h, ctl):
+    """600 DELETEs of entries that do not exist: the per-update details (one p4.v1.Error each) passed gRPC's
+    metadata limit and the client got RESOURCE_EXHAUSTED 'received metadata size exceeds hard limit' instead of the
+    Write's status. Now UNKNOWN with the first failure and why the details were left out; a batch whose details fit
+    keeps them all."""
+    gone = [(server_tests.DELETE, _lpm(h)) for _ in range(600)]
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write(*gone)
+    assert exc.value.code() == grpc.StatusCode.UNKNOWN
+    assert exc.value.details().startswith("600 of 600 updates failed; first: Cannot find match entry (the 600 "
+                                          "per-update errors are left out")
+    assert write_error_details(exc.value) == []
+    with pytest.raises(grpc.RpcError) as exc:
+        ctl.write(*gone[:20])
+    assert write_error_details(exc.value) == [(grpc.StatusCode.NOT_FOUND.value[0], "Cannot find match entry")] * 20

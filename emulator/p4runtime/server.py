@@ -243,7 +243,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             first = next(m for c, m in errors if c != grpc.StatusCode.OK)
             n_bad = sum(c != grpc.StatusCode.OK for c, _ in errors)
             message = first if len(errors) == 1 else f"{n_bad} of {len(errors)} updates failed; first: {first}"
-            self._abort(context, P4RuntimeError(code, message), status_with_details(code, message, errors))
+            status = status_with_details(code, message, errors)  # its message says if the details had to go
+            self._abort(context, P4RuntimeError(code, status.message), status)
         return p4runtime_pb2.WriteResponse()
 
     def Read(self, request, context):
