@@ -312,7 +312,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 elif which == "packet":
                     self._packet_out(client, req.packet)
                 elif which == "digest_ack":  # its data may be reported again (digests.py)
-                    self.digest_lists.ack(req.digest_ack.digest_id, req.digest_ack.list_id)
+                    self._digest_ack(client, req.digest_ack)
         except grpc.RpcError:
             pass
         except Exception:  # a broken stream must not take the server down
@@ -322,6 +322,25 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             # stream's handler thread gets to its end (a new stream of the same controller may be arbitrating)
             self.arbiter.leave(client)
             outq.put(_DONE)
+
+    def _digest_ack(self, client: Client, ack) -> None:
+        """A DigestListAck from the primary for a digest of the P4Info; otherwise a StreamError (spec, "Stream Error
+        Reporting": INVALID_ARGUMENT for a digest_id no Digest has). Any stream's ack was taken: a backup's ack of
+        the primary's lists, or one with an unknown id, changed what was reported, or went unnoticed."""
+        pipe = self.device.pipeline
+        if client.election_id is None or self.arbiter.primary(client.role) is not client:
+            code, message = grpc.StatusCode.PERMISSION_DENIED, "DigestListAck from a client that is not the primary"
+        elif pipe is None or ack.digest_id not in pipe.digests:
+            code, message = grpc.StatusCode.INVALID_ARGUMENT, f"DigestListAck: {ack.digest_id} is not a valid digest id"
+        else:
+            self.digest_lists.ack(ack.digest_id, ack.list_id)
+            return
+        log.warning("%s: ignored", message)
+        resp = p4runtime_pb2.StreamMessageResponse()
+        resp.error.canonical_code = code.value[0]
+        resp.error.message = message
+        resp.error.digest_list_ack.digest_list_ack.CopyFrom(ack)
+        client.send(resp)
 
     def _packet_out(self, client: Client, packet) -> None:
         dev = self.device
