@@ -48,3 +48,28 @@ def test_a_p4info_without_an_object_of_the_program_is_refused(h, kind, name):
         assert h.device.pipeline is not None
     finally:
         c.close()
+
+
+@pytest.mark.parametrize("props, message", [
+    ({"multicast_group_table_size": 1_000_000}, "asks for 1,000,000 multicast groups; this switch has 32,767"),
+    ({"multicast_group_table_total_replicas": -1}, "multicast_group_table_total_replicas must not be negative"),
+    ({"multicast_group_table_total_replicas": 10, "multicast_group_table_max_replicas_per_entry": 20},
+     "max_replicas_per_entry (20) is larger than multicast_group_table_total_replicas (10)"),
+])
+def test_platform_properties_the_switch_cannot_meet_are_refused(h, props, message):
+    """P4Runtime spec, PkgInfo: the server should reject a P4Info whose platform_properties it does not conform to
+    (they were not read). Properties it meets go in."""
+    c = Controller(h.address)
+    try:
+        p4info = p4info_pb2.P4Info()
+        p4info.CopyFrom(h.p4info)
+        for name, value in props.items():
+            setattr(p4info.pkg_info.platform_properties, name, value)
+        with pytest.raises(grpc.RpcError) as exc:
+            c.set_pipeline(p4info, h.config)
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT and message in exc.value.details()
+        p4info.pkg_info.platform_properties.Clear()
+        p4info.pkg_info.platform_properties.multicast_group_table_size = 32767
+        c.set_pipeline(p4info, h.config)
+    finally:
+        c.close()
