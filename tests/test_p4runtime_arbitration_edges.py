@@ -116,3 +116,27 @@ def test_a_digest_ack_from_a_backup_or_for_an_unknown_digest_is_a_stream_error(h
     finally:
         primary.close()
         backup.close()
+
+
+@pytest.mark.parametrize("rpc", ["Write", "SetForwardingPipelineConfig"])
+def test_a_role_no_stream_arbitrated_for_is_not_found(h, rpc):
+    """Spec (Write and SetForwardingPipelineConfig RPCs): a role the device does not have is NOT_FOUND; it was
+    PERMISSION_DENIED 'Not primary', and without an election id a write for it was even taken."""
+    s = Stream(h.address)
+    try:
+        assert s.arbitrate(election_id=(0, 1)).status.code == 0  # the default role's primary
+        stub = p4runtime_pb2_grpc.P4RuntimeStub(s.channel)
+        for with_id in (True, False):
+            if rpc == "Write":
+                req = p4runtime_pb2.WriteRequest(device_id=1, role="nosuch")
+            else:
+                req = p4runtime_pb2.SetForwardingPipelineConfigRequest(device_id=1, role="nosuch", action=1)
+                req.config.p4info.CopyFrom(h.p4info)
+                req.config.p4_device_config = h.config
+            if with_id:
+                req.election_id.low = 1
+            with pytest.raises(grpc.RpcError) as exc:
+                getattr(stub, rpc)(req)
+            assert exc.value.code() == grpc.StatusCode.NOT_FOUND and "unknown role 'nosuch'" in exc.value.details()
+    finally:
+        s.close()

@@ -99,7 +99,11 @@ class Arbiter:
         request has no election_id field) passes while the role has no stream at all."""
         eid = (election_id.high, election_id.low)
         with self.lock:
-            if not given and not any(c.role == role for c in self.clients):
+            known = any(c.role == role for c in self.clients)
+            if role and not known:  # spec (Write, SetForwardingPipelineConfig): a role the device does not have
+                raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown role '{role}': no controller stream is "
+                                     "arbitrated for it")
+            if not given and not known:
                 return
             primary = self.primary(role)
         if primary is None or primary.election_id != eid:
