@@ -136,11 +136,16 @@ def test_pipeline_actions_and_get_response_types(h):
         assert h.device.pipeline is None
         c.set_pipeline(h.p4info, h.config, SFP.VERIFY_AND_SAVE)
         assert h.device.pipeline is None
-        c.set_pipeline(h.p4info, b"", SFP.COMMIT)
+        with pytest.raises(grpc.RpcError) as e:  # COMMIT takes no config (spec): the saved one is committed
+            c.set_pipeline(h.p4info, b"", SFP.COMMIT)
+        assert code_of(e) == grpc.StatusCode.INVALID_ARGUMENT and h.device.pipeline is None
+        commit = SFP(device_id=1, action=SFP.COMMIT)
+        commit.election_id.high, commit.election_id.low = c.election_id
+        c.stub.SetForwardingPipelineConfig(commit)
         assert h.device.pipeline is not None
         with pytest.raises(grpc.RpcError) as e:
-            c.set_pipeline(h.p4info, b"", SFP.COMMIT)  # nothing saved any more
-        assert code_of(e) == grpc.StatusCode.FAILED_PRECONDITION
+            c.stub.SetForwardingPipelineConfig(commit)  # nothing saved any more: NOT_FOUND (spec)
+        assert code_of(e) == grpc.StatusCode.NOT_FOUND
         Req = p4runtime_pb2.GetForwardingPipelineConfigRequest
         full = c.stub.GetForwardingPipelineConfig(Req(device_id=1, response_type=Req.ALL))
         assert full.config.p4info == h.p4info and full.config.p4_device_config == h.config

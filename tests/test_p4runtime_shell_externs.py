@@ -184,14 +184,20 @@ def test_multicast_groups_insert_modify_delete_read(rt):
 
 
 def test_clone_sessions_cos_truncation_and_ids(extras, tmp_path):
-    """CloneSessionEntry with class_of_service and packet_length_bytes, read back as written; a frame matching
-    Ing.mirrors is cloned to the session's port, truncated; a replica twice is INVALID_ARGUMENT; a replica written
-    with `port` bytes (P4Runtime 1.4) reads back as bytes."""
+    """CloneSessionEntry with packet_length_bytes, read back as written; a class_of_service is UNIMPLEMENTED, as
+    PI answers it (BMv2's clone sessions have none); a frame matching Ing.mirrors is cloned to the session's port,
+    truncated; a replica twice is INVALID_ARGUMENT; a replica written with `port` bytes (P4Runtime 1.4) reads back
+    as bytes."""
     c = sh.CloneSessionEntry(5).add(3, 1)
     c.cos, c.packet_length_bytes = 2, 20
+    with pytest.raises(P4RuntimeWriteException) as exc:
+        c.insert()
+    assert _code(exc) == "UNIMPLEMENTED" and "COS for clone sessions not supported yet" in str(exc.value)
+    assert list(sh.CloneSessionEntry().read()) == []
+    c.cos = 0
     c.insert()
     (got,) = sh.CloneSessionEntry(5).read()
-    assert (got.cos, got.packet_length_bytes) == (2, 20)
+    assert (got.cos, got.packet_length_bytes) == (0, 20)
     assert [(r.egress_port, r.instance) for r in got.replicas] == [(3, 1)]
     e = sh.TableEntry("Ing.mirrors")(action="Ing.mirror")
     e.match["etherType"] = "0x88b5"

@@ -28,7 +28,8 @@ DUPLICATE_GRACE_S = 2.0  # how long an arbitration waits for a stream holding th
 class Client:
     send: object  # callable(StreamMessageResponse)
     role: str = ""
-    election_id: tuple[int, int] | None = None
+    election_id: tuple[int, int] | None = None  # None: not arbitrated yet
+    arbitrated: bool = False  # its stream sent a MasterArbitrationUpdate that was accepted
 
 
 class Arbiter:
@@ -44,8 +45,13 @@ class Arbiter:
         return max(live, key=lambda c: c.election_id, default=None)
 
     def update(self, client: Client, role: str, election_id: tuple[int, int]) -> None:
+        """Arbitrate `client` for `role` with `election_id`; a stream already arbitrated keeps its role."""
         deadline = time.monotonic() + self.grace_s
         with self.lock:
+            if client in self.clients and client.role != role:  # spec: FAILED_PRECONDITION, the stream ends
+                raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION,
+                                     f"this stream is arbitrated for role '{client.role}': a stream's role cannot "
+                                     f"change (open a new stream for role '{role}')")
             while any(c is not client and c.role == role and c.election_id == election_id for c in self.clients):
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -93,7 +99,11 @@ class Arbiter:
         request has no election_id field) passes while the role has no stream at all."""
         eid = (election_id.high, election_id.low)
         with self.lock:
-            if not given and not any(c.role == role for c in self.clients):
+            known = any(c.role == role for c in self.clients)
+            if role and not known:  # spec (Write, SetForwardingPipelineConfig): a role the device does not have
+                raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown role '{role}': no controller stream is "
+                                     "arbitrated for it")
+            if not given and not known:
                 return
             primary = self.primary(role)
         if primary is None or primary.election_id != eid:

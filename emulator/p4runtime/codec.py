@@ -26,8 +26,18 @@ def decode(data: bytes, bitwidth: int, what: str) -> int:
         raise invalid(f"{what}: empty bytestring")
     value = int.from_bytes(data, "big")
     if bitwidth and value >> bitwidth:
-        raise invalid(f"{what}: value {value:#x} does not fit in {bitwidth} bits")
+        raise invalid(f"{what}: value {shown(value)} does not fit in {bitwidth} bits")
     return value
+
+
+def shown(value: int, digits: int = 32) -> str:
+    """A value for an error message, its hex cut short: a 100 KB bytestring made a 200 KB message, which flooded
+    the log and, in a Write's status details, passed gRPC's metadata limit (the client got RESOURCE_EXHAUSTED
+    'received metadata size exceeds hard limit' instead of the error)."""
+    text = f"{value:x}"
+    if len(text) <= digits:
+        return f"0x{text}"
+    return f"0x{text[:digits // 2]}...{text[-digits // 2:]} ({value.bit_length():,} bits)"
 
 
 def _field_value(data: bytes, bitwidth: int) -> int:

@@ -67,8 +67,12 @@ class Entities:
             raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"Digest {d.digest_id} not configured")
         if kind == DELETE:
             del self.digest_config[d.digest_id]
-        else:
-            self.digest_config[d.digest_id] = d.config
+            return
+        for what in ("max_timeout_ns", "max_list_size", "ack_timeout_ns"):  # signed on the wire; -1 acted as 0 or 1
+            if getattr(d.config, what) < 0:
+                raise invalid(f"digest {d.digest_id} config: {what} must not be negative, got "
+                              f"{getattr(d.config, what)}")
+        self.digest_config[d.digest_id] = d.config
 
     def read(self, entity, out: list) -> None:
         """Append the entities matching one query entity (wildcards: ids left 0), each wrapped in p4.v1.Entity."""

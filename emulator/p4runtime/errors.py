@@ -46,9 +46,20 @@ def status_with_details(code: grpc.StatusCode, message: str, errors: list[tuple[
 
     from emulator.proto import p4runtime_pb2
 
-    status = status_pb2.Status(code=code.value[0], message=message)
     last = max((i for i, (c, _) in enumerate(errors) if c != grpc.StatusCode.OK), default=-1)
-    for c, msg in errors[:last + 1]:
-        err = p4runtime_pb2.Error(canonical_code=c.value[0], message=msg)
-        status.details.add().Pack(err)
-    return status
+    for limit in (None, 80):  # the messages as they are, then cut short
+        status = status_pb2.Status(code=code.value[0], message=message)
+        for c, msg in errors[:last + 1]:
+            text = msg if limit is None or len(msg) <= limit else msg[:limit] + "..."
+            status.details.add().Pack(p4runtime_pb2.Error(canonical_code=c.value[0], message=text))
+        if status.ByteSize() <= DETAILS_BUDGET:
+            return status
+    return status_pb2.Status(code=code.value[0], message=f"{message} (the {last + 1} per-update errors are left "
+                             "out: they would pass gRPC's 8 KiB limit on a response's metadata, and the client would "
+                             "get none of this; send fewer updates per Write to see each one's)")
+
+
+# The details travel base64-encoded in a trailer; gRPC clients refuse metadata past 8 KiB (some of it at random up
+# to their hard limit of 16 KiB) and then report RESOURCE_EXHAUSTED "received metadata size exceeds ... limit"
+# instead of the status: a batch of ~150 updates whose last one failed lost its whole error that way.
+DETAILS_BUDGET = 5000

@@ -110,6 +110,26 @@ class Pipeline:
         self.digests = {d.preamble.id: d for d in p4.digests}
         self.digest_by_name = {d.preamble.name: d for d in p4.digests}
         self.controller = {c.preamble.name: c for c in p4.controller_packet_metadata}
+        self._complete()
+        _platform(p4.pkg_info.platform_properties)
+
+    def _complete(self) -> None:
+        """The P4Info lists every table and controller header the program shows the control plane (P4Info is its
+        contract): an empty or partial one was taken, its tables then out of every client's reach, and without
+        the `packet_out` header a PacketOut's payload went in bare, read by the program as that header."""
+        from emulator.p4.p4info_annotations import is_hidden
+        from emulator.p4.p4info_ids import cp_name
+
+        info = self.state.info
+        listed = {_cp(t.preamble.name) for t in self.p4info.tables}
+        for t in info.tables:
+            if not is_hidden(t) and not t.unused and cp_name(t.name) not in listed:
+                raise invalid(f"P4Info has no table '{cp_name(t.name)}' of the device config's program: it does "
+                              "not describe this program (give the P4Info compiled with it)")
+        for ch in info.controller_headers:
+            if not is_hidden(ch) and ch.name not in self.controller:
+                raise invalid(f"P4Info has no controller_packet_metadata '{ch.name}' of the device config's "
+                              "program: it does not describe this program (give the P4Info compiled with it)")
 
     @staticmethod
     def _objects(items, objects: dict, what: str) -> dict[int, tuple[str, Any, Any]]:
@@ -165,3 +185,23 @@ def _unique_ids(p4info) -> None:
                 if pre.id in seen:
                     raise invalid(f"P4Info id {pre.id:#x} is used twice: by '{seen[pre.id]}' and '{pre.name}'")
                 seen[pre.id] = pre.name
+
+
+MAX_MULTICAST_GROUPS = (1 << 15) - 1  # group ids 1..32767 (externs.FIRST_RESERVED_GROUP: PI keeps the rest)
+
+
+def _platform(props) -> None:
+    """PkgInfo.platform_properties: "if the platform does not conform to these properties, the server should reject
+    the P4Info" (P4Runtime spec, PkgInfo). They were not read: a program asking for a million multicast groups was
+    taken, and its controller learned otherwise only when a write past 32,767 failed."""
+    for what in ("multicast_group_table_size", "multicast_group_table_total_replicas",
+                 "multicast_group_table_max_replicas_per_entry"):
+        if getattr(props, what) < 0:
+            raise invalid(f"P4Info platform_properties.{what} must not be negative, got {getattr(props, what)}")
+    if props.multicast_group_table_size > MAX_MULTICAST_GROUPS:
+        raise invalid(f"P4Info platform_properties.multicast_group_table_size asks for "
+                      f"{props.multicast_group_table_size:,} multicast groups; this switch has {MAX_MULTICAST_GROUPS:,}")
+    total, per_entry = props.multicast_group_table_total_replicas, props.multicast_group_table_max_replicas_per_entry
+    if total and per_entry > total:  # spec: "Must be no larger than multicast_group_table_total_replicas"
+        raise invalid(f"P4Info platform_properties.multicast_group_table_max_replicas_per_entry ({per_entry:,}) is "
+                      f"larger than multicast_group_table_total_replicas ({total:,})")

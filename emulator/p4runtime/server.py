@@ -134,9 +134,11 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _set_pipeline(self, request) -> None:
         action = request.action
         dev = self.device
-        if action == COMMIT:
+        if action == COMMIT:  # P4Runtime spec, SetForwardingPipelineConfig RPC: the codes for COMMIT's two misuses
+            if request.HasField("config"):
+                raise invalid("COMMIT takes no config: it commits the one saved by VERIFY_AND_SAVE")
             if dev.saved is None:
-                raise P4RuntimeError(grpc.StatusCode.FAILED_PRECONDITION, "COMMIT without a saved pipeline "
+                raise P4RuntimeError(grpc.StatusCode.NOT_FOUND, "COMMIT without a saved pipeline "
                                      "(send VERIFY_AND_SAVE first)")
             self._commit(dev.saved)
             dev.saved = None
@@ -241,7 +243,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             first = next(m for c, m in errors if c != grpc.StatusCode.OK)
             n_bad = sum(c != grpc.StatusCode.OK for c, _ in errors)
             message = first if len(errors) == 1 else f"{n_bad} of {len(errors)} updates failed; first: {first}"
-            self._abort(context, P4RuntimeError(code, message), status_with_details(code, message, errors))
+            status = status_with_details(code, message, errors)  # its message says if the details had to go
+            self._abort(context, P4RuntimeError(code, status.message), status)
         return p4runtime_pb2.WriteResponse()
 
     def Read(self, request, context):
@@ -290,19 +293,26 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 which = req.WhichOneof("update")
                 if which == "arbitration":
                     arb = req.arbitration
-                    if arb.device_id != self.device.device_id:
-                        outq.put(P4RuntimeError(grpc.StatusCode.NOT_FOUND, f"unknown device id {arb.device_id}"))
+                    if arb.device_id != self.device.device_id:  # spec: NOT_FOUND, or for a stream already
+                        # arbitrated (for this device) FAILED_PRECONDITION
+                        code = grpc.StatusCode.FAILED_PRECONDITION if client.arbitrated else grpc.StatusCode.NOT_FOUND
+                        outq.put(P4RuntimeError(code, f"unknown device id {arb.device_id}" if not client.arbitrated
+                                                else f"this stream is arbitrated for device {self.device.device_id}, "
+                                                f"not {arb.device_id}"))
                         return
                     role = arb.role.name if arb.HasField("role") else ""
-                    try:
+                    try:  # an unset election id is (0, 0), as PI reads it: p4-guide's PTF base test arbitrates
+                        # without one and expects to be the primary when alone (tests/ptf/unarbitrated.py), where
+                        # the spec would make it a standby that never becomes primary
                         self.arbiter.update(client, role, (arb.election_id.high, arb.election_id.low))
+                        client.arbitrated = True
                     except P4RuntimeError as exc:
                         outq.put(exc)
                         return
                 elif which == "packet":
                     self._packet_out(client, req.packet)
                 elif which == "digest_ack":  # its data may be reported again (digests.py)
-                    self.digest_lists.ack(req.digest_ack.digest_id, req.digest_ack.list_id)
+                    self._digest_ack(client, req.digest_ack)
         except grpc.RpcError:
             pass
         except Exception:  # a broken stream must not take the server down
@@ -312,6 +322,25 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             # stream's handler thread gets to its end (a new stream of the same controller may be arbitrating)
             self.arbiter.leave(client)
             outq.put(_DONE)
+
+    def _digest_ack(self, client: Client, ack) -> None:
+        """A DigestListAck from the primary for a digest of the P4Info; otherwise a StreamError (spec, "Stream Error
+        Reporting": INVALID_ARGUMENT for a digest_id no Digest has). Any stream's ack was taken: a backup's ack of
+        the primary's lists, or one with an unknown id, changed what was reported, or went unnoticed."""
+        pipe = self.device.pipeline
+        if client.election_id is None or self.arbiter.primary(client.role) is not client:
+            code, message = grpc.StatusCode.PERMISSION_DENIED, "DigestListAck from a client that is not the primary"
+        elif pipe is None or ack.digest_id not in pipe.digests:
+            code, message = grpc.StatusCode.INVALID_ARGUMENT, f"DigestListAck: {ack.digest_id} is not a valid digest id"
+        else:
+            self.digest_lists.ack(ack.digest_id, ack.list_id)
+            return
+        log.warning("%s: ignored", message)
+        resp = p4runtime_pb2.StreamMessageResponse()
+        resp.error.canonical_code = code.value[0]
+        resp.error.message = message
+        resp.error.digest_list_ack.digest_list_ack.CopyFrom(ack)
+        client.send(resp)
 
     def _packet_out(self, client: Client, packet) -> None:
         dev = self.device

@@ -13,7 +13,7 @@ import grpc
 
 from emulator.errors import RuntimeApiError
 from emulator.p4runtime import codec
-from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found
+from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found, unimplemented
 from emulator.p4runtime.pipeline import Pipeline, TableDesc
 
 INSERT, MODIFY, DELETE = 1, 2, 3
@@ -350,7 +350,9 @@ class TableWriter:
         if entry.HasField("counter_data"):
             if t.target.direct_counter is None:
                 raise invalid("Table has no direct counters")
-            counts = (entry.counter_data.packet_count, entry.counter_data.byte_count)
+            from emulator.p4runtime.externs import counts as checked_counts
+
+            counts = checked_counts(entry.counter_data)
         if entry.idle_timeout_ns < 0:
             raise invalid("idle_timeout_ns must be a positive value")
         if entry.idle_timeout_ns and not t.target.info.idle_timeout:
@@ -373,6 +375,7 @@ def read_entries(pipe: Pipeline, store: TableStore, query, out: list) -> None:
     from emulator.proto import p4runtime_pb2
 
     tables = [pipe.table(query.table_id)] if query.table_id else list(pipe.tables.values())
+    keep = _read_filters(pipe, query)
     for t in tables:
         if query.is_default_action:
             msg = p4runtime_pb2.TableEntry(table_id=t.id, is_default_action=True)
@@ -389,7 +392,34 @@ def read_entries(pipe: Pipeline, store: TableStore, query, out: list) -> None:
         elif query.table_id and query.priority:
             entries = [e for e in entries if e.priority == query.priority]
         for e in sorted(entries, key=lambda e: e.handle):
-            out.append(encode_entry(pipe, store, t, e, query))
+            if keep(store.extras.get((t.name, e.handle)), e):
+                out.append(encode_entry(pipe, store, t, e, query))
+
+
+def _read_filters(pipe: Pipeline, query):
+    """The test an entry must pass for the query's filters (P4Runtime spec, "Wildcard Reads": action id,
+    controller_metadata, metadata; match and priority are the caller's). A read of every table takes none of them,
+    and an action filter names a direct action: those were ignored, so a filtered read returned every entry."""
+    has_action = query.HasField("action")
+    if not query.table_id and (query.match or query.priority or has_action or query.controller_metadata
+                               or query.metadata):
+        raise invalid("a read of every table (table_id 0) takes no other filter: name the table to filter its "
+                      "entries by match, priority, action or metadata")
+    action = None
+    if has_action:
+        if query.action.WhichOneof("type") != "action":
+            raise unimplemented("a read can filter entries by a direct action's id only (P4Runtime spec), not by "
+                                "action profile member, group or action set")
+        action = pipe.action(query.action.action.action_id).name
+    cookie, metadata = query.controller_metadata, query.metadata
+
+    def keep(extras, e) -> bool:
+        if action is not None and (e.action != action or e.member is not None or e.group is not None):
+            return False
+        if cookie and (extras is None or extras.controller_metadata != cookie):
+            return False
+        return not metadata or (extras is not None and extras.metadata == metadata)
+    return keep
 
 
 def _encode_default(pipe: Pipeline, t: TableDesc, msg) -> None:

@@ -13,8 +13,9 @@ import re
 from collections import Counter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
+from emulator.scenario.strict import Strict
 from emulator.scenario.topologies import DualPlaneSpec, FatTreeSpec, RailSpec
 from emulator.scenario.units import MAX_VALUE, rate_bps, size_bytes, time_ns
 from traffic.config import NicConfig
@@ -23,12 +24,6 @@ Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Duration = Annotated[int, BeforeValidator(time_ns), Field(ge=0)]
 Size = Annotated[int, BeforeValidator(size_bytes), Field(ge=0)]
 Priority = Annotated[int, Field(ge=0, le=7)]
-
-
-class Strict(BaseModel):
-    """Unknown keys are errors: a typo in a scenario must not silently do nothing."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 Probability = Annotated[float, Field(ge=0, lt=1)]
@@ -184,6 +179,8 @@ class Topology(Strict):
             for end in (link.a, link.b):
                 if end not in known:
                     raise ValueError(f"links[{i}]: unknown node '{end}' (known: {sorted(known)})")
+            if link.a == link.b:  # a port cabled to another port of the same switch: a loop no route can use
+                raise ValueError(f"links[{i}]: links {link.a} to itself")
         return self
 
 
@@ -471,7 +468,8 @@ class Scenario(Strict):
     description: str = ""
     seed: int = 1
     duration: Duration | None = None  # None: until every flow completes
-    max_duration: Duration = 1_000_000_000  # a safety stop in virtual time
+    # a safety stop in virtual time; 0 stopped every run before it began (exit 1, flows failed, not bad input)
+    max_duration: Annotated[Duration, Field(gt=0)] = 1_000_000_000
     topology: Topology
     switch: SwitchSpec = Field(default_factory=SwitchSpec)
     nic: NicSpec = Field(default_factory=NicSpec)
@@ -563,8 +561,12 @@ class Scenario(Strict):
             raise ValueError("workload.collective: cannot run with workload.backlogged (a collective completes)")
         if self.duration is None and self.workload.backlogged:
             raise ValueError("workload.backlogged needs a duration")
-        if self.duration is not None and self.workload.warmup >= self.duration:
-            raise ValueError(f"workload.warmup ({self.workload.warmup} ns) must be shorter than duration")
+        if self.duration is not None and self.workload.warmup >= self.duration:  # named by its path, not "(top
+            # level)": `duration: 0` with no warmup written is the duration's fault
+            if not self.workload.warmup:
+                raise ValueError("duration: must be above 0 (a run of no time)")
+            raise ValueError(f"workload.warmup: {self.workload.warmup:,} ns must be shorter than duration "
+                             f"({self.duration:,} ns)")
         names = [f.name for f in self.workload.flows if f.name]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:

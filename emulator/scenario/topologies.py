@@ -19,16 +19,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
+from emulator.scenario.strict import Strict
 from emulator.scenario.units import rate_bps
 
 Rate = Annotated[int, BeforeValidator(rate_bps), Field(gt=0)]
 Expanded = tuple[list[str], list[str], list[tuple[str, str, int | None]]]  # switches, hosts, (a, b, rate)
 
 
-class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Spec(Strict):
+    """Unknown keys and a yes/no where a number is meant are errors, as everywhere in a scenario (strict.py)."""
 
 
 def _mesh(lower: list[str], upper: list[str], rate: int | None, parallel: int = 1) -> list[tuple[str, str, int | None]]:

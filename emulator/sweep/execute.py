@@ -7,6 +7,7 @@ Ctrl-C is not stored, so it runs again next time; a run that failed with an erro
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ class SweepOutcome:
 
 def connect_dask(address: str, timeout_s: float = 10.0) -> Any:
     """A client of the Dask scheduler at `address`; a clear error when nothing answers there."""
+    if not math.isfinite(timeout_s) or timeout_s <= 0:  # nan and inf reached dask as 'nans': a KeyError traceback
+        raise UsageError(f"--dask-timeout must be a number of seconds above 0, got {timeout_s:g}")
     try:
         from dask.distributed import Client
     except ImportError:

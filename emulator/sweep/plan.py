@@ -99,6 +99,20 @@ def run_id(text: str, sets: list[str], point: tuple[tuple[str, str], ...], seed:
     return f"s{seed}-{h.hexdigest()[:12]}"
 
 
+def _check_nesting(paths: list[tuple[str, str]]) -> None:
+    """Overrides are applied in this order (every --set, then each --grid axis): one whose path holds an earlier
+    one's (`--grid switch.pfc={...}` after `--set switch.pfc.enabled=true`) replaced it whole, and the earlier
+    value was silently lost from every run. A later path inside an earlier one refines it and is fine."""
+    from emulator.scenario.load import _split_path
+
+    split = [(opt, path, _split_path(path)) for opt, path in paths]
+    for i, (opt, path, keys) in enumerate(split):
+        for earlier_opt, earlier, earlier_keys in split[:i]:
+            if len(keys) < len(earlier_keys) and earlier_keys[:len(keys)] == keys:
+                raise UsageError(f"{opt} {path} would replace {earlier_opt} {earlier} in every run (it is applied "
+                                 f"after it and holds it): set {earlier} inside the {opt} value instead")
+
+
 def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: list[str] = ()) -> SweepPlan:
     """Expand and check the sweep; raises before anything runs."""
     path = Path(scenario)
@@ -116,6 +130,7 @@ def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: lis
     dup = sorted({p for p in paths if paths.count(p) > 1})
     if dup:
         raise UsageError(f"{', '.join(dup)}: set more than once (by --set and --grid, or two --grid options)")
+    _check_nesting([("--set", s.partition("=")[0]) for s in sets] + [("--grid", a.path) for a in axes])
     points = list(itertools.product(*[[(a.path, v) for v in a.values] for a in axes]))
     name = ""
     for point in points:  # a bad point is an error now, not in a worker hours later

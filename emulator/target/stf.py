@@ -265,6 +265,8 @@ class StfRunner:
         for k, v in args:
             if k not in known:
                 raise RuntimeApiError(f"action {action} has no parameter '{k}' (has: {', '.join(known) or 'none'})")
+            if k in out:  # the later value silently replaced the earlier one
+                raise RuntimeApiError(f"action {action}: parameter '{k}' is given twice")
             if v >> known[k].bitwidth:
                 raise RuntimeApiError(f"value {v} does not fit parameter '{k}' (bit<{known[k].bitwidth}>)")
             out[k] = v
@@ -279,6 +281,8 @@ class StfRunner:
         match = {}
         for name, kv in cmd.keys:
             fname = resolve_key_field(list(fields), name, table.name)
+            if fname in match:  # the later value silently replaced the earlier one
+                raise RuntimeApiError(f"key '{fname}' of table {table.name} is given twice")
             f = fields[fname]
             match[fname] = key_to_match(f.match_kind, f.bitwidth, kv, fname)
         for fname, f in fields.items():
