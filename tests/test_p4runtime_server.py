@@ -374,6 +374,27 @@ def test_selector_members_groups_and_one_shot(h, ctl):
     assert sorted(x.action_profile_member.member_id for x in ctl.read(qm)) == [1, 2]  # hidden one-shot members
 
 
+def test_a_counter_read_builds_its_messages_after_releasing_the_device_lock(h, ctl, monkeypatch):
+    """Counts are copied under the lock and the messages built after it: with pure-Python protobuf a wildcard
+    read of fabric.p4's 1,536 cells held the lock 200-300 ms, and the switch forwarded nothing meanwhile."""
+    from emulator.p4runtime import externs
+
+    built_under_lock = []
+    fill = externs.counter_data
+
+    def watched(*args):
+        built_under_lock.append(h.device.lock._is_owned())
+        fill(*args)
+
+    monkeypatch.setattr(externs, "counter_data", watched)
+    h.send(3, eth_ipv4())
+    q = p4runtime_pb2.Entity()
+    q.counter_entry.counter_id = h.id("counters", "Ing.port_counter")
+    cells = ctl.read(q)
+    assert len(cells) == 16 and cells[3].counter_entry.data.packet_count == 1
+    assert built_under_lock == [False] * 16
+
+
 def test_counters_registers_meters_and_direct_counters(h, ctl):
     lpm = table_entry(h, "Ing.ipv4_lpm", [("hdr.ipv4.dstAddr", "lpm", bytes([10, 0, 0, 0]), 8)], "Ing.drop")
     ctl.write((INSERT, lpm))

@@ -74,8 +74,10 @@ class Entities:
                               f"{getattr(d.config, what)}")
         self.digest_config[d.digest_id] = d.config
 
-    def read(self, entity, out: list) -> None:
-        """Append the entities matching one query entity (wildcards: ids left 0), each wrapped in p4.v1.Entity."""
+    def read(self, entity, out: list, deferred: bool = False) -> None:
+        """Append the entities matching one query entity (wildcards: ids left 0), each wrapped in p4.v1.Entity.
+        `deferred`: counter cells are appended as externs.CounterCell (counts copied), for the caller to turn into
+        messages (`entity()`) once it has released the device lock."""
         from emulator.proto import p4runtime_pb2
 
         which = entity.WhichOneof("entity")
@@ -100,6 +102,9 @@ class Entities:
         else:
             raise unimplemented(f"reading {which} is not supported")
         for msg in found:
+            if isinstance(msg, externs.CounterCell):
+                out.append(msg if deferred else msg.entity())
+                continue
             ent = p4runtime_pb2.Entity()
             getattr(ent, which).CopyFrom(msg)
             out.append(ent)

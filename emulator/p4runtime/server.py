@@ -254,9 +254,12 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             out: list = []
             with self.device.reading():
                 for ent in request.entities:
-                    ents.read(ent, out)
+                    ents.read(ent, out, deferred=True)
         except P4RuntimeError as exc:
             self._abort(context, exc)
+        from emulator.p4runtime.externs import CounterCell  # loaded with the pipeline: no import here
+
+        out = [e.entity() if isinstance(e, CounterCell) else e for e in out]  # built outside the lock
         for i in range(0, len(out), 1000):
             yield p4runtime_pb2.ReadResponse(entities=out[i:i + 1000])
         if not out:
