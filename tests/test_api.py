@@ -493,6 +493,8 @@ def test_load_runtime_json_accepts_a_dict_and_value_forms():
     (lambda d: d["clone_session_entries"][0].pop("replicas"), r"clone_session_entries\[0\]: 'replicas' .* is missing"),
     (lambda d: d["clone_session_entries"][0].update(packet_length_bytes=-1),
      r"clone_session_entries\[0\]: 'packet_length_bytes' must be a non-negative integer"),
+    (lambda d: d["clone_session_entries"][0].update(class_of_service=3),
+     r"clone_session_entries\[0\]: 'class_of_service' 3 is not supported: .* no class of service"),
     (lambda d: d.update(action_profile_member_entries=[]), r"'action_profile_member_entries' is not supported"),
     (lambda d: d.update(table_entries={"table": "Ing.acl"}), r"'table_entries' must be a list"),
 ])

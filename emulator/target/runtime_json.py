@@ -163,6 +163,9 @@ class RuntimeJsonLoader:
         for what, v in (("packet_length_bytes", plen), ("class_of_service", cos)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise RuntimeApiError(f"{at}: '{what}' must be a non-negative integer, not {v!r}")
+        if cos:  # as the P4Runtime server refuses it: the value was kept, and no copy's priority changed
+            raise RuntimeApiError(f"{at}: 'class_of_service' {cos} is not supported: BMv2's clone sessions (and "
+                                  "rocelab's) have no class of service")
         pre = self.api.state.pre
         old = pre.sessions.get(sid)
         pre.clone_session_set(sid, reps, plen or None, cos)  # P4Runtime: 0 = no truncation
