@@ -85,14 +85,17 @@ table_num_entries l2
 table_delete l2 7
 """)
     assert rc == 1 and err.strip().endswith(":9: error: table 'Ing.l2' has no entry with handle 7"), err
-    assert out.splitlines()[:3] == ["Entry has been added with handle 0", "Entry has been added with handle 1",
+    assert out.splitlines()[:4] == ["Entry has been added with handle 0", "Entry has been added with handle 1",
+                                    "Deleting entry 0 from l2",
                                     "Entry has been added with handle 0"]  # BMv2 reuses the lowest free handle
     dump = out[out.index("=========="):]
     assert "Dumping entry 0x1\nMatch key:\n* hdr.eth.dst" in dump
     assert "EXACT     000000000003\nAction entry: Ing.fwd - 000000000044, 0005" in dump
     assert "Dumping entry 0x0" in dump and "Action entry: Ing.to_cpu - " in dump
     assert "Dumping default entry\nAction entry: NoAction - " in dump
-    assert out.strip().splitlines()[-1] == "2"
+    assert out.strip().splitlines()[-2:] == ["2", "Deleting entry 7 from l2"]  # printed before the refusal
+    rc, out, err = run_cli(capsys, address, tmp, "table_delete l2 1\n")
+    assert rc == 0 and out == "Deleting entry 1 from l2\n", err
     rc, out, err = run_cli(capsys, address, tmp, "table_clear l2\ntable_num_entries l2\n")
     assert rc == 0 and out.strip() == "0" and RuntimeApi(device.switch).table_entries("l2") == []
 
@@ -134,6 +137,8 @@ act_prof_dump_member ecmp_sel 1
     assert "==========\nGROUPS\n**********\nDumping group 0\nMembers: [0, 1]\n" in dump
     assert dump.endswith("Dumping member 1\nAction entry: Ing.set_port - 0002\n")
     assert "Member has been created with handle 1" in out and "Group has been created with handle 0" in out
+    # simple_switch_CLI's progress lines (they were missing: the commands said nothing)
+    assert "Associating node 0 to multicast group 7\nAssociating node 1 to multicast group 7\n" in out
     assert "last_len[3]= 77" in out
     assert "port_counter[2]= (500 bytes, 5 packets)" in out and "port_counter[2]= (0 bytes, 0 packets)" in out
     assert "0: info rate = 0.5, burst size = 1000\n1: info rate = 1.0, burst size = 2000" in out

@@ -550,6 +550,8 @@ def _simple(method: str, usage: str, doc: str, kinds: tuple[str | None, ...]):
         args = line.split()
         _n(args, len(kinds), f"{method} {usage}")
         values = [a if k is None else _int(a, k) for a, k in zip(args, kinds)]
+        if method in SAYS:  # printed before the call, as simple_switch_CLI prints it
+            self.say(*SAYS[method](*values))
         getattr(self.client, method)(*values)
 
     do.__doc__ = f"{doc}: {method} {usage}"
@@ -584,6 +586,14 @@ SIMPLE = {
     "register_write": ("<name> <index> <value>", "Write register value", (None, "index", "value")),
     "register_reset": ("<name>", "Reset all the cells in the register array to 0", (None,)),
     "counter_reset": ("<name>", "Reset counter", (None,)),
+}
+# the line simple_switch_CLI prints before such a command does its work (scripts and users read it as progress)
+SAYS = {
+    "table_delete": lambda table, handle: ("Deleting entry", handle, "from", table),
+    "mc_mgrp_destroy": lambda grp: ("Destroying multicast group", grp),
+    "mc_node_associate": lambda grp, node: ("Associating node", node, "to multicast group", grp),
+    "mc_node_dissociate": lambda grp, node: ("Dissociating node", node, "from multicast group", grp),
+    "mc_node_destroy": lambda node: ("Destroying node", node),
 }
 ALIASES = {"table_indirect_reset_default": "table_reset_default", "table_indirect_delete": "table_delete"}
 for _name, (_usage, _doc, _kinds) in SIMPLE.items():
