@@ -262,8 +262,21 @@ class Summarizer:
         """ids of the tables a control's apply body refers to in code that can run (the others are removed)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        return {id(n.decl) for n in live_walk(decl.body)
-                if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
+
+        def tables_in(node) -> list:
+            return [n.decl for n in live_walk(node)
+                    if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)]
+
+        # a table applied in the key of an applied table runs too (`key = { t2.apply().hit : exact; }`, p4c's
+        # issue2362-bmv2): p4c keeps it, so its P4Info lists it and a controller can fill it
+        todo, seen = tables_in(decl.body), set()
+        while todo:
+            t = todo.pop()
+            if id(t) not in seen:
+                seen.add(id(t))
+                if t.key is not None:
+                    todo.extend(tables_in(t.key))
+        return seen
 
     @staticmethod
     def live_calls(decl) -> set[int]:
