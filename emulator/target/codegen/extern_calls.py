@@ -425,6 +425,15 @@ class ExternGen:
                     o(f"{tmp}._unpack(_extract_bits({x}.data, {x}.cur, {w}))")
                     o(f"{tmp}._valid = True")
                     return tmp
+                if isinstance(rt, T.Struct):  # the struct's fields, in order, from the next bits
+                    w = T.width_of(rt)
+                    o(f"if {x}.cur + {w} > len({x}.data) << 3: raise ParserError({self.err('PacketTooShort', 1)})")
+                    raw = self.uniq("lab")
+                    o(f"{raw} = _extract_bits({x}.data, {x}.cur, {w})")
+                    o(f"{tmp} = {self.cls_name(rt)}()")
+                    for line in _fill_from_bits(tmp, rt, raw, w):
+                        o(line)
+                    return tmp
                 b = _bits(rt)
                 w = b[0] if b else T.width_of(rt)
                 o(f"if {x}.cur + {w} > len({x}.data) << 3: raise ParserError({self.err('PacketTooShort', 1)})")
@@ -511,3 +520,31 @@ class ExternGen:
     def _xname(self, x: str) -> str:
         """The control-plane name of a bound extern object (for trace text)."""
         return getattr(self.ns.get(x), "name", None) or x
+
+
+def _fill_from_bits(target: str, t, raw: str, end: int) -> list[str]:
+    """Statements setting `target` (of type `t`) from the bits of `raw` just below bit `end` (counted from the least
+    significant bit): `lookahead<S>()` of a struct, whose value was an integer the first field access crashed on
+    (p4c's issue2465-bmv2). Headers in it, alone or in a stack, are valid, as a looked-ahead header is."""
+    t = strip(t)
+    w = T.width_of(t)
+    piece = f"(({raw} >> {end - w}) & {_mask(w)})"
+    if isinstance(t, T.Struct):
+        lines, pos = [], end
+        for f in t.fields:
+            lines += _fill_from_bits(f"{target}.{pyattr(f.name)}", f.type, raw, pos)
+            pos -= T.width_of(strip(f.type))
+        return lines
+    if isinstance(t, T.Header):
+        return [f"{target}._unpack({piece})", f"{target}._valid = True"]
+    if isinstance(t, T.HeaderStack):
+        ew = T.width_of(strip(t.elem))
+        return [line for k in range(t.size) for line in _fill_from_bits(f"{target}.elems[{k}]", t.elem, raw, end - k * ew)]
+    if isinstance(t, T.Bool):
+        return [f"{target} = {piece} != 0"]
+    b = _bits(t)
+    if b is None:
+        raise Unsupported(f"lookahead of a struct with a field of type {t}")
+    if b[1]:
+        return [f"{target} = ({piece} ^ {1 << (w - 1)}) - {1 << (w - 1)}"]
+    return [f"{target} = {piece}"]
