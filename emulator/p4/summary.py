@@ -44,7 +44,7 @@ from emulator.p4.program import (
     TableInfo,
     ValueSetInfo,
 )
-from emulator.p4.typespec import flat_fields, p4info_name
+from emulator.p4.typespec import flat_fields, p4info_name, register_element
 
 # the match kinds a BMv2 table implements (core.p4 and v1model.p4 declare them)
 BMV2_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
@@ -486,7 +486,7 @@ class Summarizer:
             info = ExternInstanceInfo(name, tn, kind=kind, type_args=list(ext.type_args), **kw)
             (self.info.direct_counters if tn == "direct_counter" else self.info.direct_meters).append(info)
         elif tn == "register":
-            _register_element(ext.type_args[0] if ext.type_args else None, node)
+            register_element(ext.type_args[0] if ext.type_args else None, node)
             size = const_int(ctor_arg(callee, "size", 0))
             width = key_width(ext.type_args[0]) if ext.type_args else 0
             self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,
@@ -573,16 +573,6 @@ def summarize(checked: CheckedProgram) -> ProgramInfo:
         main = checked.main
         raise P4Error(f"internal error while summarizing the program ({type(exc).__name__}: {exc})",
                       getattr(main, "loc", None)) from exc
-
-
-def _register_element(elem, node) -> None:
-    """A register's cells hold bit<W>, int<W>, bool or enum values (BMv2's registers are arrays of bit<W>): a struct
-    (p4c's issue907-bmv2) is refused at the instantiation; the first packet writing one crashed."""
-    t = T.strip_newtype(elem) if elem is not None else None
-    if t is None or isinstance(t, (T.Bits, T.Bool, T.Enum, T.SerEnum, T.Error)):
-        return
-    raise P4Error(f"register<{elem}>: a register holds bit<W>, int<W>, bool or enum values, not {elem} "
-                  "(BMv2's registers are arrays of bit<W>)", getattr(node, "loc", None))
 
 
 def _int32_annotations(annos, names: tuple[str, ...]) -> None:
