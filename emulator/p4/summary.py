@@ -44,7 +44,7 @@ from emulator.p4.program import (
     TableInfo,
     ValueSetInfo,
 )
-from emulator.p4.typespec import flat_fields, p4info_name
+from emulator.p4.typespec import flat_fields, p4info_name, register_element
 
 # the match kinds a BMv2 table implements (core.p4 and v1model.p4 declare them)
 BMV2_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
@@ -262,8 +262,21 @@ class Summarizer:
         """ids of the tables a control's apply body refers to in code that can run (the others are removed)."""
         if not isinstance(decl, ast.ControlDecl) or decl.body is None:
             return set()
-        return {id(n.decl) for n in live_walk(decl.body)
-                if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)}
+
+        def tables_in(node) -> list:
+            return [n.decl for n in live_walk(node)
+                    if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)]
+
+        # a table applied in the key of an applied table runs too (`key = { t2.apply().hit : exact; }`, p4c's
+        # issue2362-bmv2): p4c keeps it, so its P4Info lists it and a controller can fill it
+        todo, seen = tables_in(decl.body), set()
+        while todo:
+            t = todo.pop()
+            if id(t) not in seen:
+                seen.add(id(t))
+                if t.key is not None:
+                    todo.extend(tables_in(t.key))
+        return seen
 
     @staticmethod
     def live_calls(decl) -> set[int]:
@@ -473,6 +486,7 @@ class Summarizer:
             info = ExternInstanceInfo(name, tn, kind=kind, type_args=list(ext.type_args), **kw)
             (self.info.direct_counters if tn == "direct_counter" else self.info.direct_meters).append(info)
         elif tn == "register":
+            register_element(ext.type_args[0] if ext.type_args else None, node)
             size = const_int(ctor_arg(callee, "size", 0))
             width = key_width(ext.type_args[0]) if ext.type_args else 0
             self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,

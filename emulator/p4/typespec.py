@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from emulator.errors import P4Error
 from emulator.p4 import ast
 from emulator.p4 import types as T
 
@@ -232,3 +233,18 @@ class TypeSpecConverter:
 _NAMED = {T.NewType: ("new_type", "new_type"), T.Struct: ("struct", "struct"), T.Header: ("header", "header"),
           T.HeaderUnion: ("header_union", "header_union"), T.SerEnum: ("ser_enum", "serializable_enum"),
           T.Enum: ("enum", "enum")}
+
+
+def register_element(elem, node) -> None:
+    """Cells hold scalars or structs of them (packed); a header or stack is refused here, not by a crashing packet."""
+    t = T.strip_newtype(elem) if elem is not None else None
+    if t is None or isinstance(t, (T.Bits, T.Bool, T.Enum, T.SerEnum, T.Error)) or _packable(t):
+        return
+    raise P4Error(f"register<{elem}>: a register holds bit<W>, int<W>, bool or enum values, or structs of bit<W>, "
+                  f"int<W> and bool fields, not {elem}", getattr(node, "loc", None))
+
+
+def _packable(t) -> bool:  # a struct of bit<W>, int<W>, bool and serializable-enum fields, nested structs too
+    t = T.strip_newtype(t)
+    return isinstance(t, T.Struct) and all(
+        isinstance(T.strip_newtype(f.type), (T.Bits, T.Bool, T.SerEnum)) or _packable(f.type) for f in t.fields)

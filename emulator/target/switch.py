@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from emulator.errors import P4Error, RuntimeApiError, SrcLoc
@@ -158,7 +159,7 @@ class V1Switch:
         for name, obj in getattr(cp, "created", {}).items():
             self.externs.setdefault(name, obj)
         if cp.hdr_cls is None or cp.sm_cls is None:
-            raise P4Error("the program's ingress control must take (headers, metadata, standard_metadata_t)")
+            raise _not_v1model_blocks(program)
         self._new_hdr = cp.hdr_cls
         self._new_meta = cp.meta_cls or _Empty
         self._new_sm = cp.sm_cls
@@ -547,6 +548,17 @@ def _check_v1model_main(program) -> None:
         raise P4Error(f"`main` is a `{decl.name}`: rocelab runs v1model programs, whose main is "
                       "`V1Switch(parser, verifyChecksum, ingress, egress, computeChecksum, deparser) main;`",
                       main.loc)
+
+
+def _not_v1model_blocks(program) -> P4Error:
+    """Refused at `main`; a V1Switch of the program's own (p4c's issue1205-bmv2, over core.p4 alone) named so."""
+    main = getattr(program, "main", None)
+    where = getattr(getattr(getattr(main, "inst_type", None), "decl", None), "loc", None)
+    if where is not None and Path(str(where.file)).name != "v1model.p4":
+        return P4Error(f"`main` is a V1Switch the program declares itself (at {where.file}:{where.line}), not "
+                       "v1model's: include <v1model.p4> and instantiate its V1Switch", getattr(main, "loc", None))
+    msg = "the program's ingress control must take (headers, metadata, standard_metadata_t)"
+    return P4Error(msg, getattr(main, "loc", None))
 
 
 def _blocks_from_main(program) -> dict:

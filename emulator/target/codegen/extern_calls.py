@@ -425,6 +425,15 @@ class ExternGen:
                     o(f"{tmp}._unpack(_extract_bits({x}.data, {x}.cur, {w}))")
                     o(f"{tmp}._valid = True")
                     return tmp
+                if isinstance(rt, T.Struct):  # the struct's fields, in order, from the next bits
+                    w = T.width_of(rt)
+                    o(f"if {x}.cur + {w} > len({x}.data) << 3: raise ParserError({self.err('PacketTooShort', 1)})")
+                    raw = self.uniq("lab")
+                    o(f"{raw} = _extract_bits({x}.data, {x}.cur, {w})")
+                    o(f"{tmp} = {self.cls_name(rt)}()")
+                    for line in _fill_from_bits(tmp, rt, raw, w):
+                        o(line)
+                    return tmp
                 b = _bits(rt)
                 w = b[0] if b else T.width_of(rt)
                 o(f"if {x}.cur + {w} > len({x}.data) << 3: raise ParserError({self.err('PacketTooShort', 1)})")
@@ -446,6 +455,8 @@ class ExternGen:
             self.emit(x, args[0])
             return None
         if tname == "register":
+            if isinstance(strip(args[0 if m == "read" else 1].type), T.Struct):
+                return self._struct_register(x, m, args, c)
             if m == "read":
                 # BMv2 register_read out of range: an error log, "Dest field was not updated"
                 self._indexed_store(x, args[1], args[0], lambda i: f"{x}.values.set.get({i}, 0)", "register_read", c)
@@ -511,3 +522,77 @@ class ExternGen:
     def _xname(self, x: str) -> str:
         """The control-plane name of a bound extern object (for trace text)."""
         return getattr(self.ns.get(x), "name", None) or x
+
+
+    def _struct_register(self, x: str, m: str, args, c) -> None:
+        """`register<S>` of a struct of bit<W>/int<W>/bool fields (p4c's issue907-bmv2): a cell holds the struct's
+        fields packed into one integer, first field highest, as a P4Runtime bitstring carries it; the first packet
+        writing one crashed the switch (the struct itself was masked as an integer)."""
+        o = self.out
+        t = strip(args[0 if m == "read" else 1].type)
+        w = T.width_of(t)
+        i = self._index_value(args[0 if m == "write" else 1])
+        o(f"if {i} < {self._extern_const(x, 'size')}:")
+        o.ind += 1
+        if m == "read":
+            raw = self.uniq("rg")
+            o(f"{raw} = {x}.values.set.get({i}, 0)")
+            for line in _fill_from_bits(self.expr(args[0]), t, raw, w):
+                o(line)
+        else:
+            o(f"{x}.values.set[{i}] = {_pack_expr(self.expr(args[1]), t)}")
+        if self.tr:
+            self.trace("extern", f"register_{m}", f"{self._xname(x)}[{{}}] = {{}}", c, f"str({i})",
+                       f"str({x}.values.set.get({i}, 0))")
+        o.ind -= 1
+        o(f"else: {x}.out_of_range += 1")
+        return None
+
+
+def _fill_from_bits(target: str, t, raw: str, end: int) -> list[str]:
+    """Statements setting `target` (of type `t`) from the bits of `raw` just below bit `end` (counted from the least
+    significant bit): `lookahead<S>()` of a struct, whose value was an integer the first field access crashed on
+    (p4c's issue2465-bmv2). Headers in it, alone or in a stack, are valid, as a looked-ahead header is."""
+    t = strip(t)
+    w = T.width_of(t)
+    piece = f"(({raw} >> {end - w}) & {_mask(w)})"
+    if isinstance(t, T.Struct):
+        lines, pos = [], end
+        for f in t.fields:
+            lines += _fill_from_bits(f"{target}.{pyattr(f.name)}", f.type, raw, pos)
+            pos -= T.width_of(strip(f.type))
+        return lines
+    if isinstance(t, T.Header):
+        return [f"{target}._unpack({piece})", f"{target}._valid = True"]
+    if isinstance(t, T.HeaderStack):
+        ew = T.width_of(strip(t.elem))
+        return [line for k in range(t.size) for line in _fill_from_bits(f"{target}.elems[{k}]", t.elem, raw, end - k * ew)]
+    if isinstance(t, T.Bool):
+        return [f"{target} = {piece} != 0"]
+    b = _bits(t)
+    if b is None:
+        raise Unsupported(f"lookahead of a struct with a field of type {t}")
+    if b[1]:
+        return [f"{target} = ({piece} ^ {1 << (w - 1)}) - {1 << (w - 1)}"]
+    return [f"{target} = {piece}"]
+
+
+def _pack_expr(value: str, t) -> str:
+    """The fields of struct `value` (of bit<W>, int<W>, bool or serializable-enum fields, nested structs too) packed
+    into one integer, first field in the highest bits: the inverse of _fill_from_bits."""
+    parts, pos = [], T.width_of(t)
+    for path, ft in _leaves(value, strip(t)):
+        w = T.width_of(ft)
+        pos -= w
+        v = f"int({path})" if isinstance(ft, T.Bool) else f"({path} & {_mask(w)})"
+        parts.append(f"({v} << {pos})" if pos else v)
+    return "(" + " | ".join(parts) + ")" if parts else "0"
+
+
+def _leaves(path: str, t) -> list:
+    out = []
+    for f in t.fields:
+        ft = strip(f.type)
+        sub = f"{path}.{pyattr(f.name)}"
+        out += _leaves(sub, ft) if isinstance(ft, T.Struct) else [(sub, ft)]
+    return out
