@@ -1,0 +1,31 @@
+"""Errors the P4-16 specification requires that the checker once let through (found by compiling p4c's
+testdata/p4_16_errors): each test is a minimal program of our own showing one rule, with its file:line:col."""
+from __future__ import annotations
+
+from checker_util import HEAD, REST, assert_error
+
+INGRESS = "\ncontrol I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }\n"
+
+
+def with_parser(top: str, start_body: str) -> str:
+    return (HEAD + top + "\nparser P(packet_in pkt, out headers_t hdr, inout meta_t meta, "
+            "inout standard_metadata_t sm) {\n  state start {\n" + start_body + "\n    transition accept;\n  }\n}\n"
+            + INGRESS + REST)
+
+
+def test_lookahead_of_void_is_refused_not_a_crash():
+    text = with_parser("", "    pkt.lookahead<void>();")
+    assert_error(text, "pkt.lookahead", "lookahead: the type must have a fixed width, not void")
+
+
+def test_lookahead_of_a_header_with_a_varbit_is_refused():
+    text = with_parser("header opts_t { bit<8> kind; varbit<64> body; }",
+                       "    opts_t o = pkt.lookahead<opts_t>();")
+    assert_error(text, "pkt.lookahead", "lookahead: the type must have a fixed width, not opts_t (it holds a varbit)")
+
+
+def test_lookahead_of_fixed_width_types_still_compiles():
+    from checker_util import compile_
+    compile_(with_parser("struct pair_t { bit<4> a; bool b; }",
+                         "    bit<16> t = pkt.lookahead<bit<16>>();\n    pair_t p = pkt.lookahead<pair_t>();\n"
+                         "    eth_t e = pkt.lookahead<eth_t>();"))
