@@ -29,3 +29,30 @@ def test_lookahead_of_fixed_width_types_still_compiles():
     compile_(with_parser("struct pair_t { bit<4> a; bool b; }",
                          "    bit<16> t = pkt.lookahead<bit<16>>();\n    pair_t p = pkt.lookahead<pair_t>();\n"
                          "    eth_t e = pkt.lookahead<eth_t>();"))
+
+
+def test_table_applied_in_another_tables_action_list_is_refused():
+    from checker_util import program
+    text = program(locals_="""
+  table probe { key = { hdr.eth.etype : exact; } actions = { NoAction; } }
+  action mark(in bool seen) { meta.f = seen; }
+  table outer { key = { hdr.eth.dst : exact; } actions = { mark(probe.apply().hit); } }""",
+                   body="outer.apply();")
+    assert_error(text, "probe.apply()", "tables cannot be applied inside a table declaration")
+
+
+def test_table_applied_in_a_key_is_refused():
+    from checker_util import program
+    text = program(locals_="""
+  table probe { key = { hdr.eth.etype : exact; } actions = { NoAction; } }
+  table outer { key = { probe.apply().hit : exact; } actions = { NoAction; } }""",
+                   body="outer.apply();")
+    assert_error(text, "probe.apply()", "tables cannot be applied inside a table declaration")
+
+
+def test_action_list_arguments_from_the_apply_blocks_scope_still_compile():
+    from checker_util import compile_, program
+    compile_(program(locals_="""
+  action mark(in bool seen) { meta.f = seen; }
+  table outer { key = { hdr.eth.dst : exact; } actions = { mark(hdr.eth.isValid()); } }""",
+                     body="outer.apply();"))

@@ -289,7 +289,8 @@ class ExpressionChecker:
                 if e.args:
                     raise _err("table apply takes no arguments", e)
                 if ctx.in_action:
-                    raise _err("tables cannot be applied inside actions", e)
+                    where = "actions" if ctx.in_action is True else ctx.in_action
+                    raise _err(f"tables cannot be applied inside {where}", e)
                 ret = st.decl._apply_type
                 tgt.type = T.Method("apply", (), (), ret)
                 tgt.decl = None

@@ -13,6 +13,9 @@ class TableChecker:
 
     def check_table(self, d: ast.TableDecl, scope: Scope, ctx: _Ctx) -> None:
         self.decl_types[d] = T.TableT(d.name, d)
+        # tables are applied only from apply blocks (P4-16 appendix F): an action-list argument, key or property
+        # applying one would run a table inside another's lookup
+        ctx = _Ctx(ctx.kind, ctx.ret, ctx.block, in_action="a table declaration")
         key_types: list[T.P4Type] = []
         keys = d.key
         seen = set()
