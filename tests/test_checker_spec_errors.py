@@ -56,3 +56,13 @@ def test_action_list_arguments_from_the_apply_blocks_scope_still_compile():
   action mark(in bool seen) { meta.f = seen; }
   table outer { key = { hdr.eth.dst : exact; } actions = { mark(hdr.eth.isValid()); } }""",
                      body="outer.apply();"))
+
+
+def test_extract_of_dont_care_without_a_type_argument_is_refused_with_a_location():
+    text = with_parser("", "    pkt.extract(_);")
+    assert_error(text, "_);", "cannot infer the type of '_' passed to extract; give the type argument explicitly")
+
+
+def test_extract_of_dont_care_with_a_type_argument_still_compiles():
+    from checker_util import compile_
+    compile_(with_parser("", "    pkt.extract<eth_t>(_);"))
