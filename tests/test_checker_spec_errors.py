@@ -66,3 +66,27 @@ def test_extract_of_dont_care_without_a_type_argument_is_refused_with_a_location
 def test_extract_of_dont_care_with_a_type_argument_still_compiles():
     from checker_util import compile_
     compile_(with_parser("", "    pkt.extract<eth_t>(_);"))
+
+
+def test_tuple_of_a_control_type_is_refused():
+    from checker_util import program
+    text = program(top="control Stage();\nconst bit<8> unused = 0;\nvoid run_all(tuple<Stage> stages) { }")
+    assert_error(text, "tuple<Stage>", "a tuple element cannot have type Stage")
+
+
+def test_struct_field_of_an_extern_type_is_refused():
+    from checker_util import program
+    text = program(top="struct holder_t { bit<8> n; register<bit<8>> r; }")
+    assert_error(text, "register<bit<8>> r;", "field 'r' of struct holder_t cannot have type register")
+
+
+def test_generic_header_union_specialized_with_a_non_header_is_refused():
+    from checker_util import program
+    text = program(top="header_union either_t<X> { X one; }", body="either_t<bit<8>> u;")
+    assert_error(text, "either_t<bit<8>> u", "header_union member 'one' of either_t<...> would have type bit<8>")
+
+
+def test_generic_header_union_of_headers_still_compiles():
+    from checker_util import compile_, program
+    compile_(program(top="header_union either_t<X, Y> { X one; Y two; }",
+                     body="either_t<eth_t, vlan_t> u; u.one.setValid();"))
