@@ -90,3 +90,20 @@ def test_generic_header_union_of_headers_still_compiles():
     from checker_util import compile_, program
     compile_(program(top="header_union either_t<X, Y> { X one; Y two; }",
                      body="either_t<eth_t, vlan_t> u; u.one.setValid();"))
+
+
+def test_string_variable_is_refused():
+    from checker_util import program
+    text = program(body='string greeting = "hi";')
+    assert_error(text, "string greeting", "variable 'greeting' cannot have type string")
+
+
+def test_string_struct_field_is_refused():
+    from checker_util import program
+    text = program(top="struct note_t { bit<8> n; string text; }")
+    assert_error(text, "string text;", "field 'text' of struct note_t cannot have type string")
+
+
+def test_string_constants_and_extern_arguments_still_compile():
+    from checker_util import compile_, program
+    compile_(program(top='const string GREETING = "hi";', body="log_msg(GREETING);"))

@@ -55,6 +55,9 @@ class TypeResolver:
                                "headers", f)
                 if isinstance(d, ast.StructDecl):
                     _no_block_inside(ft, f"field '{f.name}' of struct {d.name}", f)
+                    if isinstance(T.strip_newtype(ft), T.String):
+                        raise _err(f"field '{f.name}' of struct {d.name} cannot have type string: strings are "
+                                   "compile-time values only", f)
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)
@@ -257,6 +260,9 @@ class TypeResolver:
         t = self.resolve_type(d.decl_type, scope)
         if isinstance(t, (T.Extern, T.TableT)):
             raise _err(f"variable '{d.name}' cannot have type {t}", d)
+        if isinstance(T.strip_newtype(t), T.String):
+            # P4-16 7.1.5: strings are compile-time values only ("one cannot declare variables with a string type")
+            raise _err(f"variable '{d.name}' cannot have type string: strings are compile-time values only", d)
         if d.init is not None:
             self.check_expr(d.init, scope, ctx)
             self.coerce(d.init, t)
