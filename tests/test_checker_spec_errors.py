@@ -107,3 +107,15 @@ def test_string_struct_field_is_refused():
 def test_string_constants_and_extern_arguments_still_compile():
     from checker_util import compile_, program
     compile_(program(top='const string GREETING = "hi";', body="log_msg(GREETING);"))
+
+
+def test_cast_to_a_new_type_from_another_width_is_refused():
+    from checker_util import program
+    text = program(top="type bit<4> nibble_t;", body="nibble_t n = (nibble_t)meta.a;")
+    assert_error(text, "(nibble_t)meta.a", "cannot cast bit<8> to nibble_t")
+
+
+def test_cast_to_a_new_type_from_its_own_type_or_a_constant_still_compiles():
+    from checker_util import compile_, program
+    compile_(program(top="type bit<8> octet_t;", body="octet_t n = (octet_t)meta.a; octet_t k = (octet_t)3;"
+                     " meta.a = (bit<8>)n; n = (octet_t)(bit<8>)meta.b;"))

@@ -121,6 +121,10 @@ class OperatorChecker:
         ok = False
         if self.same_type(src, dst):
             ok = True
+        elif isinstance(src, T.NewType) or isinstance(dst, T.NewType):
+            # P4-16 8.11.1: a `type` converts only to and from the type it is made of (and from an untyped
+            # constant): `(t1)x` with t1 a `type bit<1>` and x a bit<2> needs `(t1)(bit<1>)x`
+            ok = self.same_type(s, d) or (isinstance(s, T.InfInt) and isinstance(d, (T.Bits, T.Bool)))
         elif isinstance(d, T.Bits) and isinstance(s, (T.Bits, T.InfInt)):
             ok = True
         elif isinstance(d, T.Bits) and isinstance(s, T.Bool):
