@@ -119,3 +119,10 @@ def test_cast_to_a_new_type_from_its_own_type_or_a_constant_still_compiles():
     from checker_util import compile_, program
     compile_(program(top="type bit<8> octet_t;", body="octet_t n = (octet_t)meta.a; octet_t k = (octet_t)3;"
                      " meta.a = (bit<8>)n; n = (octet_t)(bit<8>)meta.b;"))
+
+
+def test_action_run_compared_with_eq_is_refused():
+    from checker_util import program
+    text = program(locals_="  table t { key = { hdr.eth.etype : exact; } actions = { NoAction; } }",
+                   body="if (t.apply().action_run == t.apply().action_run) { meta.a = 1; }")
+    assert_error(text, "t.apply().action_run ==", "== is not defined on action_run")

@@ -52,6 +52,9 @@ class OperatorChecker:
             t = self.unify_operands(e.left, e.right, op, e)
             if isinstance(t, (T.Extern, T.TableT, T.ActionT, T.Method)):
                 raise _err(f"{op} is not defined on {t}", e)
+            if isinstance(t, T.ActionEnum):
+                # P4-16 14.2.2: a table's action_run is for switch statements only (compare with hit/miss instead)
+                raise _err(f"{op} is not defined on action_run: it can only be the expression of a switch", e)
             ca, cb = e.left.const_value, e.right.const_value
             if ca is not None and cb is not None:
                 e.const_value = (ca == cb) if op == "==" else (ca != cb)
