@@ -126,3 +126,10 @@ def test_action_run_compared_with_eq_is_refused():
     text = program(locals_="  table t { key = { hdr.eth.etype : exact; } actions = { NoAction; } }",
                    body="if (t.apply().action_run == t.apply().action_run) { meta.a = 1; }")
     assert_error(text, "t.apply().action_run ==", "== is not defined on action_run")
+
+
+def test_largest_priority_wins_must_be_a_bool():
+    from checker_util import program
+    text = program(locals_='  table t { key = { hdr.eth.etype : ternary; } actions = { NoAction; } '
+                           'largest_priority_wins = 1; }', body="t.apply();")
+    assert_error(text, "1; }", "table property largest_priority_wins must be a compile-time bool, not int")
