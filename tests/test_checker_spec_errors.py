@@ -133,3 +133,10 @@ def test_largest_priority_wins_must_be_a_bool():
     text = program(locals_='  table t { key = { hdr.eth.etype : ternary; } actions = { NoAction; } '
                            'largest_priority_wins = 1; }', body="t.apply();")
     assert_error(text, "1; }", "table property largest_priority_wins must be a compile-time bool, not int")
+
+
+def test_name_annotation_must_be_a_string():
+    from checker_util import program
+    text = program(locals_='  @name(7) action mark() { }\n  table t { key = { hdr.eth.etype : exact; } '
+                           'actions = { mark; } }', body="t.apply();")
+    assert_error(text, "@name(7)", "@name takes a string literal, not '7'")
