@@ -140,3 +140,11 @@ def test_name_annotation_must_be_a_string():
     text = program(locals_='  @name(7) action mark() { }\n  table t { key = { hdr.eth.etype : exact; } '
                            'actions = { mark; } }', body="t.apply();")
     assert_error(text, "@name(7)", "@name takes a string literal, not '7'")
+
+
+def test_action_run_switch_label_that_is_an_expression_is_named_as_such():
+    from checker_util import program
+    text = program(locals_="  table t { key = { hdr.eth.etype : exact; } actions = { NoAction; } }",
+                   body="switch (t.apply().action_run) { 3: { meta.a = 1; } default: { } }")
+    assert_error(text, "3: {", "a switch on t.apply().action_run takes action names of table t (or default) as "
+                 "labels, not an expression")
