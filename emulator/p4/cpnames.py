@@ -54,7 +54,8 @@ def name_annotation(annos) -> str | None:
         return None
     if a.string_value is not None:
         return a.string_value
-    return a.body.strip().strip('"')
+    # P4-16 18.3.2: @name's argument is a string literal (`@name(4)` names nothing)
+    raise P4Error(f"@name takes a string literal, not '{a.body.strip()}'", a.loc)
 
 
 def is_hidden(annos) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from emulator.errors import RuntimeApiError
+from emulator.errors import P4Error, RuntimeApiError
 from emulator.p4.program import ActionInfo, ActionProfileInfo, TableInfo
 from emulator.target import hashing
 from emulator.target.action_profile import ActionProfile, check_args, resolve_action_name
@@ -142,8 +142,12 @@ class Table(TableLookup):
             prio = ce.priority
             if prio is None and self.needs_priority:
                 prio = n - i  # earlier entries win
-            entry = self.add_entry([self._from_const(k, f) for k, f in zip(ce.keys, self.fields)],
-                                   ce.action, ce.args, prio)
+            try:
+                entry = self.add_entry([self._from_const(k, f) for k, f in zip(ce.keys, self.fields)],
+                                       ce.action, ce.args, prio)
+            except RuntimeApiError as exc:
+                # the program's own entry (a duplicate key): say where it is written
+                raise P4Error(str(exc), _entry_loc(info, i)) from None
             # `const` entries (all those of a const table) stay as the program gives them
             self.entries_by_handle[entry].const = ce.const or info.entries_const
         self._frozen = info.entries_const
@@ -445,3 +449,10 @@ def build_tables(tables: Iterable[TableInfo], actions: Iterable[ActionInfo], pro
         out[t.name] = Table(t, action_map, prof, directs.get(t.direct_counter) if t.direct_counter else None,
                             directs.get(t.direct_meter) if t.direct_meter else None)
     return out, prof_objs
+
+
+def _entry_loc(info: TableInfo, i: int):
+    """Where the table's i-th `entries` element is written (None if the table has no source)."""
+    prop = info.decl.get_property("entries") if getattr(info, "decl", None) is not None else None
+    ents = getattr(prop, "entries", None) or []
+    return getattr(ents[i], "loc", None) if i < len(ents) else None

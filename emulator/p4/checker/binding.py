@@ -123,6 +123,12 @@ class BindingChecker:
         for tp in m.type_params:
             if tp not in env and tp not in explicit and T.contains_typevar(ret) and tp in str(ret):
                 raise _err(f"cannot infer type argument {tp} of {m.name}; give it explicitly", node)
+        for p, a in zip(params, slots):
+            # `_` says nothing of its type: `extract(_)` alone leaves the header (and its size) unknown
+            if isinstance(a, ast.DontCare) and T.contains_typevar(T.substitute(p.type, env)) \
+                    and any(tp not in env and tp not in explicit for tp in m.type_params):
+                raise _err(f"cannot infer the type of '_' passed to {m.name}; give the type argument explicitly",
+                           a)
         sparams = tuple(T.Param(p.name, T.substitute(p.type, env), p.direction, p.has_default, p.optional)
                         for p in params)
         for p, a in zip(sparams, slots):

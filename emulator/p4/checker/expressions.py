@@ -274,6 +274,8 @@ class ExpressionChecker:
                 env, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
                 if st.name == "packet_in" and name == "extract" and e.args:
                     _check_extracted(e.args[0].expr)
+                if st.name == "packet_in" and name == "lookahead":
+                    _check_lookahead(callee.ret, e)
                 callee.kind = "extern_method"
                 callee.decl = md
                 callee.instance = self._root_decl(tgt.expr)
@@ -287,7 +289,8 @@ class ExpressionChecker:
                 if e.args:
                     raise _err("table apply takes no arguments", e)
                 if ctx.in_action:
-                    raise _err("tables cannot be applied inside actions", e)
+                    where = "actions" if ctx.in_action is True else ctx.in_action
+                    raise _err(f"tables cannot be applied inside {where}", e)
                 ret = st.decl._apply_type
                 tgt.type = T.Method("apply", (), (), ret)
                 tgt.decl = None
@@ -356,6 +359,19 @@ class ExpressionChecker:
             raise _err(f"'{tgt.name}' is not callable", tgt)
         self.check_expr(tgt, scope, ctx)
         raise _err("expression is not callable", tgt)
+
+
+def _check_lookahead(t: T.P4Type, e: ast.Expression) -> None:
+    """`lookahead<T>`'s T is a fixed-size type (P4-16 12.8.3): the parser reads sizeof(T) bits ahead, so neither a
+    varbit (its size comes from the packet) nor a type without a width (`void`, `int`, `string`) can be looked at."""
+    if isinstance(t, T.TypeVar):
+        return
+    try:
+        T.width_of(t)
+    except TypeError:
+        raise _err(f"lookahead: the type must have a fixed width, not {t}", e) from None
+    if T.width_of(t) != T.min_width_of(t):
+        raise _err(f"lookahead: the type must have a fixed width, not {t} (it holds a varbit)", e)
 
 
 def _check_extracted(arg: ast.Expression) -> None:

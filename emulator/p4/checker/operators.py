@@ -52,6 +52,9 @@ class OperatorChecker:
             t = self.unify_operands(e.left, e.right, op, e)
             if isinstance(t, (T.Extern, T.TableT, T.ActionT, T.Method)):
                 raise _err(f"{op} is not defined on {t}", e)
+            if isinstance(t, T.ActionEnum):
+                # P4-16 14.2.2: a table's action_run is for switch statements only (compare with hit/miss instead)
+                raise _err(f"{op} is not defined on action_run: it can only be the expression of a switch", e)
             ca, cb = e.left.const_value, e.right.const_value
             if ca is not None and cb is not None:
                 e.const_value = (ca == cb) if op == "==" else (ca != cb)
@@ -121,6 +124,10 @@ class OperatorChecker:
         ok = False
         if self.same_type(src, dst):
             ok = True
+        elif isinstance(src, T.NewType) or isinstance(dst, T.NewType):
+            # P4-16 8.11.1: a `type` converts only to and from the type it is made of (and from an untyped
+            # constant): `(t1)x` with t1 a `type bit<1>` and x a bit<2> needs `(t1)(bit<1>)x`
+            ok = self.same_type(s, d) or (isinstance(s, T.InfInt) and isinstance(d, (T.Bits, T.Bool)))
         elif isinstance(d, T.Bits) and isinstance(s, (T.Bits, T.InfInt)):
             ok = True
         elif isinstance(d, T.Bits) and isinstance(s, T.Bool):

@@ -53,6 +53,11 @@ class TypeResolver:
                         and not isinstance(T.strip_newtype(ft), T.Header):
                     raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
                                "headers", f)
+                if isinstance(d, ast.StructDecl):
+                    _no_block_inside(ft, f"field '{f.name}' of struct {d.name}", f)
+                    if isinstance(T.strip_newtype(ft), T.String):
+                        raise _err(f"field '{f.name}' of struct {d.name} cannot have type string: strings are "
+                                   "compile-time values only", f)
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)
@@ -132,6 +137,13 @@ class TypeResolver:
                     raise _err(f"header field '{f.name}' of {d.name}<...> would have type {f.type}; header "
                                "fields must be bit<W>, int<W>, varbit<W>, bool, a serializable enum or a struct "
                                "of fixed-width fields", node)
+        for f in fields:
+            if isinstance(template, T.HeaderUnion) and not T.contains_typevar(f.type) \
+                    and not isinstance(T.strip_newtype(f.type), T.Header):
+                raise _err(f"header_union member '{f.name}' of {d.name}<...> would have type {f.type}; the members "
+                           "of a header_union are headers", node)
+            if isinstance(template, T.Struct):
+                _no_block_inside(f.type, f"field '{f.name}' of {d.name}<...>", node)
         return T.specialized(d, type(template), args, fields)
 
     def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
@@ -207,7 +219,10 @@ class TypeResolver:
         if isinstance(t, ast.VarbitType):
             return T.VarBits(_width_ok(self.const_int(t.width, scope, _Ctx("top"), "width"), t))
         if isinstance(t, ast.TupleType):
-            return T.Tuple(tuple(self.resolve_type(e, scope) for e in t.elements))
+            elems = tuple(self.resolve_type(e, scope) for e in t.elements)
+            for et in elems:
+                _no_block_inside(et, "a tuple element", t)
+            return T.Tuple(elems)
         if isinstance(t, ast.ListType):
             return T.List((self.resolve_type(t.element, scope),))
         if isinstance(t, ast.HeaderStackType):
@@ -245,8 +260,19 @@ class TypeResolver:
         t = self.resolve_type(d.decl_type, scope)
         if isinstance(t, (T.Extern, T.TableT)):
             raise _err(f"variable '{d.name}' cannot have type {t}", d)
+        if isinstance(T.strip_newtype(t), T.String):
+            # P4-16 7.1.5: strings are compile-time values only ("one cannot declare variables with a string type")
+            raise _err(f"variable '{d.name}' cannot have type string: strings are compile-time values only", d)
         if d.init is not None:
             self.check_expr(d.init, scope, ctx)
             self.coerce(d.init, t)
         self.decl_types[d] = t
         self.declare(scope, d.name, d)
+
+
+def _no_block_inside(t: T.P4Type, what: str, node) -> None:
+    """Struct fields and tuple elements are data (P4-16 7.2.8, type nesting): a parser, control, package, extern
+    or table is not a value that can be stored in one."""
+    if isinstance(T.strip_newtype(t), (T.ParserT, T.ControlT, T.PackageT, T.Extern, T.TableT)):
+        raise _err(f"{what} cannot have type {t}: parsers, controls, packages, externs and tables are not values",
+                   node)

@@ -150,11 +150,11 @@ class _Ctx:
 
     __slots__ = ("kind", "ret", "block", "in_action", "loops")
 
-    def __init__(self, kind: str, ret: T.P4Type | None = None, block=None, in_action=False):
+    def __init__(self, kind: str, ret: T.P4Type | None = None, block=None, in_action: bool | str = False):
         self.kind = kind  # "top", "parser", "control", "action", "function"
         self.ret = ret
         self.block = block
-        self.in_action = in_action
+        self.in_action = in_action  # True in an action body; a str names another place no table is applied
         self.loops = 0  # depth of enclosing for loops (break / continue need one)
 
 

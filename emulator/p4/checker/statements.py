@@ -161,9 +161,12 @@ class StatementChecker:
                     lab.decl = by_name[lab.name]
                     lab.type = t
                     key = lab.name
+                elif isinstance(lab, ast.PathExpression):
+                    raise _err(f"'{lab.name}' is not an action of table {table.name}", lab)
                 else:
-                    name = getattr(lab, "name", type(lab).__name__)
-                    raise _err(f"'{name}' is not an action of table {table.name}", lab)
+                    # a constant or an expression (`1:`, `c ? a : b:`): name what is expected, not the AST node
+                    raise _err(f"a switch on {table.name}.apply().action_run takes action names of table "
+                               f"{table.name} (or default) as labels, not an expression", lab)
                 if key in seen:
                     raise _err(f"duplicate switch label '{key}'", lab)
                 seen.add(key)

@@ -13,6 +13,9 @@ class TableChecker:
 
     def check_table(self, d: ast.TableDecl, scope: Scope, ctx: _Ctx) -> None:
         self.decl_types[d] = T.TableT(d.name, d)
+        # tables are applied only from apply blocks (P4-16 appendix F): an action-list argument, key or property
+        # applying one would run a table inside another's lookup
+        ctx = _Ctx(ctx.kind, ctx.ret, ctx.block, in_action="a table declaration")
         key_types: list[T.P4Type] = []
         keys = d.key
         seen = set()
@@ -78,6 +81,11 @@ class TableChecker:
                     t = self.check_expr(v, scope, ctx)
                     if not isinstance(t, T.Extern):
                         raise _err(f"table property {p.name} must name an extern instance", v)
+            elif p.name == "largest_priority_wins":
+                # P4-16 14.2.1.4: a compile-time bool; anything else cannot say which priority wins
+                t = self.check_expr(p.value, scope, ctx)
+                if not isinstance(t, T.Bool) or p.value.const_value is None:
+                    raise _err(f"table property largest_priority_wins must be a compile-time bool, not {t}", p.value)
             else:
                 self.check_expr(p.value, scope, ctx)
 

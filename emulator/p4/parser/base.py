@@ -155,7 +155,12 @@ class ParserBase:
     def annotations(self) -> list[ast.Annotation]:
         out = []
         while self.at("@"):
-            out.append(self.annotation())
+            a = self.annotation()
+            # P4-16 18.2: a structured annotation's name appears once on an element, structured or not
+            if any(b.name == a.name and (a.structured or b.structured) for b in out):
+                raise self.src.error(f"annotation @{a.name} is repeated on one element, and one of them is "
+                                     "structured: a structured annotation's name may appear only once", a.loc)
+            out.append(a)
         return out
 
     def annotation(self) -> ast.Annotation:
