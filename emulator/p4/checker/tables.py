@@ -13,9 +13,11 @@ class TableChecker:
 
     def check_table(self, d: ast.TableDecl, scope: Scope, ctx: _Ctx) -> None:
         self.decl_types[d] = T.TableT(d.name, d)
-        # tables are applied only from apply blocks (P4-16 appendix F): an action-list argument, key or property
-        # applying one would run a table inside another's lookup
-        ctx = _Ctx(ctx.kind, ctx.ret, ctx.block, in_action="a table declaration")
+        # a table's key may apply another table (p4c accepts it: issue2362-bmv2, whose key is `t.apply().hit`;
+        # the inner table runs before the lookup); an action-list argument or another property may not (p4c
+        # refuses issue2835-bmv2): that would run a table inside another's action or entries
+        key_ctx = ctx
+        ctx = _Ctx(ctx.kind, ctx.ret, ctx.block, in_action="a table's actions or properties")
         key_types: list[T.P4Type] = []
         keys = d.key
         seen = set()
@@ -25,7 +27,7 @@ class TableChecker:
             seen.add(p.name)
         if keys is not None:
             for k in keys.elements:
-                kt = self.check_expr(k.expr, scope, ctx)
+                kt = self.check_expr(k.expr, scope, key_ctx)
                 if isinstance(kt, T.InfInt):
                     raise _err("table key needs a fixed-width type", k.expr)
                 if not isinstance(T.strip_newtype(kt), (T.Bits, T.Bool, T.SerEnum, T.Enum, T.Error)):
