@@ -1,0 +1,29 @@
+"""Programs the P4-16 specification calls errors, refused at the offending place (found by running p4c's
+testdata/p4_16_errors through `rocelab compile`; each test is a small program of our own showing one rule)."""
+from __future__ import annotations
+
+from checker_util import assert_error, compile_, program
+
+PRIO_TABLE = """
+  action set_b(bit<16> v) { meta.b = v; }
+  table prio_t {
+    key = { meta.a : ternary; }
+    actions = { set_b; }
+    entries = {
+%s
+    }
+  }
+"""
+
+
+def test_first_entry_without_priority_when_a_later_one_has_one():
+    entries = "      0x10 &&& 0xf0 : set_b(1);\n      priority = 7 : 0x20 &&& 0xf0 : set_b(2);"
+    text = program(locals_=PRIO_TABLE % entries, body="prio_t.apply();")
+    assert_error(text, "0x10 &&& 0xf0", "the first entry of table prio_t has no priority, but the entry at line")
+
+
+def test_priorities_on_the_first_entry_or_on_none_are_accepted():
+    given = "      priority = 9 : 0x10 &&& 0xf0 : set_b(1);\n      0x20 &&& 0xf0 : set_b(2);"
+    none = "      0x10 &&& 0xf0 : set_b(1);\n      0x20 &&& 0xf0 : set_b(2);"
+    for entries in (given, none):
+        compile_(program(locals_=PRIO_TABLE % entries, body="prio_t.apply();"))
