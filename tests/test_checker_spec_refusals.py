@@ -27,3 +27,8 @@ def test_priorities_on_the_first_entry_or_on_none_are_accepted():
     none = "      0x10 &&& 0xf0 : set_b(1);\n      0x20 &&& 0xf0 : set_b(2);"
     for entries in (given, none):
         compile_(program(locals_=PRIO_TABLE % entries, body="prio_t.apply();"))
+
+
+def test_variable_at_the_top_level():
+    text = program(top="bit<8> stray_v = 3;\n", body="meta.a = 1;")
+    assert_error(text, "bit<8> stray_v", "variable 'stray_v' cannot be declared at the top level")
