@@ -32,3 +32,23 @@ def test_priorities_on_the_first_entry_or_on_none_are_accepted():
 def test_variable_at_the_top_level():
     text = program(top="bit<8> stray_v = 3;\n", body="meta.a = 1;")
     assert_error(text, "bit<8> stray_v", "variable 'stray_v' cannot be declared at the top level")
+
+
+def test_duplicate_parameter_in_a_declaration_without_body():
+    text = program(top="control tiny_ct(in bit<8> q);\npackage twin_pkg(tiny_ct one, tiny_ct one);\n",
+                   body="meta.a = 1;")
+    assert_error(text, "tiny_ct one);", "duplicate parameter 'one'")
+
+
+def test_default_value_on_an_out_parameter():
+    text = program(top="extern void fill_it(out bit<8> dst = 8w1);\n", body="fill_it(meta.a);")
+    assert_error(text, "out bit<8> dst", "out parameter 'dst' cannot have a default value")
+
+
+def test_default_value_on_an_optional_parameter():
+    text = program(top="extern void opt_it(in bit<8> a, @optional in bit<8> b = 2);\n", body="opt_it(meta.a);")
+    assert_error(text, "in bit<8> b = 2", "@optional parameter 'b' cannot have a default value")
+
+
+def test_in_parameter_with_a_default_value_is_accepted():
+    compile_(program(top="extern void dflt_it(in bit<8> a, in bit<8> b = 2);\n", body="dflt_it(meta.a);"))

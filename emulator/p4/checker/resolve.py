@@ -105,6 +105,7 @@ class TypeResolver:
         elif isinstance(d, (ast.ParserTypeDecl, ast.ControlTypeDecl, ast.PackageTypeDecl,
                             ast.ParserDecl, ast.ControlDecl)):
             s = self.type_params_scope(d.type_params, scope)
+            self.check_param_list(d.params)
             params = tuple(self.param_of(p, s) for p in d.params)
             cls = T.ParserT if isinstance(d, (ast.ParserTypeDecl, ast.ParserDecl)) else \
                 T.ControlT if isinstance(d, (ast.ControlTypeDecl, ast.ControlDecl)) else T.PackageT
@@ -140,12 +141,27 @@ class TypeResolver:
         opt = ast.find_annotation(p.annotations, "optional") is not None
         return T.Param(p.name, t, _dirn(p), p.default is not None, opt)
 
+    def check_param_list(self, params) -> None:
+        """The rules a declaration's parameter list obeys whether or not it has a body (P4-16 6.8)."""
+        seen = set()
+        for p in params:
+            if p.name in seen:
+                raise _err(f"duplicate parameter '{p.name}'", p)
+            seen.add(p.name)
+            if p.default is not None and p.direction in ("out", "inout"):
+                raise _err(f"{p.direction} parameter '{p.name}' cannot have a default value (only in and "
+                           "directionless parameters can)", p)
+            if p.default is not None and ast.find_annotation(p.annotations, "optional") is not None:
+                raise _err(f"@optional parameter '{p.name}' cannot have a default value (give one or the other)",
+                           p)
+
     def method_of(self, m, scope: Scope) -> T.Method:
         t = self.decl_types.get(m)
         if t is not None:
             return t
         s = self.type_params_scope(m.type_params, scope)
         m._scope = s
+        self.check_param_list(m.params)
         params = tuple(self.param_of(p, s) for p in m.params)
         ret = self.resolve_type(m.return_type, s) if m.return_type is not None else T.VOID
         t = T.Method(m.name, tuple(tp.name for tp in m.type_params), params, ret, m,
