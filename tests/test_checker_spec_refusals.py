@@ -52,3 +52,9 @@ def test_default_value_on_an_optional_parameter():
 
 def test_in_parameter_with_a_default_value_is_accepted():
     compile_(program(top="extern void dflt_it(in bit<8> a, in bit<8> b = 2);\n", body="dflt_it(meta.a);"))
+
+
+def test_function_calling_an_action():
+    top = "action bump_it() { }\nbit<8> helper_fn(in bit<8> v) { bump_it(); return v; }\n"
+    text = program(top=top, body="meta.a = helper_fn(meta.a);")
+    assert_error(text, "bump_it(); return", "actions cannot be called from a function")

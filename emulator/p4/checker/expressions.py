@@ -326,6 +326,9 @@ class ExpressionChecker:
                 callee.decl = ad
                 if ctx.kind == "parser":
                     raise _err("actions cannot be called from a parser", e)
+                if ctx.kind == "function":
+                    # P4-16's table of calls: an action runs from a control's apply block or another action
+                    raise _err("actions cannot be called from a function", e)
                 e.callee = callee
                 return T.VOID
             if isinstance(decls[0], (ast.FunctionDecl, ast.ExternFunctionDecl)):
