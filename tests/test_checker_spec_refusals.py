@@ -58,3 +58,20 @@ def test_function_calling_an_action():
     top = "action bump_it() { }\nbit<8> helper_fn(in bit<8> v) { bump_it(); return v; }\n"
     text = program(top=top, body="meta.a = helper_fn(meta.a);")
     assert_error(text, "bump_it(); return", "actions cannot be called from a function")
+
+
+def test_package_instantiated_in_a_control():
+    top = "control leaf_ct();\npackage inner_pkg(leaf_ct c);\ncontrol leaf_impl() { apply { } }\n"
+    text = program(top=top, locals_="  inner_pkg(leaf_impl()) nested_pkg;")
+    assert_error(text, "inner_pkg(leaf_impl()) nested_pkg", "a package cannot be instantiated in a control")
+
+
+def test_parser_instantiated_in_a_control():
+    top = "parser sub_prs() { state start { transition accept; } }\n"
+    text = program(top=top, locals_="  sub_prs() misplaced_prs;")
+    assert_error(text, "sub_prs() misplaced_prs", "a parser cannot be instantiated in a control")
+
+
+def test_control_instantiated_in_a_control_is_accepted():
+    top = "control sub_ctl(inout bit<8> v) { apply { v = v + 1; } }\n"
+    compile_(program(top=top, locals_="  sub_ctl() inner_ctl;", body="inner_ctl.apply(meta.a);"))
