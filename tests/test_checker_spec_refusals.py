@@ -75,3 +75,13 @@ def test_parser_instantiated_in_a_control():
 def test_control_instantiated_in_a_control_is_accepted():
     top = "control sub_ctl(inout bit<8> v) { apply { v = v + 1; } }\n"
     compile_(program(top=top, locals_="  sub_ctl() inner_ctl;", body="inner_ctl.apply(meta.a);"))
+
+
+def test_match_annotation_naming_no_match_kind():
+    top = "struct vs_key_t { @match(ternary) bit<8> lo; @match(sideways) bit<8> hi; }\n"
+    text = program(top=top, body="meta.a = 1;")
+    assert_error(text, "@match(sideways)", "@match needs a match_kind (exact, ternary, ...), not 'sideways'")
+
+
+def test_match_annotation_with_a_match_kind_is_accepted():
+    compile_(program(top="struct vs_ok_t { @match(ternary) bit<8> lo; @match(lpm) bit<8> hi; }\n"))

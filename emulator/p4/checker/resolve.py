@@ -38,6 +38,9 @@ class TypeResolver:
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
                 for a in f.annotations or ():
+                    if a.name == "match" and a.body.strip() not in self.match_kind_decls:
+                        # a value_set's struct field says how it matches (P4-16 12.11): a match_kind member
+                        raise _err(f"@match needs a match_kind (exact, ternary, ...), not '{a.body.strip()}'", a)
                     if a.name == "field_list" and a.args:  # ids may be named constants (p4c folds them)
                         for x in a.args:
                             self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
