@@ -85,3 +85,8 @@ def test_match_annotation_naming_no_match_kind():
 
 def test_match_annotation_with_a_match_kind_is_accepted():
     compile_(program(top="struct vs_ok_t { @match(ternary) bit<8> lo; @match(lpm) bit<8> hi; }\n"))
+
+
+def test_extern_constructor_with_a_return_type():
+    text = program(top="extern gadget_x {\n  gadget_x();\n  bit<8> gadget_x(in bit<8> v);\n}\n")
+    assert_error(text, "bit<8> gadget_x(in", "the constructor of extern gadget_x cannot have a return type")

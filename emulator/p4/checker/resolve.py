@@ -99,6 +99,9 @@ class TypeResolver:
             s = self.type_params_scope(d.type_params, scope)
             d._scope = s
             for m in d.methods:
+                if m.name == d.name:
+                    # `void X();` in extern X: a constructor has no return type (P4-16 7.2.10)
+                    raise _err(f"the constructor of extern {d.name} cannot have a return type", m)
                 if m.return_type is None:
                     raise _err(f"method '{m.name}' of extern {d.name} needs a return type", m)
                 self.method_of(m, s)
