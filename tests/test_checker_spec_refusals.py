@@ -90,3 +90,10 @@ def test_match_annotation_with_a_match_kind_is_accepted():
 def test_extern_constructor_with_a_return_type():
     text = program(top="extern gadget_x {\n  gadget_x();\n  bit<8> gadget_x(in bit<8> v);\n}\n")
     assert_error(text, "bit<8> gadget_x(in", "the constructor of extern gadget_x cannot have a return type")
+
+
+def test_ambiguous_call_of_overloaded_extern_methods():
+    top = ("extern twin_src {\n  twin_src();\n  void take<T>(out T first);\n  void take<T>(out T second);\n}\n")
+    text = program(top=top, locals_="  twin_src() src_i;", body="src_i.take(meta.a);")
+    assert_error(text, "src_i.take(meta.a)", "call of twin_src.take is ambiguous")
+    compile_(program(top=top, locals_="  twin_src() src_i;", body="src_i.take(second = meta.a);"))
