@@ -97,3 +97,9 @@ def test_ambiguous_call_of_overloaded_extern_methods():
     text = program(top=top, locals_="  twin_src() src_i;", body="src_i.take(meta.a);")
     assert_error(text, "src_i.take(meta.a)", "call of twin_src.take is ambiguous")
     compile_(program(top=top, locals_="  twin_src() src_i;", body="src_i.take(second = meta.a);"))
+
+
+def test_extern_typed_parameter_with_a_direction():
+    top = "extern tally_x { tally_x(); void bump(); }\ncontrol uses_tally(in tally_x tx) { apply { tx.bump(); } }\n"
+    text = program(top=top, body="meta.a = 1;")
+    assert_error(text, "in tally_x tx", "parameter 'tx' of extern type tally_x cannot have a direction (in)")

@@ -143,6 +143,9 @@ class TypeResolver:
 
     def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
         t = self.resolve_type(p.param_type, scope)
+        if p.direction and isinstance(T.strip_newtype(t), T.Extern):
+            # an extern instance is a reference to one object, never copied in or out (P4-16 6.8)
+            raise _err(f"parameter '{p.name}' of extern type {t} cannot have a direction ({p.direction})", p)
         self.decl_types[p] = t
         opt = ast.find_annotation(p.annotations, "optional") is not None
         return T.Param(p.name, t, _dirn(p), p.default is not None, opt)
