@@ -103,3 +103,9 @@ def test_extern_typed_parameter_with_a_direction():
     top = "extern tally_x { tally_x(); void bump(); }\ncontrol uses_tally(in tally_x tx) { apply { tx.bump(); } }\n"
     text = program(top=top, body="meta.a = 1;")
     assert_error(text, "in tally_x tx", "parameter 'tx' of extern type tally_x cannot have a direction (in)")
+
+
+def test_dont_care_in_the_type_of_a_constant():
+    top = "struct pair_s<T> { T left; T right; }\nconst pair_s<_> vague_c = { left = 1, right = 2 };\n"
+    text = program(top=top, body="meta.a = 1;")
+    assert_error(text, "const pair_s<_>", "the type of constant 'vague_c' cannot contain '_'")

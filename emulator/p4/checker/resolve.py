@@ -259,6 +259,7 @@ class TypeResolver:
 
     def check_const(self, d: ast.ConstDecl, scope: Scope, ctx: _Ctx) -> None:
         t = self.resolve_type(d.decl_type, scope)
+        _no_dont_care(t, d, "constant")
         self.check_expr(d.value, scope, ctx)
         self.coerce(d.value, t)
         if d.value.const_value is None:
@@ -268,6 +269,7 @@ class TypeResolver:
 
     def check_var(self, d: ast.VarDecl, scope: Scope, ctx: _Ctx) -> None:
         t = self.resolve_type(d.decl_type, scope)
+        _no_dont_care(t, d, "variable")
         if isinstance(t, (T.Extern, T.TableT)):
             raise _err(f"variable '{d.name}' cannot have type {t}", d)
         if d.init is not None:
@@ -275,3 +277,22 @@ class TypeResolver:
             self.coerce(d.init, t)
         self.decl_types[d] = t
         self.declare(scope, d.name, d)
+
+
+def _has_dont_care(t: T.P4Type) -> bool:
+    if isinstance(t, T.DontCare):
+        return True
+    if isinstance(t, (T.Tuple, T.List)):
+        return any(_has_dont_care(e) for e in t.elements)
+    if isinstance(t, T.HeaderStack):
+        return _has_dont_care(t.elem)
+    if isinstance(t, (T.Header, T.HeaderUnion, T.Struct, T.Extern)) and getattr(t, "type_args", None):
+        return any(_has_dont_care(a) for a in t.type_args)
+    return False
+
+
+def _no_dont_care(t: T.P4Type, d, what: str) -> None:
+    """A declared constant or variable has a whole type: `_` stands for a type a call infers (P4-16 7.2.12),
+    and `const S<_> x` left the struct's fields untyped."""
+    if _has_dont_care(t):
+        raise _err(f"the type of {what} '{d.name}' cannot contain '_' (write the type in full)", d)
