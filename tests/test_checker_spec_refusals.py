@@ -109,3 +109,16 @@ def test_dont_care_in_the_type_of_a_constant():
     top = "struct pair_s<T> { T left; T right; }\nconst pair_s<_> vague_c = { left = 1, right = 2 };\n"
     text = program(top=top, body="meta.a = 1;")
     assert_error(text, "const pair_s<_>", "the type of constant 'vague_c' cannot contain '_'")
+
+
+def test_header_union_member_that_can_never_be_a_header():
+    top = "header_union loose_u<T> {\n  tuple<T, T> both;\n}\n"
+    text = program(top=top, body="meta.a = 1;")
+    assert_error(text, "tuple<T, T> both", "header_union member 'both' has type tuple<T, T>")
+
+
+def test_header_union_specialized_with_a_non_header():
+    top = "header one_h { bit<8> v; }\nheader_union gen_u<T> { one_h a; T b; }\n"
+    text = program(top=top, locals_="  gen_u<bit<8>> bad_u;", body="meta.a = 1;")
+    assert_error(text, "gen_u<bit<8>> bad_u", "header_union member 'b' of gen_u<...> would have type bit<8>")
+    compile_(program(top=top, locals_="  gen_u<one_h> good_u;", body="meta.a = 1;"))

@@ -52,8 +52,9 @@ class TypeResolver:
                     # BMv2's header types have one variable-length field at most
                     raise _err(f"header {d.name} has a second varbit field '{f.name}': v1model headers have at "
                                "most one", f)
-                if isinstance(d, ast.HeaderUnionDecl) and not T.contains_typevar(ft) \
-                        and not isinstance(T.strip_newtype(ft), T.Header):
+                # a generic union's member may be a type variable (checked where specialized) or a generic
+                # header; `tuple<T, T>` is never a header, whatever T is
+                if isinstance(d, ast.HeaderUnionDecl) and not isinstance(T.strip_newtype(ft), (T.Header, T.TypeVar)):
                     raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
                                "headers", f)
                 fs.append(T.FieldT(f.name, ft))
@@ -139,6 +140,11 @@ class TypeResolver:
                     raise _err(f"header field '{f.name}' of {d.name}<...> would have type {f.type}; header "
                                "fields must be bit<W>, int<W>, varbit<W>, bool, a serializable enum or a struct "
                                "of fixed-width fields", node)
+        if isinstance(template, T.HeaderUnion):
+            for f in fields:
+                if not T.contains_typevar(f.type) and not isinstance(T.strip_newtype(f.type), T.Header):
+                    raise _err(f"header_union member '{f.name}' of {d.name}<...> would have type {f.type}; the "
+                               "members of a header_union are headers", node)
         return T.specialized(d, type(template), args, fields)
 
     def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
