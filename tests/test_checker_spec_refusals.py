@@ -122,3 +122,10 @@ def test_header_union_specialized_with_a_non_header():
     text = program(top=top, locals_="  gen_u<bit<8>> bad_u;", body="meta.a = 1;")
     assert_error(text, "gen_u<bit<8>> bad_u", "header_union member 'b' of gen_u<...> would have type bit<8>")
     compile_(program(top=top, locals_="  gen_u<one_h> good_u;", body="meta.a = 1;"))
+
+
+def test_type_arguments_on_a_typedef_of_a_specialized_extern():
+    top = "extern holder_x<V> { holder_x(V init); V read(); }\ntypedef holder_x<bit<8>> holder8_t;\n"
+    text = program(top=top, locals_="  holder8_t<bit<8>>(8w1) twice_h;", body="meta.a = 1;")
+    assert_error(text, "holder8_t<bit<8>>", "type holder8_t is not generic: it is holder_x<bit<8>>")
+    compile_(program(top=top, locals_="  holder8_t(8w1) once_h;", body="meta.a = once_h.read();"))

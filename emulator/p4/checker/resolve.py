@@ -209,6 +209,9 @@ class TypeResolver:
             base = self.type_of_decl(d, scope)
             args = tuple(self.resolve_type(a, scope) for a in t.type_args)
             if isinstance(base, T.Extern):
+                if args and base.type_args:
+                    # a typedef of `E<bit<16>>` names a specialized extern: it takes no type arguments again
+                    raise _err(f"type {t.path} is not generic: it is {base}, whose type arguments are given", t)
                 if args:
                     if len(args) != len(base.type_params):
                         raise _err(f"extern {base.name} takes {len(base.type_params)} type arguments, "
