@@ -268,6 +268,13 @@ class BlockChecker:
         if d.initializer:
             raise _err("instantiations with abstract method implementations are not supported", d)
         t, callee = self.construct(d.inst_type, d.args, scope, ctx, d)
+        # P4-16's table of instantiations: a package only at the top level, a parser in a parser, a control
+        # in a control (externs anywhere); the others were accepted and never ran
+        kind = "package" if isinstance(t, T.PackageT) else "parser" if isinstance(t, T.ParserT) else \
+            "control" if isinstance(t, T.ControlT) else None
+        if kind is not None and ctx.kind != "top" and (kind == "package" or kind != ctx.kind):
+            raise _err(f"a {kind} cannot be instantiated in a {ctx.kind}" + (
+                " (only at the top level)" if kind == "package" else ""), d)
         d.callee = callee
         self.decl_types[d] = t
         self.declare(scope, d.name, d)

@@ -267,6 +267,10 @@ class ExpressionChecker:
                     cands = ms
                 if not cands:
                     raise _err(f"wrong number of arguments for {st.name}.{name}: {len(e.args)} given", e)
+                if len(cands) > 1:
+                    # overloads differ in their number or names of parameters (P4-16 7.2.10); the first was taken
+                    raise _err(f"call of {st.name}.{name} is ambiguous: {len(cands)} of its declarations take "
+                               "these arguments (name them to choose one)", e)
                 md = cands[0]
                 tgt.decl = md
                 m = T.substitute(self.decl_types[md], st.bindings())
@@ -329,6 +333,9 @@ class ExpressionChecker:
                 callee.decl = ad
                 if ctx.kind == "parser":
                     raise _err("actions cannot be called from a parser", e)
+                if ctx.kind == "function":
+                    # P4-16's table of calls: an action runs from a control's apply block or another action
+                    raise _err("actions cannot be called from a function", e)
                 e.callee = callee
                 return T.VOID
             if isinstance(decls[0], (ast.FunctionDecl, ast.ExternFunctionDecl)):

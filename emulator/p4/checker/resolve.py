@@ -38,6 +38,9 @@ class TypeResolver:
                 seen.add(f.name)
                 ft = self.resolve_type(f.field_type, scope)
                 for a in f.annotations or ():
+                    if a.name == "match" and a.body.strip() not in self.match_kind_decls:
+                        # a value_set's struct field says how it matches (P4-16 12.11): a match_kind member
+                        raise _err(f"@match needs a match_kind (exact, ternary, ...), not '{a.body.strip()}'", a)
                     if a.name == "field_list" and a.args:  # ids may be named constants (p4c folds them)
                         for x in a.args:
                             self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
@@ -49,8 +52,9 @@ class TypeResolver:
                     # BMv2's header types have one variable-length field at most
                     raise _err(f"header {d.name} has a second varbit field '{f.name}': v1model headers have at "
                                "most one", f)
-                if isinstance(d, ast.HeaderUnionDecl) and not T.contains_typevar(ft) \
-                        and not isinstance(T.strip_newtype(ft), T.Header):
+                # a generic union's member may be a type variable (checked where specialized) or a generic
+                # header; `tuple<T, T>` is never a header, whatever T is
+                if isinstance(d, ast.HeaderUnionDecl) and not isinstance(T.strip_newtype(ft), (T.Header, T.TypeVar)):
                     raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
                                "headers", f)
                 if isinstance(d, ast.StructDecl):
@@ -101,6 +105,9 @@ class TypeResolver:
             s = self.type_params_scope(d.type_params, scope)
             d._scope = s
             for m in d.methods:
+                if m.name == d.name:
+                    # `void X();` in extern X: a constructor has no return type (P4-16 7.2.10)
+                    raise _err(f"the constructor of extern {d.name} cannot have a return type", m)
                 if m.return_type is None:
                     raise _err(f"method '{m.name}' of extern {d.name} needs a return type", m)
                 self.method_of(m, s)
@@ -110,6 +117,7 @@ class TypeResolver:
         elif isinstance(d, (ast.ParserTypeDecl, ast.ControlTypeDecl, ast.PackageTypeDecl,
                             ast.ParserDecl, ast.ControlDecl)):
             s = self.type_params_scope(d.type_params, scope)
+            self.check_param_list(d.params)
             params = tuple(self.param_of(p, s) for p in d.params)
             cls = T.ParserT if isinstance(d, (ast.ParserTypeDecl, ast.ParserDecl)) else \
                 T.ControlT if isinstance(d, (ast.ControlTypeDecl, ast.ControlDecl)) else T.PackageT
@@ -148,9 +156,26 @@ class TypeResolver:
 
     def param_of(self, p: ast.Parameter, scope: Scope) -> T.Param:
         t = self.resolve_type(p.param_type, scope)
+        if p.direction and isinstance(T.strip_newtype(t), T.Extern):
+            # an extern instance is a reference to one object, never copied in or out (P4-16 6.8)
+            raise _err(f"parameter '{p.name}' of extern type {t} cannot have a direction ({p.direction})", p)
         self.decl_types[p] = t
         opt = ast.find_annotation(p.annotations, "optional") is not None
         return T.Param(p.name, t, _dirn(p), p.default is not None, opt)
+
+    def check_param_list(self, params) -> None:
+        """The rules a declaration's parameter list obeys whether or not it has a body (P4-16 6.8)."""
+        seen = set()
+        for p in params:
+            if p.name in seen:
+                raise _err(f"duplicate parameter '{p.name}'", p)
+            seen.add(p.name)
+            if p.default is not None and p.direction in ("out", "inout"):
+                raise _err(f"{p.direction} parameter '{p.name}' cannot have a default value (only in and "
+                           "directionless parameters can)", p)
+            if p.default is not None and ast.find_annotation(p.annotations, "optional") is not None:
+                raise _err(f"@optional parameter '{p.name}' cannot have a default value (give one or the other)",
+                           p)
 
     def method_of(self, m, scope: Scope) -> T.Method:
         t = self.decl_types.get(m)
@@ -158,6 +183,7 @@ class TypeResolver:
             return t
         s = self.type_params_scope(m.type_params, scope)
         m._scope = s
+        self.check_param_list(m.params)
         params = tuple(self.param_of(p, s) for p in m.params)
         ret = self.resolve_type(m.return_type, s) if m.return_type is not None else T.VOID
         t = T.Method(m.name, tuple(tp.name for tp in m.type_params), params, ret, m,
@@ -190,6 +216,9 @@ class TypeResolver:
             base = self.type_of_decl(d, scope)
             args = tuple(self.resolve_type(a, scope) for a in t.type_args)
             if isinstance(base, T.Extern):
+                if args and base.type_args:
+                    # a typedef of `E<bit<16>>` names a specialized extern: it takes no type arguments again
+                    raise _err(f"type {t.path} is not generic: it is {base}, whose type arguments are given", t)
                 if args:
                     if len(args) != len(base.type_params):
                         raise _err(f"extern {base.name} takes {len(base.type_params)} type arguments, "
@@ -249,6 +278,7 @@ class TypeResolver:
 
     def check_const(self, d: ast.ConstDecl, scope: Scope, ctx: _Ctx) -> None:
         t = self.resolve_type(d.decl_type, scope)
+        _no_dont_care(t, d, "constant")
         self.check_expr(d.value, scope, ctx)
         self.coerce(d.value, t)
         if d.value.const_value is None:
@@ -258,6 +288,7 @@ class TypeResolver:
 
     def check_var(self, d: ast.VarDecl, scope: Scope, ctx: _Ctx) -> None:
         t = self.resolve_type(d.decl_type, scope)
+        _no_dont_care(t, d, "variable")
         if isinstance(t, (T.Extern, T.TableT)):
             raise _err(f"variable '{d.name}' cannot have type {t}", d)
         if isinstance(T.strip_newtype(t), T.String):
@@ -276,3 +307,22 @@ def _no_block_inside(t: T.P4Type, what: str, node) -> None:
     if isinstance(T.strip_newtype(t), (T.ParserT, T.ControlT, T.PackageT, T.Extern, T.TableT)):
         raise _err(f"{what} cannot have type {t}: parsers, controls, packages, externs and tables are not values",
                    node)
+
+
+def _has_dont_care(t: T.P4Type) -> bool:
+    if isinstance(t, T.DontCare):
+        return True
+    if isinstance(t, (T.Tuple, T.List)):
+        return any(_has_dont_care(e) for e in t.elements)
+    if isinstance(t, T.HeaderStack):
+        return _has_dont_care(t.elem)
+    if isinstance(t, (T.Header, T.HeaderUnion, T.Struct, T.Extern)) and getattr(t, "type_args", None):
+        return any(_has_dont_care(a) for a in t.type_args)
+    return False
+
+
+def _no_dont_care(t: T.P4Type, d, what: str) -> None:
+    """A declared constant or variable has a whole type: `_` stands for a type a call infers (P4-16 7.2.12),
+    and `const S<_> x` left the struct's fields untyped."""
+    if _has_dont_care(t):
+        raise _err(f"the type of {what} '{d.name}' cannot contain '_' (write the type in full)", d)

@@ -68,6 +68,12 @@ class TableChecker:
                     self.check_table_action_call(ent.action, d, scope, ctx, "entry", full=True)
                     if ent.priority is not None:
                         self.const_int(ent.priority, scope, ctx, "entry priority")
+                # P4-16 14.2.1.4: the entries after the first count their priorities on from it, so when any
+                # entry gives one the first must too (we gave it priority 1, below all the others)
+                later = next((e for e in p.entries if e.priority is not None), None)
+                if later is not None and p.entries[0].priority is None:
+                    raise _err(f"the first entry of table {d.name} has no priority, but the entry at line "
+                               f"{later.loc.line} gives one: give the first entry a priority too", p.entries[0])
                 continue
             if not isinstance(p, ast.ValueProperty):
                 continue

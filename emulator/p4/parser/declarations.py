@@ -88,6 +88,11 @@ class DeclarationParser:
         name = self.name()
         if top and (self.at("(") or self.at("<")):
             return self.function_rest(annos, ty, name, start)
+        if top:
+            # P4-16's top level declares constants, types and instances but no variables (state lives in
+            # parsers and controls); it was accepted and never used
+            raise self.error(f"variable '{name}' cannot be declared at the top level (use 'const', or declare it "
+                             "in a parser or control)", start)
         init = None
         if self.accept("="):
             init = self.initializer()
