@@ -3,6 +3,7 @@ literal spanning lines, annotations on the apply block, ... Each test is a minim
 from __future__ import annotations
 
 from checker_util import assert_error, compile_, ingress, program
+from codegen_util import run_ingress
 
 
 def test_string_literal_may_span_lines():
@@ -21,3 +22,29 @@ def test_apply_block_may_carry_annotations():
     prog = compile_(program(body="meta.a = 1;").replace("apply {", 'apply @noWarn("unused") @hint {', 1))
     names = [a.name for a in ingress(prog).body.annotations]
     assert names == ["noWarn", "hint"]
+
+
+def test_indexed_slice_reads_and_writes_width_bits_from_a_constant_base():
+    # d = 0x12345678: d[8 +: 8] is bits 15..8 = 0x56; writing c[4 +: 8] replaces bits 11..4 of c
+    body = """
+        h.data.a = h.data.d[8 +: 8];
+        h.data.c[4 +: 8] = 8w0xAB;
+        h.data.b = h.data.d[2 * 8 +: 4 + 4];
+    """
+    r = run_ingress(body, data=(0, 0, 0xF00F, 0x12345678))
+    assert (r["a"], r["c"], r["b"]) == (0x56, 0xFABF, 0x34)
+
+
+def test_indexed_slice_with_a_run_time_base_reads_from_that_bit():
+    # the base is a header field (run time): d[a +: 8] with a = 12 is bits 19..12 of 0x12345678 = 0x45;
+    # the base binds looser than `&`: d[b & 0xf +: 4] with b = 0x14 is d[4 +: 4] = 0x7
+    r = run_ingress("h.data.c = (bit<16>)h.data.d[h.data.a +: 8]; h.data.b = (bit<8>)h.data.d[h.data.b & 0xf +: 4];",
+                    data=(12, 0x14, 0, 0x12345678))
+    assert (r["c"], r["b"]) == (0x45, 0x7)
+
+
+def test_indexed_slice_width_must_be_a_positive_constant():
+    text = program(body="meta.a = hdr.ipv4.src[0 +: meta.a];")
+    assert_error(text, "meta.a];", "slice width must be a compile-time integer constant")
+    text = program(body="meta.a = (bit<8>)hdr.ipv4.src[3 +: 0];")
+    assert_error(text, "0];", "slice width must be positive")
