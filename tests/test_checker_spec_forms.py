@@ -48,3 +48,34 @@ def test_indexed_slice_width_must_be_a_positive_constant():
     assert_error(text, "meta.a];", "slice width must be a compile-time integer constant")
     text = program(body="meta.a = (bit<8>)hdr.ipv4.src[3 +: 0];")
     assert_error(text, "0];", "slice width must be positive")
+
+
+PRIO_TABLE = """
+    action set_a(bit<8> v) { h.data.a = v; }
+    table t {
+        key = { h.data.b : ternary; }
+        actions = { set_a; NoAction; }
+        const entries = {
+            priority = 10 (0x00 &&& 0x00) : set_a(1);
+            priority = 20 (0x05 &&& 0x0F) : set_a(2);
+            priority = (5 + 25) (0x15 &&& 0xFF) : set_a(3);
+            priority = 40: (0x77 &&& 0xFF) : set_a(4);
+        }
+    }
+"""
+
+
+def test_entry_priority_may_be_followed_directly_by_the_keyset():
+    # `priority = 20 (k) : a;` (no ':' after the value, p4c's form) next to the spec's `priority = 40: (k) : a;`;
+    # the largest matching priority wins
+    got = [run_ingress("t.apply();", data=(0, b, 0, 0), decls=PRIO_TABLE)["a"] for b in (0x33, 0x05, 0x15, 0x77)]
+    assert got == [1, 2, 3, 4]
+
+
+def test_an_extern_without_a_constructor_is_instantiated_with_no_arguments():
+    top = "extern Gauge { void note(); }\nextern Cell<T> { T peek(); }\n"
+    compile_(program(top=top, locals_="Gauge() g;\nCell<bit<8>>() c;"))
+    text = program(top=top, locals_="Gauge(8w1) g;")
+    assert_error(text, "Gauge(8w1)", "extern Gauge declares no constructor, so it takes no arguments")
+    text = program(top=top, locals_="Cell() c;")
+    assert_error(text, "Cell() c", "extern Cell declares no constructor: give its type arguments")
