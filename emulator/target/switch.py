@@ -15,6 +15,7 @@ ingress is NORMAL in egress. A malformed packet never raises: parser errors only
 """
 from __future__ import annotations
 
+import os
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -543,8 +544,14 @@ def _check_v1model_main(program) -> None:
 
     main = getattr(program, "main", None)
     decl = getattr(getattr(main, "inst_type", None), "decl", None)
-    if isinstance(decl, A.PackageTypeDecl) and decl.name != "V1Switch":
-        raise P4Error(f"`main` is a `{decl.name}`: rocelab runs v1model programs, whose main is "
+    if not isinstance(decl, A.PackageTypeDecl):
+        return
+    # a package of the program's own that is merely named V1Switch is not v1model's (p4c's newtype2.p4)
+    where = getattr(decl, "loc", None)
+    own = decl.name == "V1Switch" and where is not None and os.path.basename(str(where.file)) != "v1model.p4"
+    if decl.name != "V1Switch" or own:
+        what = f"`{decl.name}`" + (f" (the program's own package, declared at {where})" if own else "")
+        raise P4Error(f"`main` is a {what}: rocelab runs v1model programs, whose main is "
                       "`V1Switch(parser, verifyChecksum, ingress, egress, computeChecksum, deparser) main;`",
                       main.loc)
 
