@@ -79,3 +79,26 @@ def test_an_extern_without_a_constructor_is_instantiated_with_no_arguments():
     assert_error(text, "Gauge(8w1)", "extern Gauge declares no constructor, so it takes no arguments")
     text = program(top=top, locals_="Cell() c;")
     assert_error(text, "Cell() c", "extern Cell declares no constructor: give its type arguments")
+
+
+LANES = """
+#include <core.p4>
+header ha_t { bit<8> x; }
+header hb_t { bit<16> y; }
+control Stage<H>(inout H h);
+package Lane<H>(Stage<H> s);
+package Both<H>(Lane<H> l0, Lane<H> l1);
+control SA(inout ha_t h) { apply { h.x = 1; } }
+control SB(inout hb_t h) { apply { h.y = 2; } }
+Lane(SA()) la;
+Lane(SA()) la2;
+Lane(SB()) lb;
+Both(la, LAST) main;
+"""
+
+
+def test_package_instances_bind_a_generic_packages_type_parameters():
+    compile_(LANES.replace("LAST", "la2"))
+    # H is ha_t from the first lane, so a lane of hb_t does not fit the second parameter
+    text = LANES.replace("LAST", "lb")
+    assert_error(text, "lb) main", "type mismatch: expected Lane(Stage(ha_t)), got Lane(Stage(hb_t))")
