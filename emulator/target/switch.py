@@ -15,7 +15,6 @@ ingress is NORMAL in egress. A malformed packet never raises: parser errors only
 """
 from __future__ import annotations
 
-import os
 import random
 from collections import deque
 from dataclasses import dataclass
@@ -546,9 +545,10 @@ def _check_v1model_main(program) -> None:
     decl = getattr(getattr(main, "inst_type", None), "decl", None)
     if not isinstance(decl, A.PackageTypeDecl):
         return
-    # a package of the program's own that is merely named V1Switch is not v1model's (p4c's newtype2.p4)
+    # a package of the program's own that is merely named V1Switch is not v1model's (p4c's newtype2.p4); told by
+    # its parameters, not by the file that declares it: a program sent over P4Runtime is one text, v1model.p4 and all
     where = getattr(decl, "loc", None)
-    own = decl.name == "V1Switch" and where is not None and os.path.basename(str(where.file)) != "v1model.p4"
+    own = decl.name == "V1Switch" and len(getattr(decl, "params", ())) != 6
     if decl.name != "V1Switch" or own:
         what = f"`{decl.name}`" + (f" (the program's own package, declared at {where})" if own else "")
         raise P4Error(f"`main` is a {what}: rocelab runs v1model programs, whose main is "
