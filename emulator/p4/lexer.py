@@ -33,7 +33,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<int>(?:[0-9]+[ws])?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|0[dD][0-9_]+|[0-9][0-9_]*))"
     r"(?P<bad_int>[A-Za-z0-9_]*)"
     r"|(?P<id>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<str>\"(?:[^\"\\\n]|\\.)*\")"
+    # the spec lets a string literal span lines ("string with embedded<newline>line terminator")
+    r"|(?P<str>\"(?:[^\"\\]|\\[\s\S])*\")"
     r"|(?P<punct>" + "|".join(re.escape(p) for p in _PUNCT) + ")"
 )
 _INT_RE = re.compile(r"(?:([0-9]+)([ws]))?(.*)", re.S)
@@ -204,6 +205,10 @@ def tokenize(src: SourceText) -> list[Token]:
             append(Token("INT", tok_text, value, loc_of(line, col), line, col, pos))
         else:  # str
             append(Token("STRING", tok_text, _unescape(tok_text[1:-1]), loc_of(line, col), line, col, pos))
+            nls = tok_text.count("\n")
+            if nls:
+                line += nls
+                line_start = pos + tok_text.rfind("\n") + 1
         pos = end
     append(Token("EOF", "end of file", None, loc_of(line, pos - line_start + 1), line, pos - line_start + 1, pos))
     if unexpected:

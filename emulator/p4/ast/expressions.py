@@ -69,11 +69,19 @@ class ArrayIndex(Expression):
 
 @dataclass(eq=False)
 class Slice(Expression):
-    """`expr[hi:lo]` (bit slice, both bounds inclusive)."""
+    """`expr[hi:lo]` (bit slice, both bounds inclusive). `expr[lo +: w]` is parsed with `hi` a SliceWidth,
+    which the checker turns into the bound lo + w - 1."""
 
     expr: Expression
     hi: Expression
     lo: Expression
+
+
+@dataclass(eq=False)
+class SliceWidth(Expression):
+    """The `w` of `expr[lo +: w]`, in the place of the slice's `hi` until the checker computes it."""
+
+    width: Expression
 
 
 BINARY_OPS = (

@@ -190,6 +190,10 @@ class BindingChecker:
         elif isinstance(pt, T.Extern) and isinstance(at, T.Extern) and pt.name == at.name:
             for x, y in zip(pt.type_args, at.type_args):
                 self.unify(x, y, env, node)
+        elif isinstance(pt, T.PackageT) and isinstance(at, T.PackageT) and pt.name == at.name:
+            # a package instance passed to a generic package's parameter (`Top<H1, M1>(Pipeline<H1, M1> p0)`)
+            for x, y in zip(pt.params, at.params):
+                self.unify(x.type, y.type, env, node)
         elif isinstance(pt, (T.ParserT, T.ControlT)) and isinstance(at, type(pt)):
             if len(pt.params) != len(at.params) or any(x.direction != y.direction
                                                         for x, y in zip(pt.params, at.params)):
@@ -279,6 +283,13 @@ class BindingChecker:
             return
         if isinstance(src, (T.ParserT, T.ControlT)) and isinstance(target, (T.ParserT, T.ControlT)):
             raise _err(self._block_mismatch(src, target), e)
+        if isinstance(src, T.PackageT) and isinstance(target, T.PackageT) and src.name == target.name:
+            # same package, other type arguments: name the parameters' types, as the names alone read alike
+            def sig(p: T.P4Type) -> str:
+                if isinstance(p, (T.PackageT, T.ControlT, T.ParserT)):
+                    return f"{p.name}(" + ", ".join(sig(x.type) for x in p.params) + ")"
+                return str(p)
+            raise _err(f"type mismatch: expected {sig(target)}, got {sig(src)}", e)
         raise _err(f"type mismatch: expected {target}, got {src}", e)
 
     def _block_mismatch(self, src, target) -> str:

@@ -289,7 +289,13 @@ class BlockChecker:
             ed: ast.ExternDecl = t.decl
             ctors = [c for c in ed.constructors]
             if not ctors:
-                raise _err(f"extern {t.name} has no constructor", node)
+                # an extern object that declares no constructor is instantiated with none (as p4c does)
+                if args:
+                    raise _err(f"extern {t.name} declares no constructor, so it takes no arguments", node)
+                if len(t.type_args) != len(t.type_params):
+                    raise _err(f"extern {t.name} declares no constructor: give its type arguments", node)
+                inst_t = T.Extern(t.name, t.type_params, t.type_args, ed)
+                return inst_t, Callee("constructor", t.name, extern=inst_t, ret=inst_t)
             explicit = dict(zip(t.type_params, t.type_args)) if t.type_args else {}
             cands = [c for c in ctors if self._arity_ok(self.decl_types[c], args)]
             if not cands and len(ctors) == 1:

@@ -160,6 +160,8 @@ class OperatorChecker:
         return dst
 
     def check_slice(self, e: ast.Slice, scope: Scope, ctx: _Ctx) -> T.P4Type:
+        if isinstance(e.hi, ast.SliceWidth):
+            self._plus_slice_bounds(e, scope, ctx)
         t = self.check_expr(e.expr, scope, ctx)
         u = self._arith_type(T.strip_newtype(t))
         hi = self.const_int(e.hi, scope, ctx, "slice bound")
@@ -177,6 +179,23 @@ class OperatorChecker:
         if c is not None:
             e.const_value = cf.slice_bits(c, hi, lo)
         return T.Bits(hi - lo + 1)
+
+    def _plus_slice_bounds(self, e: ast.Slice, scope: Scope, ctx: _Ctx) -> None:
+        """`x[lo +: w]` is the w bits of x from bit lo up: with a constant lo it is `x[lo + w - 1 : lo]`; with
+        a run-time lo it is read as `(x >> lo)[w - 1 : 0]` (so it is not an lvalue)."""
+        width = e.hi.width
+        w = self.const_int(width, scope, ctx, "slice width")
+        if w <= 0:
+            raise _err(f"slice width must be positive, not {w}", width)
+        self.check_expr(e.lo, scope, ctx)
+        lo = e.lo.const_value
+        if lo is None:
+            e.expr = ast.Binary(">>", e.expr, e.lo, loc=e.loc)
+            e.lo = ast.IntLiteral(0, loc=width.loc)
+            lo = 0
+        elif not isinstance(lo, int) or isinstance(lo, bool):
+            raise _err("slice bound must be an integer", e.lo)
+        e.hi = ast.IntLiteral(lo + w - 1, loc=width.loc)
 
     def check_index(self, e: ast.ArrayIndex, scope: Scope, ctx: _Ctx) -> T.P4Type:
         t = self.check_expr(e.expr, scope, ctx)

@@ -426,9 +426,10 @@ class DeclarationParser:
                     continue
                 a = self.annotations()
                 t = self.tok
-                if t.kind == "ID" and t.text == "apply" and self.peek().kind == "{":
+                # the apply body is a blockStatement, which may carry annotations: `apply @noWarn("x") { ... }`
+                if t.kind == "ID" and t.text == "apply" and self.peek().kind in ("{", "@"):
                     self.advance()
-                    decl.body = self.block(a, t)
+                    decl.body = self.block(a + self.annotations(), t)
                     break
                 if t.kind == "action":
                     decl.locals.append(self.action_decl(a))

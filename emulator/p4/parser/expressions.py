@@ -56,6 +56,8 @@ class ExpressionParser:
             bp = _BINARY_BP.get(k)
             if bp is not None:
                 nxt = self.peek()
+                if k == "+" and nxt.kind == ":" and nxt.line == t.line and nxt.col == t.col + 1:
+                    break  # `e[lo +: w]`: the indexed slice ends its base expression
                 if nxt.kind == "=" and nxt.line == t.line and nxt.col == t.col + len(t.text):
                     break  # `+=`, `<<=`, `|+|=`...: a compound assignment ends the expression on its left
                 if bp <= min_bp:
@@ -208,7 +210,13 @@ class ExpressionParser:
             elif k == "[":
                 self.advance()
                 idx = self.expression()
-                if self.accept(":"):
+                if self.at("+") and self.peek().kind == ":":
+                    self.advance()
+                    self.advance()
+                    width = self.expression()
+                    self.expect("]")
+                    e = ast.Slice(e, ast.SliceWidth(width, loc=width.loc), idx, loc=t.loc)
+                elif self.accept(":"):
                     lo = self.expression()
                     self.expect("]")
                     e = ast.Slice(e, idx, lo, loc=t.loc)

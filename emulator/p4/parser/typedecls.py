@@ -87,8 +87,20 @@ class TypeParser:
         if self.at_soft("priority") and self.peek().kind == "=":
             self.advance()
             self.advance()
-            priority = self.expression()
-            self.expect(":")
+            if self.at("INT") or self.at("("):
+                # `priority = 10 (k1, k2) : a;` (p4c's form, with no ':' after the value): the value is an integer
+                # literal or a parenthesized expression, so the keyset's '(' is not read as a call
+                t = self.tok
+                if self.accept("("):
+                    priority = self.expression()
+                    self.expect(")")
+                else:
+                    self.advance()
+                    priority = ast.IntLiteral(*t.value, loc=t.loc)
+                self.accept(":")
+            else:
+                priority = self.expression()
+                self.expect(":")
         keyset = self.keyset_expression()
         self.expect(":")
         action = self.expression()
