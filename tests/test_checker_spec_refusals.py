@@ -129,3 +129,8 @@ def test_type_arguments_on_a_typedef_of_a_specialized_extern():
     text = program(top=top, locals_="  holder8_t<bit<8>>(8w1) twice_h;", body="meta.a = 1;")
     assert_error(text, "holder8_t<bit<8>>", "type holder8_t is not generic: it is holder_x<bit<8>>")
     compile_(program(top=top, locals_="  holder8_t(8w1) once_h;", body="meta.a = once_h.read();"))
+
+
+def test_default_value_on_an_inout_parameter_of_a_control_type_compiles():
+    """p4c accepts it (its default-control-argument sample); only out parameters cannot have one."""
+    compile_(program(top="control with_dflt_t(inout bit<8> x = 8w3);\n", body="meta.a = 1;"))

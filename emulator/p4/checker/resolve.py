@@ -170,9 +170,10 @@ class TypeResolver:
             if p.name in seen:
                 raise _err(f"duplicate parameter '{p.name}'", p)
             seen.add(p.name)
-            if p.default is not None and p.direction in ("out", "inout"):
-                raise _err(f"{p.direction} parameter '{p.name}' cannot have a default value (only in and "
-                           "directionless parameters can)", p)
+            # an out parameter has no value to default to; an inout one may have one (p4c accepts it in a control
+            # type, default-control-argument.p4: an implementation may leave such a parameter out)
+            if p.default is not None and p.direction == "out":
+                raise _err(f"out parameter '{p.name}' cannot have a default value (it is only written)", p)
             if p.default is not None and ast.find_annotation(p.annotations, "optional") is not None:
                 raise _err(f"@optional parameter '{p.name}' cannot have a default value (give one or the other)",
                            p)
