@@ -134,3 +134,10 @@ def test_type_arguments_on_a_typedef_of_a_specialized_extern():
 def test_default_value_on_an_inout_parameter_of_a_control_type_compiles():
     """p4c accepts it (its default-control-argument sample); only out parameters cannot have one."""
     compile_(program(top="control with_dflt_t(inout bit<8> x = 8w3);\n", body="meta.a = 1;"))
+
+
+def test_a_call_leaving_out_an_inout_parameter_with_a_default_is_refused_at_the_call():
+    """Code generation failed at the default ('not an lvalue: IntLiteral')."""
+    text = program(top="bit<8> bump_it(inout bit<8> v = 8w5) { v = v + 1; return v; }\n",
+                   body="meta.a = bump_it();")
+    assert_error(text, "bump_it();", "bump_it: inout parameter 'v' needs an argument")

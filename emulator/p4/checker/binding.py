@@ -151,6 +151,10 @@ class BindingChecker:
         if len(pdecls) == len(params):
             for i, pd in enumerate(pdecls):
                 if slots[i] is None and getattr(pd, "default", None) is not None:
+                    if getattr(pd, "direction", None) in ("out", "inout"):
+                        # a default is a value, with nowhere to copy the parameter back to
+                        raise _err(f"{m.name}: {pd.direction} parameter '{pd.name}' needs an argument (its default "
+                                   "value cannot be written back)", node)
                     if pd.default.type is None:
                         self.check_expr(pd.default, scope.root(), ctx)
                         self.coerce(pd.default, sparams[i].type)
