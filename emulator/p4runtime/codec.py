@@ -146,3 +146,12 @@ def watch_of(msg) -> tuple[str, object] | None:
 def set_watch(msg, watch: tuple[str, object] | None) -> None:
     if watch is not None:
         setattr(msg, watch[0], watch[1])
+
+
+def counts(data) -> tuple[int, int]:
+    """(packets, bytes) of a written CounterData. Its int64 counts may be negative on the wire; a counter holds
+    none (BMv2's are unsigned and would read -1 back as 2^64-1), and one set to -5 took it and counted up from it."""
+    for what, n in (("packet_count", data.packet_count), ("byte_count", data.byte_count)):
+        if n < 0:
+            raise invalid(f"counter data: {what} must not be negative, got {n}")
+    return data.packet_count, data.byte_count

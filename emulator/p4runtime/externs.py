@@ -13,8 +13,9 @@ import grpc
 from emulator.errors import RuntimeApiError
 from emulator.p4runtime import codec
 from emulator.p4runtime.errors import P4RuntimeError, exists, invalid, not_found, unimplemented
-from emulator.p4runtime.pipeline import Pipeline
+from emulator.p4runtime.pipeline import FIRST_RESERVED_GROUP, Pipeline
 from emulator.p4runtime.tables import DELETE, INSERT, MODIFY, decode_action, encode_action
+from emulator.target.pre import MAX_RID
 
 US_PER_S = 1_000_000
 
@@ -70,15 +71,6 @@ def counter_data(unit: int, packets: int, nbytes: int, msg) -> None:
         msg.byte_count = nbytes
 
 
-def counts(data) -> tuple[int, int]:
-    """(packets, bytes) of a written CounterData. Its int64 counts may be negative on the wire; a counter holds
-    none (BMv2's are unsigned and would read -1 back as 2^64-1), and one set to -5 took it and counted up from it."""
-    for what, n in (("packet_count", data.packet_count), ("byte_count", data.byte_count)):
-        if n < 0:
-            raise invalid(f"counter data: {what} must not be negative, got {n}")
-    return data.packet_count, data.byte_count
-
-
 def direct_counter_unit(pipe: Pipeline, table_id: int) -> int:
     return next((item.spec.unit for _, _, item in pipe.direct_counters.values()
                  if item.direct_table_id == table_id), 0)
@@ -95,7 +87,7 @@ def write_counter(pipe: Pipeline, kind: int, ce) -> None:
     name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
     modify = _modify_or_reset(kind, "counters")
     for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
-        obj.write(i, *(counts(ce.data) if modify else (0, 0)))
+        obj.write(i, *(codec.counts(ce.data) if modify else (0, 0)))
 
 
 class CounterCell(NamedTuple):
@@ -157,7 +149,7 @@ def write_direct_counter(pipe: Pipeline, kind: int, dce) -> None:
     entries = _direct_entries(pipe, t, dce.table_entry)
     modify = _modify_or_reset(kind, "counters")
     for e in entries:
-        e.counter[0], e.counter[1] = counts(dce.data) if modify else (0, 0)
+        e.counter[0], e.counter[1] = codec.counts(dce.data) if modify else (0, 0)
 
 
 def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
@@ -427,9 +419,7 @@ def write_pre(pipe: Pipeline, kind: int, pre_entry) -> None:
         raise invalid(str(exc)) from None
 
 
-FIRST_RESERVED_GROUP = 1 << 15  # PI keeps multicast groups from here up for clone sessions
 MAX_CLONE_SESSION_ID = 512  # PI's clone session ids: 1..511
-MAX_INSTANCE = (1 << 16) - 1  # a replica's instance is the copy's standard_metadata.egress_rid, a bit<16>
 
 
 def _check_group_id(gid: int) -> None:
@@ -449,9 +439,9 @@ def _replicas(replicas) -> tuple[list[tuple[int, int]], dict]:
     does."""
     out, widths = [], {}
     for r in replicas:
-        if r.instance > MAX_INSTANCE:  # PI casts it to 16 bits: 65537 became the copies of instance 1
+        if r.instance > MAX_RID:  # PI casts it to 16 bits: 65537 became the copies of instance 1
             raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, f"replica instance {r.instance} does not fit "
-                                 f"v1model's 16-bit egress_rid (0..{MAX_INSTANCE})")
+                                 f"v1model's 16-bit egress_rid (0..{MAX_RID})")
         if r.WhichOneof("port_kind") == "port":
             port = codec.decode(r.port, 32, "replica port")
             widths[(r.instance, port)] = len(r.port)

@@ -11,11 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.errors import RocelabError
+from emulator.p4.p4info_ids import cp_name
 from emulator.p4runtime.errors import invalid
-
-
-def _cp(name: str) -> str:
-    return name[1:] if name.startswith(".") else name
 
 
 @dataclass
@@ -66,8 +63,8 @@ class Pipeline:
     def _map(self) -> None:
         st, p4 = self.state, self.p4info
         _unique_ids(p4)
-        by_cp = {_cp(n): n for n in st.tables}
-        prog_actions = {_cp(a.name): a for a in self.state.info.actions}
+        by_cp = {cp_name(n): n for n in st.tables}
+        prog_actions = {cp_name(a.name): a for a in self.state.info.actions}
         self.actions: dict[int, ActionDesc] = {}
         for a in p4.actions:
             info = prog_actions.get(a.preamble.name)
@@ -118,10 +115,9 @@ class Pipeline:
         contract): an empty or partial one was taken, its tables then out of every client's reach, and without
         the `packet_out` header a PacketOut's payload went in bare, read by the program as that header."""
         from emulator.p4.p4info_annotations import is_hidden
-        from emulator.p4.p4info_ids import cp_name
 
         info = self.state.info
-        listed = {_cp(t.preamble.name) for t in self.p4info.tables}
+        listed = {cp_name(t.preamble.name) for t in self.p4info.tables}
         for t in info.tables:
             if not is_hidden(t) and not t.unused and cp_name(t.name) not in listed:
                 raise invalid(f"P4Info has no table '{cp_name(t.name)}' of the device config's program: it does "
@@ -134,7 +130,7 @@ class Pipeline:
     @staticmethod
     def _objects(items, objects: dict, what: str) -> dict[int, tuple[str, Any, Any]]:
         """id -> (target name, target object, P4Info message) for P4Info items named in `objects`."""
-        by_cp = {_cp(n): n for n in objects}
+        by_cp = {cp_name(n): n for n in objects}
         out = {}
         for item in items:
             name = by_cp.get(item.preamble.name)
@@ -187,7 +183,8 @@ def _unique_ids(p4info) -> None:
                 seen[pre.id] = pre.name
 
 
-MAX_MULTICAST_GROUPS = (1 << 15) - 1  # group ids 1..32767 (externs.FIRST_RESERVED_GROUP: PI keeps the rest)
+FIRST_RESERVED_GROUP = 1 << 15  # PI keeps multicast groups from here up for clone sessions
+MAX_MULTICAST_GROUPS = FIRST_RESERVED_GROUP - 1  # group ids 1..32767
 
 
 def _platform(props) -> None:

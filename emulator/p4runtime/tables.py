@@ -350,9 +350,7 @@ class TableWriter:
         if entry.HasField("counter_data"):
             if t.target.direct_counter is None:
                 raise invalid("Table has no direct counters")
-            from emulator.p4runtime.externs import counts as checked_counts
-
-            counts = checked_counts(entry.counter_data)
+            counts = codec.counts(entry.counter_data)
         if entry.idle_timeout_ns < 0:
             raise invalid("idle_timeout_ns must be a positive value")
         if entry.idle_timeout_ns and not t.target.info.idle_timeout:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from emulator.errors import RuntimeApiError
 
+MAX_RID = (1 << 16) - 1  # a copy's rid (P4Runtime's replica instance) is its standard_metadata.egress_rid, a bit<16>
+
 
 @dataclass
 class McNode:

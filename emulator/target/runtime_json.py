@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import RuntimeApiError
-from emulator.target.pre import Pre
+from emulator.target.pre import MAX_RID, Pre
 from emulator.target.tables import Table
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class RuntimeJsonLoader:
                     raise RuntimeApiError(f"replicas[{j}]: '{what}' must be an integer, not {v!r}")
             if not 0 <= port < 511:
                 raise RuntimeApiError(f"replicas[{j}]: egress_port {port} is out of range (0..510)")
-            if not 0 <= inst < 1 << 16:
+            if not 0 <= inst <= MAX_RID:
                 raise RuntimeApiError(f"replicas[{j}]: instance {inst} does not fit 16 bits")
             out.append((inst, port))
         return out

@@ -158,7 +158,9 @@ class V1Switch:
         for name, obj in getattr(cp, "created", {}).items():
             self.externs.setdefault(name, obj)
         if cp.hdr_cls is None or cp.sm_cls is None:
-            raise _not_v1model_blocks(program)
+            # blocks without v1model's parameters (a package of the program's own is refused before, at `main`)
+            raise P4Error("the program's ingress control must take (headers, metadata, standard_metadata_t)",
+                          getattr(getattr(program, "main", None), "loc", None))
         self._new_hdr = cp.hdr_cls
         self._new_meta = cp.meta_cls or _Empty
         self._new_sm = cp.sm_cls
@@ -554,14 +556,6 @@ def _check_v1model_main(program) -> None:
         raise P4Error(f"`main` is a {what}: rocelab runs v1model programs, whose main is "
                       "`V1Switch(parser, verifyChecksum, ingress, egress, computeChecksum, deparser) main;`",
                       main.loc)
-
-
-def _not_v1model_blocks(program) -> P4Error:
-    """Refused at `main`: its blocks do not have v1model's parameters (a package of the program's own is refused
-    before this, by _check_v1model_main)."""
-    main = getattr(program, "main", None)
-    msg = "the program's ingress control must take (headers, metadata, standard_metadata_t)"
-    return P4Error(msg, getattr(main, "loc", None))
 
 
 def _blocks_from_main(program) -> dict:

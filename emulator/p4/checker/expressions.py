@@ -374,10 +374,10 @@ def _check_lookahead(t: T.P4Type, e: ast.Expression) -> None:
     if isinstance(t, T.TypeVar):
         return
     try:
-        T.width_of(t)
+        width = T.width_of(t)
     except TypeError:
         raise _err(f"lookahead: the type must have a fixed width, not {t}", e) from None
-    if T.width_of(t) != T.min_width_of(t):
+    if width != T.min_width_of(t):
         raise _err(f"lookahead: the type must have a fixed width, not {t} (it holds a varbit)", e)
 
 
