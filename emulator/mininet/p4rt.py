@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.errors import RocelabError
+from emulator.p4runtime.handles import id_of
 
 
 class P4RuntimeFailed(RocelabError):
@@ -60,23 +61,25 @@ def mirror_updates(switch: Any, compiled: Compiled) -> list[Any]:
 
 
 def _ids_from_handles(ent: Any) -> None:
-    """Action profile members and groups get P4Runtime ids of handle + 1, the ids `rocelab cli` gives the handles it
-    makes (simple_switch_CLI's handles start at 0; a P4Runtime id of 0 is best avoided): the local switch's handles,
-    0 first, went out as ids, and the Mininet CLI's `tables s1` showed fabric.p4's first next hop as member(-1)."""
+    """Action profile members and groups get P4Runtime ids of handle + 1 (p4runtime/handles.py), the ids `rocelab
+    cli` gives the handles it makes (simple_switch_CLI's handles start at 0; a P4Runtime id of 0 is best avoided): the
+    local switch's handles, 0 first, went out as ids, and the Mininet CLI's `tables s1` showed fabric.p4's first next hop as member(-1)."""
     which = ent.WhichOneof("entity")
     if which == "action_profile_member":
-        ent.action_profile_member.member_id += 1
+        m = ent.action_profile_member
+        m.member_id = id_of(m.member_id)
     elif which == "action_profile_group":
-        ent.action_profile_group.group_id += 1
-        for m in ent.action_profile_group.members:
-            m.member_id += 1
+        g = ent.action_profile_group
+        g.group_id = id_of(g.group_id)
+        for m in g.members:
+            m.member_id = id_of(m.member_id)
     elif which == "table_entry":
         action = ent.table_entry.action
         kind = action.WhichOneof("type")
         if kind == "action_profile_member_id":
-            action.action_profile_member_id += 1
+            action.action_profile_member_id = id_of(action.action_profile_member_id)
         elif kind == "action_profile_group_id":
-            action.action_profile_group_id += 1
+            action.action_profile_group_id = id_of(action.action_profile_group_id)
 
 
 class P4RuntimeClient:

@@ -33,6 +33,7 @@ import grpc
 from emulator.errors import RocelabError, RuntimeApiError, UsageError
 from emulator.p4runtime import codec
 from emulator.p4runtime.client_externs import ExternOps, Node
+from emulator.p4runtime.handles import handle_of, id_of
 from emulator.p4runtime.p4info_index import P4InfoIndex, TableInfo
 from emulator.target.api import parse_match, parse_params, parse_value
 
@@ -415,9 +416,9 @@ class P4RuntimeClient(ExternOps):
             e.action = a.name
             e.args = tuple(codec.decode(p.value, widths.get(p.param_id, 0), a.name) for p in ta.action.params)
         elif which == "action_profile_member_id":
-            e.member = ta.action_profile_member_id - 1
+            e.member = handle_of(ta.action_profile_member_id)
         elif which == "action_profile_group_id":
-            e.group = ta.action_profile_group_id - 1
+            e.group = handle_of(ta.action_profile_group_id)
 
     def table_num_entries(self, table: str) -> int:
         return len(self.table_entries(table))
@@ -474,7 +475,7 @@ class P4RuntimeClient(ExternOps):
         msg.member_id = _id(member_id) if member_id is not None else self._free_id(
             "action_profile_member", type(msg)(action_profile_id=p.id), "member_id")
         self._write_one(INSERT, "action_profile_member", msg)
-        return msg.member_id - 1
+        return handle_of(msg.member_id)
 
     act_prof_add_member = act_prof_create_member
 
@@ -492,7 +493,7 @@ class P4RuntimeClient(ExternOps):
         p, msg = self._member_msg(profile, member)
         out = []
         for m in self._read_one("action_profile_member", msg):
-            e = RemoteEntry(m.member_id - 1, [], None)
+            e = RemoteEntry(handle_of(m.member_id), [], None)
             self._read_action(_as_table_action(m.action), e)
             out.append((e.handle, e.action, e.args))
         if member is not None and not out:
@@ -505,10 +506,10 @@ class P4RuntimeClient(ExternOps):
 
         if group is not None:
             g = self._group(profile, group)
-            return [(g.group_id - 1, [m.member_id - 1 for m in g.members])]
+            return [(handle_of(g.group_id), [handle_of(m.member_id) for m in g.members])]
         p = self.info.profile(profile)
         q = p4runtime_pb2.ActionProfileGroup(action_profile_id=p.id)
-        return [(g.group_id - 1, [m.member_id - 1 for m in g.members])
+        return [(handle_of(g.group_id), [handle_of(m.member_id) for m in g.members])
                 for g in self._read_one("action_profile_group", q)]
 
     def _group(self, profile: str, group: int):
@@ -533,7 +534,7 @@ class P4RuntimeClient(ExternOps):
         msg.group_id = _id(group_id) if group_id is not None else self._free_id(
             "action_profile_group", p4runtime_pb2.ActionProfileGroup(action_profile_id=p.id), "group_id")
         self._write_one(INSERT, "action_profile_group", msg)
-        return msg.group_id - 1
+        return handle_of(msg.group_id)
 
     def act_prof_add_member_to_group(self, profile: str, member: int, group: int, weight: int = 1) -> None:
         g = self._group(profile, group)
@@ -564,7 +565,7 @@ def _id(handle) -> int:
     h = parse_value(handle, "handle")
     if not 0 <= h < (1 << 31) - 1:
         raise RuntimeApiError(f"bad handle {handle}")
-    return h + 1
+    return id_of(h)
 
 
 def _as_table_action(action):
