@@ -106,6 +106,9 @@ def test_grpc_address_in_use_is_a_clear_error():
                            capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in r.stderr
+    # gRPC's own "add_port.cc ... Failed to add port" line is held back: the one line says it
+    assert r.stderr.strip().splitlines() == [f"rocelab-switch: gRPC server: cannot listen on 127.0.0.1:{port}: "
+                                             "Address already in use"], r.stderr
 
 
 needs_netns = pytest.mark.skipif(netns_available() is not None, reason=str(netns_available()))

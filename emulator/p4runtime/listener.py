@@ -10,6 +10,10 @@ waits for the service instead of failing UNAVAILABLE. `server.serve()` does both
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import tempfile
 import threading
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -75,6 +79,28 @@ class ServerHandle:
         self.server.stop(grace).wait()
 
 
+@contextlib.contextmanager
+def _grpc_log_held():
+    """Hold what is written to file descriptor 2 while gRPC binds: on a busy port its C core logs its own
+    "add_port.cc ... Failed to add port" line there before our caller can say the same in its words. Once bound
+    (the caller appends to the yielded list), whatever was held is written out, so nothing else is lost."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    bound: list[bool] = []
+    try:
+        with tempfile.TemporaryFile() as held:
+            os.dup2(held.fileno(), 2)
+            try:
+                yield bound
+            finally:
+                os.dup2(saved, 2)
+                if bound:
+                    held.seek(0)
+                    os.write(2, held.read())
+    finally:
+        os.close(saved)
+
+
 def listen(address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS, tls=None) -> ServerHandle:
     """Open the gRPC port on `address` (HOST:PORT; port 0 picks a free one); `attach` a service to serve it.
     Raises OSError when the address cannot be bound. `tls` (emulator.switchd.options.GrpcTls: PEM cert, key, CA,
@@ -84,17 +110,19 @@ def listen(address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS, 
                          options=[("grpc.max_receive_message_length", 64 << 20),
                                   ("grpc.max_send_message_length", 64 << 20),
                                   ("grpc.so_reuseport", 0)])
-    try:
-        if tls is None:
-            port = server.add_insecure_port(address)
-        else:
-            creds = grpc.ssl_server_credentials([(tls.key, tls.cert)], root_certificates=tls.cacert,
-                                                require_client_auth=tls.client_auth)
-            port = server.add_secure_port(address, creds)
-    except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
-        raise OSError(f"cannot listen on {address}: {exc}") from None
-    if port == 0:
-        raise OSError(f"cannot listen on {address} (address in use or not local)")
+    with _grpc_log_held() as bound:
+        try:
+            if tls is None:
+                port = server.add_insecure_port(address)
+            else:
+                creds = grpc.ssl_server_credentials([(tls.key, tls.cert)], root_certificates=tls.cacert,
+                                                    require_client_auth=tls.client_auth)
+                port = server.add_secure_port(address, creds)
+        except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
+            raise OSError(f"cannot listen on {address}: {exc}") from None
+        if port == 0:
+            raise OSError(f"cannot listen on {address} (address in use or not local)")
+        bound.append(True)
     server.start()
     host = address.rsplit(":", 1)[0]
     return ServerHandle(server, port, f"{host}:{port}", _dispatch=dispatch)
