@@ -11,6 +11,7 @@ from __future__ import annotations
 import socket
 import struct
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -257,6 +258,12 @@ class FrameBuilder:
             tb = self.cnp_tos if opcode == Op.CNP else self.ack_tos if opcode == Op.ACK else self.data_tos
             t = self._templates[key] = _Template(template_frame(self.addr, opcode, payload_len, tb, self.ttl))
         return t
+
+    def warm(self, shapes: Iterable[tuple[int, int]]) -> None:
+        """Make the templates of these (opcode, payload length) shapes now: a first build runs scapy (1-4 ms per
+        shape), which a real-time loop must not do while frames are due."""
+        for opcode, payload_len in shapes:
+            self._template(opcode, payload_len)
 
     @staticmethod
     def _icrc(t: _Template, b: bytearray, ip_id: int, bth_word: int) -> None:

@@ -249,6 +249,21 @@ class Nic:
         self._activate(qp)
         return msg
 
+    def frame_shapes(self) -> set[tuple[int, int]]:
+        """The (opcode, payload length) of every frame kind this NIC will build for its posted messages, with
+        ACK/NAK and CNP (warm_frames makes them ahead of time)."""
+        shapes = {(Op.ACK, 0), (Op.CNP, 0)}
+        for qp in self.qps.values():
+            shapes |= qp.frame_shapes()
+        return shapes
+
+    def warm_frames(self, shapes: set[tuple[int, int]]) -> None:
+        """Make every QP's frame templates of these shapes (from frame_shapes, perhaps of a scratch NIC built
+        from the same spec) before a real-time run starts."""
+        for qp in self.qps.values():
+            if qp.builder is not None:
+                qp.builder.warm(shapes)
+
     def _activate(self, qp: NicQp) -> None:
         if not qp.in_active and qp.has_data():
             qp.in_active = True

@@ -162,6 +162,22 @@ class QueuePair:
         self.msgs.append(msg)
         return msg
 
+    def frame_shapes(self) -> set[tuple[int, int]]:
+        """The (opcode, payload length) of every kind of data packet the queued messages are sent as, as
+        next_segment segments them: a frame builder can make their templates before they are due."""
+        mtu = self.cfg.mtu
+        shapes = set()
+        for msg in self.msgs:
+            if msg.npkts == 1:
+                shapes.add((_FIRST_ONLY[(msg.send, 1)], msg.nbytes))
+                continue
+            first, middle, last = _OPS[msg.send]
+            shapes.add((first, mtu))
+            if msg.npkts > 2:
+                shapes.add((middle, mtu))
+            shapes.add((last, msg.nbytes - mtu * (msg.npkts - 1)))
+        return shapes
+
     def has_data(self) -> bool:
         """True if a packet is waiting to be (re)transmitted and the outstanding limit allows it."""
         nxt = self.snd_nxt
