@@ -380,13 +380,13 @@ def test_a_counter_read_builds_its_messages_after_releasing_the_device_lock(h, c
     from emulator.p4runtime import externs
 
     built_under_lock = []
-    fill = externs.counter_data
+    encode = externs.counter_entity
 
     def watched(*args):
         built_under_lock.append(h.device.lock._is_owned())
-        fill(*args)
+        return encode(*args)
 
-    monkeypatch.setattr(externs, "counter_data", watched)
+    monkeypatch.setattr(externs, "counter_entity", watched)
     h.send(3, eth_ipv4())
     q = p4runtime_pb2.Entity()
     q.counter_entry.counter_id = h.id("counters", "Ing.port_counter")

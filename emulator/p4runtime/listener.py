@@ -59,6 +59,7 @@ class ServerHandle:
 
     def attach(self, service) -> None:
         """Serve `service` (a P4RuntimeService) from now on."""
+        from emulator.p4runtime import wire_out
         from emulator.p4runtime.wire import write_request_deserializer
         from emulator.proto import p4runtime_pb2, p4runtime_pb2_grpc
 
@@ -67,7 +68,11 @@ class ServerHandle:
         self._dispatch.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("p4.v1.P4Runtime", {
             "Write": grpc.unary_unary_rpc_method_handler(
                 service.Write, request_deserializer=write_request_deserializer(),
-                response_serializer=p4runtime_pb2.WriteResponse.SerializeToString)}),))
+                response_serializer=p4runtime_pb2.WriteResponse.SerializeToString),
+            # Read answers with wire_out.Encoded responses, serialized already
+            "Read": grpc.unary_stream_rpc_method_handler(
+                service.Read, request_deserializer=p4runtime_pb2.ReadRequest.FromString,
+                response_serializer=wire_out.serialize)}),))
         p4runtime_pb2_grpc.add_P4RuntimeServicer_to_server(service, self._dispatch)
         self.service = service
         self._dispatch.open()
