@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 RT_PRIORITY = 10  # SCHED_RR, low among real-time priorities (kernel threads that need it stay above)
+GIL_TURN_S = 0.0005  # Python's default is 5 ms (sys.setswitchinterval)
 
 
 def settle_heap() -> None:
@@ -20,6 +22,14 @@ def settle_heap() -> None:
     milliseconds, then see only what the run allocates."""
     gc.collect()
     gc.freeze()
+
+
+def short_gil_turns(turn_s: float = GIL_TURN_S) -> None:
+    """Let a thread that wakes (the datapath loop) have the GIL within `turn_s` of asking for it. With Python's
+    5 ms turns a busy thread of the same process (a P4Runtime Read or Write built with pure-Python protobuf) kept
+    the loop waiting 5 ms at each wake-up. Measured on incast_pfc_mininet with a controller reading every counter
+    and table of the switch in a loop (2 cores): lateness p99 8.0-8.6 ms with 5 ms turns, 1.8-2.5 ms with 0.5 ms."""
+    sys.setswitchinterval(turn_s)
 
 
 def realtime_priority(priority: int = RT_PRIORITY) -> bool:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from emulator.errors import RocelabError
-from emulator.realtime import realtime_priority
+from emulator.realtime import realtime_priority, short_gil_turns
 from emulator.switchd.options import SwitchOptions, parse_args
 
 
@@ -353,6 +353,7 @@ def run(opts: SwitchOptions) -> int:
         if opts.realtime_priority and not realtime_priority():
             print("rocelab-switch: --realtime-priority: not allowed here; the normal scheduler is used",
                   file=sys.stderr, flush=True)
+        short_gil_turns()  # the gRPC threads share the GIL with the loop
         sw.run()
         if opts.stats_file:
             write_stats(sw, opts.stats_file)
