@@ -149,6 +149,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if not request.HasField("config") or not request.config.HasField("p4info"):
             raise invalid("SetForwardingPipelineConfig needs config.p4info")
         cfg = request.config
+        # packet I/O too, with the pipeline: the timer thread's first digest tick imported it while traffic flowed
+        import emulator.p4runtime.packetio  # noqa: F401
         from emulator.p4runtime.pipeline import Pipeline
 
         pipe = Pipeline(cfg.p4info, unwrap_device_data(cfg.p4_device_config),
