@@ -328,6 +328,12 @@ class BlockChecker:
         if isinstance(t, T.PackageT):
             m = T.Method(t.name, t.type_params, t.params, t, t.decl)
             explicit = {}
+            base = self.decl_types.get(t.decl)
+            if isinstance(base, T.PackageT) and base.type_params and getattr(ty, "type_args", None):
+                # `S<E>(...)`: bind the type parameters explicitly (a default value may name them)
+                targs = [self.resolve_type(a, scope) for a in ty.type_args]
+                explicit = {k: v for k, v in zip(base.type_params, targs) if not isinstance(v, T.DontCare)}
+                m = T.Method(t.name, base.type_params, base.params, t, t.decl)
             env, callee = self.bind_call(m, args, [], scope, ctx, node, explicit)
             callee.kind = "constructor"
             callee.decl = t.decl

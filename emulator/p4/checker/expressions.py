@@ -227,7 +227,9 @@ class ExpressionChecker:
             bt = self.check_expr(tgt.expr, scope, ctx)
             st = T.strip_newtype(bt)
             name = tgt.name
+            # the size methods apply to a value of any type that has a size, `bit<W>` and `bool` too (p4c)
             if name in SIZE_METHODS and (isinstance(st, (T.Header, T.Struct, T.HeaderUnion, T.HeaderStack))
+                                         or isinstance(st, (T.Bits, T.Bool, T.SerEnum, T.VarBits, T.Tuple))
                                          or isinstance(st, T.TypeT)):
                 ty = st.type if isinstance(st, T.TypeT) else st
                 if e.args:

@@ -101,6 +101,10 @@ class ExpressionGen:
         return v
 
     def x_PathExpression(self, e, t, want):
+        d = e.decl
+        if isinstance(t, T.Bits) and isinstance(d, A.Parameter) and isinstance(strip(d.param_type.resolved), T.InfInt):
+            # an `int` parameter used as bit<W>/int<W> (the checker's implicit cast): the value converted
+            return self._wrap(self.path(e), t.width, t.signed)
         return self.path(e)
 
     def x_Member(self, e, t, want):
