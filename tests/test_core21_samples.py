@@ -2,7 +2,7 @@
 each compiles, and where it is a v1model program, runs."""
 from __future__ import annotations
 
-from codegen_util import load, run_ingress
+from codegen_util import load, program, run_ingress
 
 
 def passes_front_end(src: str) -> None:
@@ -53,3 +53,55 @@ def test_default_argument_of_a_generic_package_names_its_type_parameters():
     package Box<M>(Stage<M> st = Idle<M>());
     Box<ctx_t>() main;
     """)
+
+
+def test_string_literals_concatenate_in_expressions_and_in_name_annotations():
+    decls = 'action nop() {} @name("edge" ++ "." ++ "acl") table t { actions = { nop; } default_action = nop; }'
+    body = 't.apply(); log_msg("seen " ++ "packet"); h.data.a = 9;'
+    assert [x.name for x in load(program(body, decls)).info.tables] == ["I.edge.acl"]
+    assert run_ingress(body, decls=decls)["a"] == 9
+
+
+HOOKS = """
+extern Pacer<V> {
+    Pacer(V start);
+    V level();
+    abstract V step(in V v);
+    @optional abstract void drained();
+    @optional abstract void spill(@optional in V v, in bool hard);
+}
+control Stage(inout bit<16> x);
+package Top(Stage s);
+"""
+
+
+def test_abstract_methods_implemented_at_the_instance_pass_the_front_end():
+    passes_front_end(HOOKS + """
+    control Work(inout bit<16> x) {
+        Pacer(16w3) pacer = {
+            bit<16> step(in bit<16> v) { x = x + v; return this.level() + v; }
+            void spill(in bool hard) { }  // its @optional parameter left out
+        };
+        apply { x = pacer.level(); }
+    }
+    Top(Work()) main;
+    """)
+
+
+def test_abstract_method_implementations_are_checked_against_the_extern():
+    from checker_util import assert_error
+
+    def prog(impl: str) -> str:
+        return HOOKS + "control Work(inout bit<16> x) {\n Pacer(16w3) pacer = {\n" + impl + \
+            "\n };\n apply { }\n}\nTop(Work()) main;\n"
+
+    t = prog("bit<16> stepp(in bit<16> v) { return v; }")
+    assert_error(t, "bit<16> stepp", "extern Pacer has no abstract method 'stepp'")
+    t = prog("bit<8> step(in bit<16> v) { return 1; }")
+    assert_error(t, "bit<8> step", "'step' does not match abstract method step")
+    t = prog("bit<16> step(in bit<16> v) { return v; } void spill(in bit<16> v) { }")
+    assert_error(t, "void spill", "'spill' does not match abstract method spill", nth=1)
+    t = prog("void drained() { }")
+    assert_error(t, "Pacer(16w3)", "abstract method 'step' of extern Pacer is not implemented")
+    t = HOOKS + "control Work(inout bit<16> x) { apply { x = this.level(); } }\nTop(Work()) main;\n"
+    assert_error(t, "this", "'this' is only allowed in an abstract method implementation")

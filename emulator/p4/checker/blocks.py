@@ -5,6 +5,7 @@ from contextlib import contextmanager
 
 from emulator.p4 import ast
 from emulator.p4 import types as T
+from emulator.p4.checker.abstract import check_implementations
 from emulator.p4.checker.scope import ACCEPT, REJECT, Callee, Scope, _Ctx, _dirn, _err
 
 
@@ -265,9 +266,9 @@ class BlockChecker:
     # ------------------------------------------------------------------------------------------ instances
 
     def check_instantiation(self, d: ast.Instantiation, scope: Scope, ctx: _Ctx) -> None:
-        if d.initializer:
-            raise _err("instantiations with abstract method implementations are not supported", d)
         t, callee = self.construct(d.inst_type, d.args, scope, ctx, d)
+        if d.initializer is not None:
+            check_implementations(self, d, t, scope, ctx)
         # P4-16's table of instantiations: a package only at the top level, a parser in a parser, a control
         # in a control (externs anywhere); the others were accepted and never ran
         kind = "package" if isinstance(t, T.PackageT) else "parser" if isinstance(t, T.ParserT) else \

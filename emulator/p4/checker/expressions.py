@@ -134,7 +134,9 @@ class ExpressionChecker:
         if isinstance(e, (ast.Mask, ast.Range)):
             raise _err("keyset expression outside a select case or table entry", e)
         if isinstance(e, ast.This):
-            raise _err("'this' is not supported", e)
+            if not self.this_types:
+                raise _err("'this' is only allowed in an abstract method implementation", e)
+            return self.this_types[-1]
         raise _err(f"unsupported expression {type(e).__name__}", e)
 
     # member access ------------------------------------------------------------------------------------

@@ -23,6 +23,13 @@ class OperatorChecker:
             if ca is not None and cb is not None:
                 e.const_value = cf.binop(op, ca, cb, T.BOOL)
             return T.BOOL
+        if op == "++" and isinstance(ta, T.String) and isinstance(tb, T.String):
+            # concatenation of compile-time strings (P4-16 8.8): folded to one string
+            for x, c in ((e.left, ca), (e.right, cb)):
+                if not isinstance(c, str):
+                    raise _err("operand of ++ on strings must be a compile-time string", x)
+            e.const_value = ca + cb
+            return ta
         if op == "++":
             ua, ub = self._arith_type(ta), self._arith_type(tb)
             for x, tx in ((e.left, ua), (e.right, ub)):
