@@ -2,7 +2,10 @@
 each compiles, and where it is a v1model program, runs."""
 from __future__ import annotations
 
+import pytest
 from codegen_util import load, program, run_ingress
+
+from emulator.errors import P4Error
 
 
 def passes_front_end(src: str) -> None:
@@ -105,3 +108,30 @@ def test_abstract_method_implementations_are_checked_against_the_extern():
     assert_error(t, "Pacer(16w3)", "abstract method 'step' of extern Pacer is not implemented")
     t = HOOKS + "control Work(inout bit<16> x) { apply { x = this.level(); } }\nTop(Work()) main;\n"
     assert_error(t, "this", "'this' is only allowed in an abstract method implementation")
+
+
+def test_dont_care_type_arguments_of_a_package_parameter_are_each_free():
+    arch = """
+    struct ha_t { bit<8> x; }
+    struct hb_t { bit<16> y; }
+    struct tok_t { bit<4> z; }
+    struct tok2_t { bit<2> w; }
+    control Pipe<K, H>(inout H h, out K k);
+    package Half<K, H>(Pipe<K, H> p);
+    package Both<K>(Half<K, _> a, Half<K, _> b);
+    control PA(inout ha_t h, out tok_t k) { apply { k.z = 1; } }
+    """
+    passes_front_end(arch + """
+    control PB(inout hb_t h, out tok_t k) { apply { k.z = 2; } }
+    Half(PA()) a;
+    Half(PB()) b;
+    Both(a, b) main;
+    """)
+    # the shared K still binds once: tok_t from the first half, so the second's tok2_t does not match
+    with pytest.raises(P4Error, match="type mismatch"):
+        load(arch + """
+        control PB(inout hb_t h, out tok2_t k) { apply { k.w = 2; } }
+        Half(PA()) a;
+        Half(PB()) b;
+        Both(a, b) main;
+        """)
