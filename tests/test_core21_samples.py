@@ -26,6 +26,21 @@ def test_int_parameter_of_a_sub_control_converts_to_the_width_where_used():
     assert (r["a"], r["b"]) == ((300 + 1) % 256, 8)
 
 
+def test_int_parameter_in_arithmetic_is_exact_then_converted():
+    top = """
+    control Calc(int k, out bit<8> sum, out bit<8> quot, out bit<8> big) {
+        apply {
+            sum = k + 1;
+            quot = k / 300;
+            if (k > 2) { big = (bit<8>)k; } else { big = 0; }
+        }
+    }
+    """
+    r = run_ingress("bit<8> x; bit<8> y; bit<8> z; Calc.apply(600, x, y, z); h.data.a = x; h.data.b = y;"
+                    "h.data.c = (bit<16>)z;", toplevel=top)
+    assert (r["a"], r["b"], r["c"]) == (601 % 256, 2, 600 % 256)
+
+
 def test_int_parameter_of_an_instance_assigned_directly_is_wrapped():
     top = """
     control Put(int k, out bit<8> res) {

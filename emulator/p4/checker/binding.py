@@ -6,7 +6,7 @@ from typing import Any
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Callee, Scope, _clone, _Ctx, _err
+from emulator.p4.checker.scope import Callee, Scope, _clone, _Ctx, _err, _int_known
 
 
 def default_const(t: T.P4Type) -> Any:
@@ -238,7 +238,7 @@ class BindingChecker:
             e.const_value = default_const(target)
             return
         if isinstance(src, T.InfInt) and isinstance(target, T.Bits):
-            if e.const_value is None and _int_param(e):
+            if e.const_value is None and _int_known(e):
                 # a directionless `int` parameter of a parser/control (`control C(int k)`): its argument is a
                 # compile-time constant of each apply; code generation converts the value to the width
                 e.type = target
@@ -393,10 +393,3 @@ class BindingChecker:
             self.coerce(x, y)
             return y
         raise _err(f"type mismatch: {op} operands have types {ta} and {tb}", node)
-
-
-def _int_param(e: ast.Expression) -> bool:
-    """`e` names a directionless parameter of type `int` (the only parameters that may have that type)."""
-    d = getattr(e, "decl", None) if isinstance(e, ast.PathExpression) else None
-    return isinstance(d, ast.Parameter) and d.direction is None \
-        and isinstance(getattr(d.param_type, "resolved", None), T.InfInt)
