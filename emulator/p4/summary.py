@@ -473,6 +473,11 @@ class Summarizer:
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
+        if getattr(node, "initializer", None) is not None and _v1model_main(self.checked.main):
+            # the checker accepts it (P4-16 11.3.1), but BMv2's JSON has no place for a P4 implementation of
+            # an extern method, so a v1model program cannot run one
+            raise P4Error("instantiations with abstract method implementations are not supported by the v1model "
+                          "target", node.loc)
         self.info.uses_externs = True
         tn = ext.name
         kw = dict(annotations=annotations_of(annos), decl=node, id_override=id_override(annos))
@@ -588,3 +593,9 @@ def _int32_annotations(annos, names: tuple[str, ...]) -> None:
             continue  # not a number: P4Info leaves it out, as before
         if not 0 <= v < 2**31:
             raise P4Error(f"@{name}({v}) is out of range (0 .. 2147483647)", a.loc)
+
+
+def _v1model_main(main) -> bool:
+    """`main` is v1model's V1Switch (told by its six parameters, as the target tells it)."""
+    decl = getattr(getattr(main, "inst_type", None), "decl", None)
+    return getattr(decl, "name", None) == "V1Switch" and len(getattr(decl, "params", ())) == 6

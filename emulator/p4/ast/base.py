@@ -51,10 +51,19 @@ class Annotation(Node):
     @property
     def string_value(self) -> str | None:
         """The single string literal argument (`@name("x")` -> "x"), if that is what the body is."""
-        from emulator.p4.ast.expressions import StringLiteral
+        from emulator.p4.ast.expressions import Binary, StringLiteral
 
-        if self.args and len(self.args) == 1 and isinstance(self.args[0], StringLiteral):
-            return self.args[0].value
+        def fold(e) -> str | None:
+            # string literals joined by ++ fold to one (P4-16 8.8): `@name("t" ++ "_a")`
+            if isinstance(e, StringLiteral):
+                return e.value
+            if isinstance(e, Binary) and e.op == "++":
+                a, b = fold(e.left), fold(e.right)
+                return None if a is None or b is None else a + b
+            return None
+
+        if self.args and len(self.args) == 1:
+            return fold(self.args[0])
         return None
 
 

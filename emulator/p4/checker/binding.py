@@ -6,7 +6,7 @@ from typing import Any
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Callee, Scope, _clone, _Ctx, _err
+from emulator.p4.checker.scope import Callee, Scope, _clone, _Ctx, _err, _int_known
 
 
 def default_const(t: T.P4Type) -> Any:
@@ -155,6 +155,20 @@ class BindingChecker:
                         # a default is a value, with nowhere to copy the parameter back to
                         raise _err(f"{m.name}: {pd.direction} parameter '{pd.name}' needs an argument (its default "
                                    "value cannot be written back)", node)
+                    tps = [tp for tp in getattr(m.decl, "type_params", None) or [] if tp.name in env]
+                    if tps:
+                        # `package S<H>(V<H> v = EmptyV<H>())`: the default names the type parameters; each
+                        # call checks its own copy with them bound to this call's types
+                        ds = Scope(scope.root())
+                        for tp in tps:
+                            bound = ast.TypeParameter(name=tp.name, loc=tp.loc)
+                            self.declare(ds, tp.name, bound)
+                            self.decl_types[bound] = env[tp.name]
+                        dflt = _clone(pd.default)
+                        self.check_expr(dflt, ds, ctx)
+                        self.coerce(dflt, sparams[i].type)
+                        slots[i] = dflt
+                        continue
                     if pd.default.type is None:
                         self.check_expr(pd.default, scope.root(), ctx)
                         self.coerce(pd.default, sparams[i].type)
@@ -224,6 +238,11 @@ class BindingChecker:
             e.const_value = default_const(target)
             return
         if isinstance(src, T.InfInt) and isinstance(target, T.Bits):
+            if e.const_value is None and _int_known(e):
+                # a directionless `int` parameter of a parser/control (`control C(int k)`): its argument is a
+                # compile-time constant of each apply; code generation converts the value to the width
+                e.type = target
+                return
             if e.const_value is None:
                 raise _err(f"untyped integer expression used where {target} is expected", e)
             # a constant that does not fit wraps to the width (two's complement for int<W>): p4c's typed

@@ -5,6 +5,7 @@ from contextlib import contextmanager
 
 from emulator.p4 import ast
 from emulator.p4 import types as T
+from emulator.p4.checker.abstract import check_implementations
 from emulator.p4.checker.scope import ACCEPT, REJECT, Callee, Scope, _Ctx, _dirn, _err
 
 
@@ -265,9 +266,9 @@ class BlockChecker:
     # ------------------------------------------------------------------------------------------ instances
 
     def check_instantiation(self, d: ast.Instantiation, scope: Scope, ctx: _Ctx) -> None:
-        if d.initializer:
-            raise _err("instantiations with abstract method implementations are not supported", d)
         t, callee = self.construct(d.inst_type, d.args, scope, ctx, d)
+        if d.initializer is not None:
+            check_implementations(self, d, t, scope, ctx)
         # P4-16's table of instantiations: a package only at the top level, a parser in a parser, a control
         # in a control (externs anywhere); the others were accepted and never ran
         kind = "package" if isinstance(t, T.PackageT) else "parser" if isinstance(t, T.ParserT) else \
@@ -328,6 +329,12 @@ class BlockChecker:
         if isinstance(t, T.PackageT):
             m = T.Method(t.name, t.type_params, t.params, t, t.decl)
             explicit = {}
+            base = self.decl_types.get(t.decl)
+            if isinstance(base, T.PackageT) and base.type_params and getattr(ty, "type_args", None):
+                # `S<E>(...)`: bind the type parameters explicitly (a default value may name them)
+                targs = [self.resolve_type(a, scope) for a in ty.type_args]
+                explicit = {k: v for k, v in zip(base.type_params, targs) if not isinstance(v, T.DontCare)}
+                m = T.Method(t.name, base.type_params, base.params, t, t.decl)
             env, callee = self.bind_call(m, args, [], scope, ctx, node, explicit)
             callee.kind = "constructor"
             callee.decl = t.decl

@@ -34,6 +34,7 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
         # (spec 6.8), and a call or instantiation of one of these from inside it would make the code generator
         # and the summary recurse without end
         self.enclosing: list = []
+        self.this_types: list[T.P4Type] = []  # the instance `this` names, in an abstract method implementation
 
     # ------------------------------------------------------------------------------------------ declarations
 

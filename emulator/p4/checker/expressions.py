@@ -134,7 +134,9 @@ class ExpressionChecker:
         if isinstance(e, (ast.Mask, ast.Range)):
             raise _err("keyset expression outside a select case or table entry", e)
         if isinstance(e, ast.This):
-            raise _err("'this' is not supported", e)
+            if not self.this_types:
+                raise _err("'this' is only allowed in an abstract method implementation", e)
+            return self.this_types[-1]
         raise _err(f"unsupported expression {type(e).__name__}", e)
 
     # member access ------------------------------------------------------------------------------------
@@ -227,7 +229,9 @@ class ExpressionChecker:
             bt = self.check_expr(tgt.expr, scope, ctx)
             st = T.strip_newtype(bt)
             name = tgt.name
+            # the size methods apply to a value of any type that has a size, `bit<W>` and `bool` too (p4c)
             if name in SIZE_METHODS and (isinstance(st, (T.Header, T.Struct, T.HeaderUnion, T.HeaderStack))
+                                         or isinstance(st, (T.Bits, T.Bool, T.SerEnum, T.VarBits, T.Tuple))
                                          or isinstance(st, T.TypeT)):
                 ty = st.type if isinstance(st, T.TypeT) else st
                 if e.args:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import Scope, _Ctx, _err, _width_ok
+from emulator.p4.checker.scope import Scope, _Ctx, _err, _int_known, _width_ok
 
 
 class OperatorChecker:
@@ -23,6 +23,13 @@ class OperatorChecker:
             if ca is not None and cb is not None:
                 e.const_value = cf.binop(op, ca, cb, T.BOOL)
             return T.BOOL
+        if op == "++" and isinstance(ta, T.String) and isinstance(tb, T.String):
+            # concatenation of compile-time strings (P4-16 8.8): folded to one string
+            for x, c in ((e.left, ca), (e.right, cb)):
+                if not isinstance(c, str):
+                    raise _err("operand of ++ on strings must be a compile-time string", x)
+            e.const_value = ca + cb
+            return ta
         if op == "++":
             ua, ub = self._arith_type(ta), self._arith_type(tb)
             for x, tx in ((e.left, ua), (e.right, ub)):
@@ -80,7 +87,7 @@ class OperatorChecker:
         ca, cb = e.left.const_value, e.right.const_value
         if ca is not None and cb is not None:
             e.const_value = self._fold(cf.binop, op, ca, cb, t, e)
-        elif isinstance(t, T.InfInt):
+        elif isinstance(t, T.InfInt) and not (_int_known(e.left) and _int_known(e.right)):
             raise _err(f"untyped integer {op} needs compile-time constant operands", e)
         return t
 

@@ -229,7 +229,10 @@ class TypeResolver:
             if isinstance(base, (T.ParserT, T.ControlT, T.PackageT)) and args:
                 if len(args) != len(base.type_params):
                     raise _err(f"{base.name} takes {len(base.type_params)} type arguments, {len(args)} given", t)
-                env = {k: v for k, v in zip(base.type_params, args) if not isinstance(v, T.DontCare)}
+                # `_` leaves the parameter free, its own for each `_` (`Switch(Ingress<T, _, _> i, Egress<T, _, _>
+                # e)`: the headers of the two pipelines need not be the same type)
+                env = {k: T.TypeVar(f"{k}_{id(t)}") if isinstance(v, T.DontCare) else v
+                       for k, v in zip(base.type_params, args)}
                 return T.substitute(base, env)
             if isinstance(base, (T.Header, T.HeaderUnion, T.Struct)) and getattr(d, "type_params", None):
                 return self.specialize_type(base, d, args, t)

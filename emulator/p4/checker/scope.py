@@ -174,3 +174,22 @@ def _clone(node):
             continue
         kwargs[f.name] = _clone(getattr(node, f.name))
     return type(node)(**kwargs)
+
+
+def _int_param(e) -> bool:
+    """`e` names a directionless parameter of type `int` (the only parameters that may have that type)."""
+    d = getattr(e, "decl", None) if isinstance(e, ast.PathExpression) else None
+    return isinstance(d, ast.Parameter) and d.direction is None \
+        and isinstance(getattr(d.param_type, "resolved", None), T.InfInt)
+
+
+def _int_known(e) -> bool:
+    """`e` is an `int` known when its block is applied: constants and `int` parameters under + - * / % << >>
+    (`control C(int k)`: `k + 1`); code generation computes it exactly, then converts to the width wanted."""
+    if e.const_value is not None or _int_param(e):
+        return True
+    if isinstance(e, ast.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>"):
+        return _int_known(e.left) and _int_known(e.right)
+    if isinstance(e, ast.Unary) and e.op in ("-", "+"):
+        return _int_known(e.expr)
+    return False

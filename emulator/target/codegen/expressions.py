@@ -101,6 +101,10 @@ class ExpressionGen:
         return v
 
     def x_PathExpression(self, e, t, want):
+        d = e.decl
+        if isinstance(t, T.Bits) and isinstance(d, A.Parameter) and isinstance(strip(d.param_type.resolved), T.InfInt):
+            # an `int` parameter used as bit<W>/int<W> (the checker's implicit cast): the value converted
+            return self._wrap(self.path(e), t.width, t.signed)
         return self.path(e)
 
     def x_Member(self, e, t, want):
@@ -290,6 +294,10 @@ class ExpressionGen:
             a, c = self._ordered(e.left, None, e.right, None)
             return f"({a} {'//' if op == '/' else op} {c})"
         w, s = b
+        if isinstance(lt, T.InfInt) and isinstance(rt, T.InfInt):
+            # an `int` known per apply (`k + 1`, k an int parameter) used as bit<W>: exact, then converted
+            a, c = self._ordered(e.left, None, e.right, None)
+            return self._wrap(f"({a} {'//' if op == '/' else op} {c})", w, s)
         a, c = self._ordered(e.left, t, e.right, None if op in ("<<", ">>") else t)
         if op in ("<<", ">>"):
             sc = getattr(e.right, "const_value", None)
