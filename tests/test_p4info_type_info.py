@@ -59,6 +59,7 @@ def has_type_info(tmp_path, ingress: str, decls: str = "", parser: str = "", hea
     # nor a call in a branch the front end folds away
     ("apply { if (false) { mark_to_drop(s); } }", "", "", False),
     ("apply { if (true) { mark_to_drop(s); } }", "", "", True),
+    ("action fold() { if (false) { mark_to_drop(s); } } apply { fold(); }", "", "", False),
 ])
 def test_type_info_follows_what_p4c_serializes(tmp_path, ingress, decls, parser, written):
     headers = "to_cpu_t c;" if "to_cpu_t" in decls else ""

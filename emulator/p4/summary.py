@@ -252,7 +252,7 @@ class Summarizer:
         if fd is None or id(fd) in seen:
             return False
         seen.add(id(fd))
-        for n in ast.walk(fd):
+        for n in live_walk(fd):  # the front end folds constant conditions in bodies too
             callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
             if callee is None:
                 continue
