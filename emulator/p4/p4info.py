@@ -132,9 +132,10 @@ def build_p4info(info: ProgramInfo):
         msg.size = vs.size
     for ch in _visible(info.controller_headers):
         _controller_header(p4.controller_packet_metadata.add(), ch, s, types)
-    if p4.tables or info.uses_externs:
-        # p4c creates type_info (empty or not) when it adds a table or meets an extern instance or an extern
-        # function call; a program with none of those has no type_info unless a type put something there
+    if p4.tables or info.uses_externs or p4.controller_packet_metadata:
+        # p4c creates type_info (empty or not) when it adds a table or a controller header or meets an extern
+        # instance or an extern function call in a control; a program with none of those has no type_info unless
+        # a type put something there
         p4.type_info.SetInParent()
     return p4
 

@@ -128,6 +128,8 @@ class Summarizer:
         self.info.tables.sort(key=lambda t: self.table_keys.get(id(t), (0, ())))
         for a in self.info.actions:
             a.unused = a.name not in self.used_actions
+            if not a.unused and self.calls_extern_function(a.decl):
+                self.info.uses_externs = True
         self.info.action_profiles = list(self.profiles.values())
         self.info.digests = list(self.digests.values())
         return self.info
@@ -197,6 +199,9 @@ class Summarizer:
         # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
         # removes what is no longer used), digests
         live = self.live_calls(decl)
+        # p4c writes type_info for an extern function called from a control: from its apply body (code the front
+        # end keeps) or from a used action (run()); a parser's calls (`verify`) do not count (p4c's verify-bmv2)
+        body = {id(n) for n in live_walk(decl.body)} if isinstance(decl, ast.ControlDecl) and decl.body else set()
         for node in self.body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
@@ -209,9 +214,9 @@ class Summarizer:
             elif callee.kind == "extern_function":
                 if callee.name == "digest":
                     self.digest(callee, node)
-                if callee.name != "static_assert":  # evaluated (and removed) by the front end
+                if callee.name != "static_assert" and id(node) in body:  # static_assert: the front end removes it
                     self.info.uses_externs = True
-            elif callee.kind == "function" and self.calls_extern_function(callee.decl):
+            elif callee.kind == "function" and id(node) in body and self.calls_extern_function(callee.decl):
                 self.info.uses_externs = True  # p4c inlines functions, so their extern calls count
 
     def order_body_calls(self) -> None:
@@ -242,18 +247,18 @@ class Summarizer:
 
     @staticmethod
     def calls_extern_function(fd, seen: set[int] | None = None) -> bool:
-        """Whether a function (or one it calls) calls an extern function."""
+        """Whether a function or action (or one it calls: p4c inlines both) calls an extern function."""
         seen = set() if seen is None else seen
         if fd is None or id(fd) in seen:
             return False
         seen.add(id(fd))
-        for n in ast.walk(fd):
+        for n in live_walk(fd):  # the front end folds constant conditions in bodies too
             callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
             if callee is None:
                 continue
             if callee.kind == "extern_function" and callee.name != "static_assert":
                 return True
-            if callee.kind == "function" and Summarizer.calls_extern_function(callee.decl, seen):
+            if callee.kind in ("function", "action") and Summarizer.calls_extern_function(callee.decl, seen):
                 return True
         return False
 
