@@ -42,6 +42,7 @@ class BlockChecker:
         self.check_default_params(d.params, s, ctx)
         with self.inside(getattr(d, "_generic", d)):
             self.check_block(d.body, s, ctx)
+        self.check_returns(d, m.ret)
 
     @contextmanager
     def inside(self, decl):
@@ -67,6 +68,7 @@ class BlockChecker:
         s = self.params_scope(d.params, scope)
         params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p), p.default is not None) for p in d.params)
         self.decl_types[d] = T.ActionT(d.name, params, d)
+        self.check_action_param_types(d)
         with self.inside(d):
             self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
 
@@ -80,6 +82,7 @@ class BlockChecker:
 
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
+        self.check_name_clashes(d)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
@@ -191,6 +194,7 @@ class BlockChecker:
 
     def check_control(self, d: ast.ControlDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
+        self.check_name_clashes(d)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
@@ -321,6 +325,7 @@ class BlockChecker:
                                 _dirn(p), p.default is not None) for p in decl.ctor_params)
             m = T.Method(decl.name, (), cps, t, decl)
             _, callee = self.bind_call(m, args, [], scope, ctx, node, {}, pdecls=decl.ctor_params)
+            self.check_ctor_args_known(callee, decl)
             callee.kind = "constructor"
             callee.decl = decl
             callee.ret = t

@@ -49,6 +49,7 @@ class OperatorChecker:
                 e.const_value = self._fold(cf.binop, op, ca, cb, ua, e)
             return ua
         if op in ("==", "!="):
+            self.check_compared_values(e)
             t = self.unify_operands(e.left, e.right, op, e)
             if isinstance(t, (T.Extern, T.TableT, T.ActionT, T.Method)):
                 raise _err(f"{op} is not defined on {t}", e)
@@ -73,6 +74,7 @@ class OperatorChecker:
             raise _err(f"operator {op} is not defined on {t}", e)
         if op in ("/", "%") and isinstance(t, T.Bits) and t.signed:
             raise _err(f"operator {op} is not defined on signed {t}", e)
+        self.check_divisor(op, e)
         if op in ("|+|", "|-|") and isinstance(t, T.InfInt):
             raise _err(f"saturating {op} needs a fixed-width operand", e)
         if op in ("&", "|", "^") and isinstance(t, T.InfInt) and (ca is None or cb is None):
