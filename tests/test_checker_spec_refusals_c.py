@@ -171,3 +171,45 @@ def test_underscore_as_a_function_name_or_a_field_type():
     assert_error(text, "extern void _", "'_' is the don't-care: it cannot name a declaration")
     text = program(top="struct wild_s { _ f; }\n", body="meta.a = 1;")
     assert_error(text, "_ f;", "field 'f' cannot have the don't-care type '_'")
+
+
+def test_out_parameter_of_an_action_with_a_default():
+    locals_ = "  action dflt_out(out bit<8> r = 4) { r = 1; }\n"
+    text = program(locals_=locals_, body="dflt_out(meta.a);")
+    assert_error(text, "out bit<8> r = 4", "out parameter 'r' cannot have a default value")
+
+
+def test_function_parameter_named_like_its_type_parameter():
+    text = program(top="void gen_f<Z>(in bit<8> Z) { }\n", body="meta.a = 1;")
+    assert_error(text, "in bit<8> Z", "parameter 'Z' has the name of a type parameter of gen_f")
+
+
+def test_optional_parameter_of_a_function_with_a_body():
+    text = program(top="bit<8> opt_f(@optional in bit<8> q) { return q; }\n", body="meta.a = opt_f(1);")
+    assert_error(text, "in bit<8> q) {", "parameter 'q' of function opt_f cannot be @optional")
+
+
+def test_cast_changing_sign_and_width():
+    assert_error(program(body="meta.s = (int<8>) meta.b;"), "(int<8>) meta.b",
+                 "cannot cast bit<16> to int<8> directly")
+
+
+def test_cast_changing_sign_or_width_is_accepted():
+    compile_(program(body="meta.s = (int<8>) meta.a; meta.c = (bit<32>) meta.b; meta.s = (int<8>) (bit<8>) meta.b;"))
+
+
+def test_entry_binding_another_directional_argument():
+    locals_ = SIDE + ("  table bind_t { key = { meta.b : exact; } actions = { bump(meta.a); keep; }\n"
+                      "    const entries = { 5 : bump(hdr.ipv4.tos, 2); } }\n")
+    text = program(locals_=locals_, body="bind_t.apply();")
+    assert_error(text, "hdr.ipv4.tos", "argument 'w' of this entry's action differs from the one the actions list")
+
+
+def test_select_on_a_default_value_or_a_varbit():
+    top = "header vsel_t { varbit<16> v; }\n"
+    parser = ("parser sp(packet_in pkt, in bit<8> k) { vsel_t vh;\n"
+              "  state start { pkt.extract(vh, 8); transition select(%s) { %s: accept; default: reject; } } }\n")
+    text = program(top=top + parser % ("k, ...", "(1, 2)"), body="meta.a = 1;")
+    assert_error(text, "...)", "this select expression has no type of its own")
+    text = program(top=top + parser % ("vh.v", "vh.v"), body="meta.a = 1;")
+    assert_error(text, "vh.v)", "a select expression cannot be a varbit<16>")

@@ -30,6 +30,7 @@ class BlockChecker:
 
     def check_function(self, d: ast.FunctionDecl, scope: Scope) -> None:
         m = self.method_of(d, scope)
+        self.check_function_params(d)
         if d.type_params:
             # like p4c, a generic function's body is checked per specialization (see `specialize`)
             d._specializations = {}
@@ -133,6 +134,7 @@ class BlockChecker:
         ts = []
         for e in sel.exprs:
             t = self.check_expr(e, scope, ctx)
+            self.check_select_key(t, e)
             if isinstance(t, T.InfInt):
                 raise _err("select expression needs a fixed-width type (cast the constant)", e)
             ts.append(t)

@@ -131,6 +131,7 @@ class OperatorChecker:
             # constant): `(t1)x` with t1 a `type bit<1>` and x a bit<2> needs `(t1)(bit<1>)x`
             ok = self.same_type(s, d) or (isinstance(s, T.InfInt) and isinstance(d, (T.Bits, T.Bool)))
         elif isinstance(d, T.Bits) and isinstance(s, (T.Bits, T.InfInt)):
+            self.check_bits_cast(s, d, e)
             ok = True
         elif isinstance(d, T.Bits) and isinstance(s, T.Bool):
             ok = d.width == 1 and not d.signed

@@ -68,9 +68,9 @@ class SpecRules:
                         raise _err(f"action '{ad.name}' is @defaultonly in table {d.name}: it cannot be the action "
                                    "of an entry", ent.action)
 
-    def check_default_binds(self, d: ast.TableDecl, value) -> None:
-        """A default action that gives an action's directional arguments gives the ones its actions list binds
-        (P4-16 14.2.1.3): the table runs the action with those."""
+    def check_default_binds(self, d: ast.TableDecl, value, what: str = "the default action") -> None:
+        """A default action (or entry) that gives an action's directional arguments gives the ones its actions
+        list binds (P4-16 14.2.1.3): the table runs the action with those."""
         ad = _action_of(value)
         if ad is None or not isinstance(value, ast.MethodCall):
             return
@@ -83,7 +83,7 @@ class SpecRules:
             given = value.args[i]
             if i < len(bound) and given.name is None and bound[i].name is None \
                     and not same_expr(given.expr, bound[i].expr):
-                raise _err(f"argument '{p.name}' of the default action differs from the one the actions list of "
+                raise _err(f"argument '{p.name}' of {what} differs from the one the actions list of "
                            f"table {d.name} binds", given.expr)
 
     def check_priority_delta(self, p: ast.ValueProperty) -> None:
@@ -117,7 +117,9 @@ class SpecRules:
             raise _err(f"header {ht.name} has no varbit field: extract it with one argument", e)
 
     def check_action_param_types(self, d: ast.ActionDecl) -> None:
-        # P4-16 14.1: action parameters are data (headers, structs, bit<W>...), never extern objects
+        # P4-16 14.1: action parameters are data (headers, structs, bit<W>...), never extern objects; and they
+        # obey the rules of every parameter list (no default for an out parameter...)
+        self.check_param_list(d.params)
         for p in d.params:
             t = T.strip_newtype(self.decl_types.get(p))
             if isinstance(t, T.Extern):
@@ -190,6 +192,30 @@ class SpecRules:
         # a field has a type; `_` is a wildcard type argument only (P4-16 7.2.12)
         if isinstance(ft, T.DontCare):
             raise _err(f"field '{f.name}' cannot have the don't-care type '_'", f)
+
+
+    def check_select_key(self, t: T.P4Type, e) -> None:
+        """A select expression has a type of its own that its keysets match (P4-16 12.6): not `...` or `{#}`,
+        which take their type from where they are used, and not a varbit, which no keyset can match."""
+        if isinstance(t, T.DontCare):
+            raise _err("this select expression has no type of its own to match keysets against", e)
+        if isinstance(t, T.VarBits):
+            raise _err(f"a select expression cannot be a {t}", e)
+
+    def check_function_params(self, d: ast.FunctionDecl) -> None:
+        self.check_name_clashes(d)
+        # @optional is for extern functions and methods (P4-16 18.3): a function's body reads every parameter
+        for p in d.params:
+            if ast.find_annotation(p.annotations, "optional") is not None:
+                raise _err(f"parameter '{p.name}' of function {d.name} cannot be @optional (only extern functions "
+                           "and methods have optional parameters)", p)
+
+    def check_bits_cast(self, s: T.P4Type, d: T.P4Type, e) -> None:
+        # P4-16 8.11.1: a cast between bit<W> and int<W> keeps the width; changing both the sign and the width
+        # takes two casts
+        if isinstance(s, T.Bits) and s.signed != d.signed and s.width != d.width:
+            raise _err(f"cannot cast {s} to {d} directly: a cast changes the sign or the width, not both "
+                       f"(cast through {T.Bits(d.width, s.signed)})", e)
 
 
 def _runtime_name(e):

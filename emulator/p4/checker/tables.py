@@ -66,6 +66,7 @@ class TableChecker:
                     self.check_keyset(ent.keyset, key_types, scope, ctx)
                     self._require_const_keyset(ent.keyset)
                     self.check_table_action_call(ent.action, d, scope, ctx, "entry", full=True)
+                    self.check_default_binds(d, ent.action, "this entry's action")
                     if ent.priority is not None:
                         self.const_int(ent.priority, scope, ctx, "entry priority")
                 # P4-16 14.2.1.4: the entries after the first count their priorities on from it, so when any
