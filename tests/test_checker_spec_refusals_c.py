@@ -213,3 +213,8 @@ def test_select_on_a_default_value_or_a_varbit():
     assert_error(text, "...)", "this select expression has no type of its own")
     text = program(top=top + parser % ("vh.v", "vh.v"), body="meta.a = 1;")
     assert_error(text, "vh.v)", "a select expression cannot be a varbit<16>")
+
+
+def test_void_tuple_element():
+    text = program(top="extern tv_e { tv_e(); tuple<bit<8>, void> get(); }\n", body="meta.a = 1;")
+    assert_error(text, "tuple<bit<8>, void>", "a tuple element cannot have type void")

@@ -257,6 +257,7 @@ class TypeResolver:
             elems = tuple(self.resolve_type(e, scope) for e in t.elements)
             for et in elems:
                 _no_block_inside(et, "a tuple element", t)
+                self.check_tuple_element(et, t)
             return T.Tuple(elems)
         if isinstance(t, ast.ListType):
             return T.List((self.resolve_type(t.element, scope),))

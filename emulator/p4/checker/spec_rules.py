@@ -218,6 +218,11 @@ class SpecRules:
                        f"(cast through {T.Bits(d.width, s.signed)})", e)
 
 
+    def check_tuple_element(self, et: T.P4Type, node) -> None:
+        # a tuple holds values (P4-16 7.2.8): void has none
+        if isinstance(et, T.Void):
+            raise _err("a tuple element cannot have type void", node)
+
 def _runtime_name(e):
     """The first name in `e` whose value is known only at run time (a directional parameter or a variable)."""
     if isinstance(e, ast.PathExpression):
