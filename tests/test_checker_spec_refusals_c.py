@@ -3,7 +3,10 @@ with the second half of p4c's testdata/p4_16_errors, session 21); each is a smal
 rule, refused where the error is."""
 from __future__ import annotations
 
+import pytest
 from checker_util import assert_error, compile_, program
+
+from emulator.errors import P4Error
 
 SIDE = """
   action bump(inout bit<8> w, bit<8> k) { w = w + k; }
@@ -218,3 +221,28 @@ def test_select_on_a_default_value_or_a_varbit():
 def test_void_tuple_element():
     text = program(top="extern tv_e { tv_e(); tuple<bit<8>, void> get(); }\n", body="meta.a = 1;")
     assert_error(text, "tuple<bit<8>, void>", "a tuple element cannot have type void")
+
+
+def _translated(to: str):
+    from emulator.p4.p4info import build_p4info
+
+    top = f'@p4runtime_translation("example.org/tr_t", {to})\ntype bit<8> tr_t;\n'
+    locals_ = "  action set_tr(tr_t v) { meta.a = (bit<8>) v; }\n  table tr_tab { actions = { set_tr; } }\n"
+    text = program(top=top, locals_=locals_, body="tr_tab.apply();")
+    return text, lambda: build_p4info(compile_(text).info)
+
+
+def test_translation_to_another_type_than_bit_or_string():
+    # P4Runtime translates to bit<W> or string; `bool` and `int<W>` were taken for string
+    for to in ("bool", "int<32>"):
+        text, build = _translated(to)
+        with pytest.raises(P4Error) as ei:
+            build()
+        line = text[:text.index("@p4runtime_translation")].count("\n") + 1
+        assert str(ei.value).startswith(f"<string>:{line}:1: error: @p4runtime_translation translates to bit<W> "
+                                        f"or string, not '{to}'"), str(ei.value)
+
+
+def test_translation_to_a_computed_width():
+    _, build = _translated("bit<5+3>")
+    assert build().type_info.new_types["tr_t"].translated_type.sdn_bitwidth == 8
