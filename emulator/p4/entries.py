@@ -49,7 +49,10 @@ def const_entries(entries, kinds, names_by_decl, t, action_call) -> list[ConstEn
                 prio = 1
             else:
                 prio = prev - delta if largest_wins else prev + delta
-                prio = max(prio, 1)
+                if prio < 1:
+                    # P4-16 14.2.1.4: priorities are positive; counting on by priority_delta ran below 1
+                    raise P4Error(f"this entry's priority would be {prio} ({prev} less priority_delta {delta}); "
+                                  "entry priorities must be positive: give it one", e.loc)
         if prio is not None:
             prev = prio
         prio_at.append(e.priority.loc if e.priority is not None else e.loc)

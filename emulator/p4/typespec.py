@@ -38,6 +38,16 @@ def translation_of(decl) -> Translation | None:
     if m is None:
         return None
     width = re.fullmatch(r"(?:bit\s*<\s*(\d+)\s*>|(\d+))", m.group(2))
+    expr = re.fullmatch(r"bit\s*<\s*([\d\s+*()-]+)>", m.group(2))
+    if width is None and expr is not None and "**" not in expr.group(1):
+        # a constant width written as arithmetic (`bit<5+3>`): digits and + - * ( ) only, so eval is safe
+        try:
+            return Translation(m.group(1), int(eval(expr.group(1), {"__builtins__": {}})))  # noqa: S307
+        except (SyntaxError, TypeError, ValueError):
+            pass
+    if width is None and m.group(2) != "string":
+        # P4Runtime's translated type is bit<W> or string; anything else was taken for string
+        raise P4Error(f"@p4runtime_translation translates to bit<W> or string, not '{m.group(2)}'", a.loc)
     return Translation(m.group(1), int(width.group(1) or width.group(2)) if width else None)
 
 

@@ -17,7 +17,7 @@
 // productions: variableDeclarationWithoutSemicolon/annotated expression/constructor
 #include "include/harness.p4"
 extern bit<8> plus(in bit<8> a, in bit<8> b = 3, @optional in bit<8> c);
-extern void describe(in string text);
+extern void describe(string text);
 extern Scaler<T> {
     Scaler(T factor);
     T scale(in T v);

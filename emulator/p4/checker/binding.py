@@ -118,6 +118,7 @@ class BindingChecker:
                 a.type = T.DONTCARE
                 continue
             at = self.check_expr(a, scope, ctx)
+            self.check_argument_value(a, at, p)
             self.unify(p.type, at, env, a)
         ret = T.substitute(m.ret, env)
         for tp in m.type_params:

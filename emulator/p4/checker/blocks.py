@@ -31,6 +31,7 @@ class BlockChecker:
 
     def check_function(self, d: ast.FunctionDecl, scope: Scope) -> None:
         m = self.method_of(d, scope)
+        self.check_function_params(d)
         if d.type_params:
             # like p4c, a generic function's body is checked per specialization (see `specialize`)
             d._specializations = {}
@@ -43,6 +44,7 @@ class BlockChecker:
         self.check_default_params(d.params, s, ctx)
         with self.inside(getattr(d, "_generic", d)):
             self.check_block(d.body, s, ctx)
+        self.check_returns(d, m.ret)
 
     @contextmanager
     def inside(self, decl):
@@ -68,6 +70,7 @@ class BlockChecker:
         s = self.params_scope(d.params, scope)
         params = tuple(T.Param(p.name, self.decl_types[p], _dirn(p), p.default is not None) for p in d.params)
         self.decl_types[d] = T.ActionT(d.name, params, d)
+        self.check_action_param_types(d)
         with self.inside(d):
             self.check_block(d.body, s, _Ctx("action", T.VOID, ctx.block, True))
 
@@ -81,6 +84,7 @@ class BlockChecker:
 
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
+        self.check_name_clashes(d)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
@@ -131,6 +135,7 @@ class BlockChecker:
         ts = []
         for e in sel.exprs:
             t = self.check_expr(e, scope, ctx)
+            self.check_select_key(t, e)
             if isinstance(t, T.InfInt):
                 raise _err("select expression needs a fixed-width type (cast the constant)", e)
             ts.append(t)
@@ -192,6 +197,7 @@ class BlockChecker:
 
     def check_control(self, d: ast.ControlDecl, scope: Scope) -> None:
         self.type_of_decl(d, scope)
+        self.check_name_clashes(d)
         s = self.type_params_scope(d.type_params, scope)
         s = self.params_scope(d.params, s)
         self.declare_ctor_params(d, s)
@@ -322,6 +328,7 @@ class BlockChecker:
                                 _dirn(p), p.default is not None) for p in decl.ctor_params)
             m = T.Method(decl.name, (), cps, t, decl)
             _, callee = self.bind_call(m, args, [], scope, ctx, node, {}, pdecls=decl.ctor_params)
+            self.check_ctor_args_known(callee, decl)
             callee.kind = "constructor"
             callee.decl = decl
             callee.ret = t

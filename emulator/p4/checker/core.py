@@ -13,12 +13,13 @@ from emulator.p4.checker.expressions import ExpressionChecker
 from emulator.p4.checker.operators import OperatorChecker
 from emulator.p4.checker.resolve import TypeResolver
 from emulator.p4.checker.scope import _OVERLOADABLE, _TYPE_DECLS, CheckedProgram, Overloads, Scope, _Ctx, _err
+from emulator.p4.checker.spec_rules import SpecRules
 from emulator.p4.checker.statements import StatementChecker
 from emulator.p4.checker.tables import TableChecker
 
 
 class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, ExpressionChecker, BindingChecker,
-              OperatorChecker):
+              OperatorChecker, SpecRules):
     def __init__(self, program: ast.Program):
         self.program = program
         self.decl_types: dict[Any, T.P4Type] = {}
@@ -39,6 +40,7 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
     # ------------------------------------------------------------------------------------------ declarations
 
     def declare(self, scope: Scope, name: str, decl) -> None:
+        self.check_decl_name(name, decl)
         if name == "_" and isinstance(decl, (ast.VarDecl, ast.ConstDecl, ast.Instantiation)):
             raise _err("'_' is the don't-care: it cannot name a variable, constant or instance", decl)
         old = scope.names.get(name)

@@ -282,6 +282,7 @@ class ExpressionChecker:
                 env, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
                 if st.name == "packet_in" and name == "extract" and e.args:
                     _check_extracted(e.args[0].expr)
+                    self.check_extract_arity(e)
                 if st.name == "packet_in" and name == "lookahead":
                     _check_lookahead(callee.ret, e)
                 callee.kind = "extern_method"
@@ -312,6 +313,7 @@ class ExpressionChecker:
                 tgt.type = m
                 _, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
                 callee.kind = "block_apply"
+                self.check_block_apply_place(e, ctx)
                 callee.decl = st.decl
                 callee.instance = self._root_decl(tgt.expr)
                 callee.receiver = tgt.expr

@@ -56,6 +56,7 @@ class OperatorChecker:
                 e.const_value = self._fold(cf.binop, op, ca, cb, ua, e)
             return ua
         if op in ("==", "!="):
+            self.check_compared_values(e)
             t = self.unify_operands(e.left, e.right, op, e)
             if isinstance(t, (T.Extern, T.TableT, T.ActionT, T.Method)):
                 raise _err(f"{op} is not defined on {t}", e)
@@ -80,6 +81,7 @@ class OperatorChecker:
             raise _err(f"operator {op} is not defined on {t}", e)
         if op in ("/", "%") and isinstance(t, T.Bits) and t.signed:
             raise _err(f"operator {op} is not defined on signed {t}", e)
+        self.check_divisor(op, e)
         if op in ("|+|", "|-|") and isinstance(t, T.InfInt):
             raise _err(f"saturating {op} needs a fixed-width operand", e)
         if op in ("&", "|", "^") and isinstance(t, T.InfInt) and (ca is None or cb is None):
@@ -136,6 +138,7 @@ class OperatorChecker:
             # constant): `(t1)x` with t1 a `type bit<1>` and x a bit<2> needs `(t1)(bit<1>)x`
             ok = self.same_type(s, d) or (isinstance(s, T.InfInt) and isinstance(d, (T.Bits, T.Bool)))
         elif isinstance(d, T.Bits) and isinstance(s, (T.Bits, T.InfInt)):
+            self.check_bits_cast(s, d, e)
             ok = True
         elif isinstance(d, T.Bits) and isinstance(s, T.Bool):
             ok = d.width == 1 and not d.signed

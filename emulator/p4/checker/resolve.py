@@ -57,6 +57,7 @@ class TypeResolver:
                 if isinstance(d, ast.HeaderUnionDecl) and not isinstance(T.strip_newtype(ft), (T.Header, T.TypeVar)):
                     raise _err(f"header_union member '{f.name}' has type {ft}; the members of a header_union are "
                                "headers", f)
+                self.check_field_type(ft, f)
                 if isinstance(d, ast.StructDecl):
                     _no_block_inside(ft, f"field '{f.name}' of struct {d.name}", f)
                     if isinstance(T.strip_newtype(ft), T.String):
@@ -86,6 +87,7 @@ class TypeResolver:
                     if m.value.const_value is None:
                         raise _err("enum member value must be a compile-time constant", m.value)
                     ms.append((m.name, m.value.const_value))
+                self.check_serenum_members(d)
                 t = T.SerEnum(d.name, ut, tuple(ms), d)
             for m in d.members:
                 self.decl_types[m] = t
@@ -159,6 +161,7 @@ class TypeResolver:
         if p.direction and isinstance(T.strip_newtype(t), T.Extern):
             # an extern instance is a reference to one object, never copied in or out (P4-16 6.8)
             raise _err(f"parameter '{p.name}' of extern type {t} cannot have a direction ({p.direction})", p)
+        self.check_string_param(p, t)
         self.decl_types[p] = t
         opt = ast.find_annotation(p.annotations, "optional") is not None
         return T.Param(p.name, t, _dirn(p), p.default is not None, opt)
@@ -250,11 +253,14 @@ class TypeResolver:
         if isinstance(t, ast.InfIntType):
             return T.INFINT
         if isinstance(t, ast.VarbitType):
-            return T.VarBits(_width_ok(self.const_int(t.width, scope, _Ctx("top"), "width"), t))
+            w = self.const_int(t.width, scope, _Ctx("top"), "width")
+            self.check_varbit_width(w, t)
+            return T.VarBits(_width_ok(w, t))
         if isinstance(t, ast.TupleType):
             elems = tuple(self.resolve_type(e, scope) for e in t.elements)
             for et in elems:
                 _no_block_inside(et, "a tuple element", t)
+                self.check_tuple_element(et, t)
             return T.Tuple(elems)
         if isinstance(t, ast.ListType):
             return T.List((self.resolve_type(t.element, scope),))

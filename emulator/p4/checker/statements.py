@@ -147,6 +147,7 @@ class StatementChecker:
             raise _err(f"loop variable '{st.var.name}' has type {vt} but the stack holds {ct.elem}", st.var)
 
     def check_switch(self, st: ast.SwitchStatement, scope: Scope, ctx: _Ctx) -> None:
+        self.check_switch_form(st, ctx)
         t = self.check_expr(st.expr, scope, ctx)
         seen = set()
         if isinstance(t, T.ActionEnum):

@@ -60,12 +60,13 @@ class TableChecker:
             if isinstance(p, (ast.KeyProperty, ast.ActionsProperty)):
                 continue
             if isinstance(p, ast.EntriesProperty):
-                if keys is None:
+                if keys is None or not keys.elements:
                     raise _err(f"table {d.name} has entries but no key", p)
                 for ent in p.entries:
                     self.check_keyset(ent.keyset, key_types, scope, ctx)
                     self._require_const_keyset(ent.keyset)
                     self.check_table_action_call(ent.action, d, scope, ctx, "entry", full=True)
+                    self.check_default_binds(d, ent.action, "this entry's action")
                     if ent.priority is not None:
                         self.const_int(ent.priority, scope, ctx, "entry priority")
                 # P4-16 14.2.1.4: the entries after the first count their priorities on from it, so when any
@@ -79,8 +80,11 @@ class TableChecker:
                 continue
             if p.name == "default_action":
                 self.check_table_action_call(p.value, d, scope, ctx, "default action", full=True)
+                self.check_default_binds(d, p.value)
             elif p.name in ("size", "max_group_size", "priority_delta"):
                 self.const_int(p.value, scope, ctx, f"table property {p.name}")
+                if p.name == "priority_delta":
+                    self.check_priority_delta(p)
             elif p.name in ("implementation", "counters", "meters"):
                 v = p.value
                 if isinstance(v, ast.ConstructorCall):
@@ -96,6 +100,7 @@ class TableChecker:
                     raise _err(f"table property largest_priority_wins must be a compile-time bool, not {t}", p.value)
             else:
                 self.check_expr(p.value, scope, ctx)
+        self.check_table_action_scopes(d)
 
     def _require_const_keyset(self, ks) -> None:
         if isinstance(ks, (ast.Default, ast.DontCare)):
