@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def is_v1switch(package_decl) -> bool:
+    """v1model's V1Switch package: named so and taking its six blocks. A program's own package that is merely
+    named V1Switch is not (p4c's newtype2.p4); it is told by its parameters, not by the file declaring it, since a
+    program sent over P4Runtime is one text, v1model.p4 and all."""
+    return getattr(package_decl, "name", None) == "V1Switch" and len(getattr(package_decl, "params", ())) == 6
+
+
 @dataclass
 class Annotated:
     """Annotations as written, e.g. {"name": ["\"x\""], "priority": ["10"]}; `raw` keeps their source text."""

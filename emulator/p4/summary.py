@@ -43,6 +43,7 @@ from emulator.p4.program import (
     StructFieldInfo,
     TableInfo,
     ValueSetInfo,
+    is_v1switch,
 )
 from emulator.p4.typespec import flat_fields, p4info_name, register_element
 
@@ -478,7 +479,8 @@ class Summarizer:
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
-        if getattr(node, "initializer", None) is not None and _v1model_main(self.checked.main):
+        main_decl = getattr(getattr(self.checked.main, "inst_type", None), "decl", None)
+        if getattr(node, "initializer", None) is not None and is_v1switch(main_decl):
             # the checker accepts it (P4-16 11.3.1), but BMv2's JSON has no place for a P4 implementation of
             # an extern method, so a v1model program cannot run one
             raise P4Error("instantiations with abstract method implementations are not supported by the v1model "
@@ -598,9 +600,3 @@ def _int32_annotations(annos, names: tuple[str, ...]) -> None:
             continue  # not a number: P4Info leaves it out, as before
         if not 0 <= v < 2**31:
             raise P4Error(f"@{name}({v}) is out of range (0 .. 2147483647)", a.loc)
-
-
-def _v1model_main(main) -> bool:
-    """`main` is v1model's V1Switch (told by its six parameters, as the target tells it)."""
-    decl = getattr(getattr(main, "inst_type", None), "decl", None)
-    return getattr(decl, "name", None) == "V1Switch" and len(getattr(decl, "params", ())) == 6

@@ -19,6 +19,7 @@ from typing import Any
 
 from emulator.errors import P4Error
 from emulator.p4 import ast
+from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
 
 
@@ -30,6 +31,27 @@ class Translation:
     sdn_bitwidth: int | None
 
 
+def _const_width(text: str) -> int | None:
+    """A width written as integer arithmetic (`5+3`, `2*(3+1)`), parsed and folded as the front end folds `int`
+    constants; None for anything else."""
+    from emulator.p4.parser import parse_expression
+
+    def fold(e) -> int | None:
+        if isinstance(e, ast.IntLiteral) and e.width is None:
+            return e.value
+        if isinstance(e, ast.Binary) and e.op in ("+", "-", "*"):
+            a, b = fold(e.left), fold(e.right)
+            return None if a is None or b is None else cf.binop(e.op, a, b, T.INFINT)
+        if isinstance(e, ast.Unary) and e.op in ("-", "+"):
+            v = fold(e.expr)
+            return None if v is None else cf.unop(e.op, v, T.INFINT)
+        return None
+    try:
+        return fold(parse_expression(text))
+    except P4Error:
+        return None
+
+
 def translation_of(decl) -> Translation | None:
     a = ast.find_annotation(getattr(decl, "annotations", None) or [], "p4runtime_translation")
     if a is None:
@@ -39,12 +61,10 @@ def translation_of(decl) -> Translation | None:
         return None
     width = re.fullmatch(r"(?:bit\s*<\s*(\d+)\s*>|(\d+))", m.group(2))
     expr = re.fullmatch(r"bit\s*<\s*([\d\s+*()-]+)>", m.group(2))
-    if width is None and expr is not None and "**" not in expr.group(1):
-        # a constant width written as arithmetic (`bit<5+3>`): digits and + - * ( ) only, so eval is safe
-        try:
-            return Translation(m.group(1), int(eval(expr.group(1), {"__builtins__": {}})))  # noqa: S307
-        except (SyntaxError, TypeError, ValueError):
-            pass
+    if width is None and expr is not None:
+        w = _const_width(expr.group(1))  # a constant width written as arithmetic (`bit<5+3>`)
+        if w is not None:
+            return Translation(m.group(1), w)
     if width is None and m.group(2) != "string":
         # P4Runtime's translated type is bit<W> or string; anything else was taken for string
         raise P4Error(f"@p4runtime_translation translates to bit<W> or string, not '{m.group(2)}'", a.loc)

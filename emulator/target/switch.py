@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator.errors import P4Error, RuntimeApiError, SrcLoc
-from emulator.p4.program import ProgramInfo
+from emulator.p4.program import ProgramInfo, is_v1switch
 from emulator.target.codegen import (
     CompiledProgram,
     PacketCtx,
@@ -547,10 +547,8 @@ def _check_v1model_main(program) -> None:
     decl = getattr(getattr(main, "inst_type", None), "decl", None)
     if not isinstance(decl, A.PackageTypeDecl):
         return
-    # a package of the program's own that is merely named V1Switch is not v1model's (p4c's newtype2.p4); told by
-    # its parameters, not by the file that declares it: a program sent over P4Runtime is one text, v1model.p4 and all
     where = getattr(decl, "loc", None)
-    own = decl.name == "V1Switch" and len(getattr(decl, "params", ())) != 6
+    own = decl.name == "V1Switch" and not is_v1switch(decl)  # the program's own package named V1Switch
     if decl.name != "V1Switch" or own:
         what = f"`{decl.name}`" + (f" (the program's own package, declared at {where})" if own else "")
         raise P4Error(f"`main` is a {what}: rocelab runs v1model programs, whose main is "
