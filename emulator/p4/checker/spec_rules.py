@@ -193,7 +193,6 @@ class SpecRules:
         if isinstance(ft, T.DontCare):
             raise _err(f"field '{f.name}' cannot have the don't-care type '_'", f)
 
-
     def check_select_key(self, t: T.P4Type, e) -> None:
         """A select expression has a type of its own that its keysets match (P4-16 12.6): not `...` or `{#}`,
         which take their type from where they are used, and not a varbit, which no keyset can match."""
@@ -217,33 +216,20 @@ class SpecRules:
             raise _err(f"cannot cast {s} to {d} directly: a cast changes the sign or the width, not both "
                        f"(cast through {T.Bits(d.width, s.signed)})", e)
 
-
     def check_tuple_element(self, et: T.P4Type, node) -> None:
         # a tuple holds values (P4-16 7.2.8): void has none
         if isinstance(et, T.Void):
             raise _err("a tuple element cannot have type void", node)
 
+
 def _runtime_name(e):
     """The first name in `e` whose value is known only at run time (a directional parameter or a variable)."""
-    if isinstance(e, ast.PathExpression):
-        d = getattr(e, "decl", None)
-        if isinstance(d, ast.VarDecl) or (isinstance(d, ast.Parameter) and d.direction):
-            return e
-        return None
-    if isinstance(e, list):
-        for x in e:
-            r = _runtime_name(x)
-            if r is not None:
-                return r
-        return None
     if not isinstance(e, ast.Node):
-        return None
-    for f in dc_fields(e):
-        if f.name in _NOT_WRITTEN:
-            continue
-        r = _runtime_name(getattr(e, f.name))
-        if r is not None:
-            return r
+        return None  # an argument left to its default
+    for n in ast.walk(e):
+        d = getattr(n, "decl", None) if isinstance(n, ast.PathExpression) else None
+        if isinstance(d, ast.VarDecl) or (isinstance(d, ast.Parameter) and d.direction):
+            return n
     return None
 
 
