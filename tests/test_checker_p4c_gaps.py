@@ -1,0 +1,55 @@
+"""Differences from p4c's front end closed in session 22 (docs/p4.md, "p4c differences closed"): forms p4c
+accepts that rocelab refused, and forms p4c and P4-16 refuse that rocelab accepted. Each is a small program of
+our own."""
+from __future__ import annotations
+
+from checker_util import assert_error, compile_
+from codegen_util import program, run_ingress
+
+# a package of our own whose control type gives its last parameter a default value
+DEFAULTED = """
+struct pair_t { bit<8> lo; bit<8> hi; }
+struct h_t { }
+control Stage<H>(inout H h, inout pair_t extra = {1, 2});
+package Pipe<H>(Stage<H> s);
+control Mine(inout h_t h) { apply { } }
+"""
+
+
+def test_control_may_leave_out_a_defaulted_parameter_of_its_type():
+    # the front end accepts it (the v1model target would then refuse `main`: the package is not V1Switch)
+    compile_(DEFAULTED + "Pipe(Mine()) main;\n")
+
+
+def test_control_may_not_leave_out_a_parameter_without_default():
+    text = DEFAULTED.replace(" = {1, 2}", "") + "Pipe(Mine()) main;\n"
+    assert_error(text, "Mine()", "control Mine does not match control type Stage: it has 1 parameters, 2 expected")
+
+
+def test_error_constant_named_without_error_prefix():
+    top = "error { Oversize }"
+    body = "error e = Oversize; if (e == error.Oversize) { h.data.a = 7; }"
+    assert run_ingress(body, toplevel=top)["a"] == 7
+
+
+def test_declared_name_wins_over_error_constant():
+    top = "error { Oversize }  const bit<8> Oversize_k = 3;"
+    body = "bit<8> Oversize = 9; h.data.a = Oversize;"
+    assert run_ingress(body, toplevel=top)["a"] == 9
+
+
+def test_struct_compared_with_tuple_of_its_field_types():
+    top = ("struct two_t { bit<8> l; bit<8> r; }  const tuple<bit<8>, bit<8>> PAIR = {1, 2};\n"
+           "const two_t TWO = {1, 2};  const bool SAME = TWO == PAIR;")
+    body = ("two_t s = {h.data.a, h.data.b};\n"
+            "if (s == PAIR) { h.data.c = 1; } if (s != PAIR) { h.data.c = 2; }\n"
+            "if (SAME) { h.data.d = 5; }")
+    assert run_ingress(body, data=(1, 2, 0, 0), toplevel=top)["c"] == 1
+    r = run_ingress(body, data=(1, 3, 0, 0), toplevel=top)
+    assert (r["c"], r["d"]) == (2, 5)
+
+
+def test_struct_compared_with_tuple_of_other_types_is_refused():
+    top = "struct two_t { bit<8> l; bit<8> r; }  const tuple<bit<8>, bit<16>> PAIR = {1, 2};"
+    text = program("two_t s = {1, 2}; if (s == PAIR) { h.data.a = 1; }", "", top)
+    assert_error(text, "s == PAIR", "type mismatch: == operands have types two_t and tuple<bit<8>, bit<16>>")
