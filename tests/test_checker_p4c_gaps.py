@@ -53,3 +53,17 @@ def test_struct_compared_with_tuple_of_other_types_is_refused():
     top = "struct two_t { bit<8> l; bit<8> r; }  const tuple<bit<8>, bit<16>> PAIR = {1, 2};"
     text = program("two_t s = {1, 2}; if (s == PAIR) { h.data.a = 1; }", "", top)
     assert_error(text, "s == PAIR", "type mismatch: == operands have types two_t and tuple<bit<8>, bit<16>>")
+
+
+STACK_TOP = "header item_t { bit<8> v; }  struct items_t { item_t[3] items; }"
+
+
+def test_last_index_outside_a_parser_is_refused():
+    text = program("h.data.a = (bit<8>)hdr_items.items.lastIndex;",
+                   "items_t hdr_items;", STACK_TOP)
+    assert_error(text, "hdr_items.items.lastIndex", "header stack 'lastIndex' is only allowed in parsers")
+
+
+def test_last_in_a_function_is_refused():
+    top = STACK_TOP + "\nbit<8> top_of(in items_t s) { return s.items.last.v; }"
+    assert_error(program("", "", top), "s.items.last", "header stack 'last' is only allowed in parsers")

@@ -190,9 +190,8 @@ class ExpressionChecker:
                 return T.Method(name, (), (), T.INFINT)
             raise _err(f"{'header' if isinstance(st, T.Header) else 'struct'} {st.name} has no field '{name}'", e)
         if isinstance(st, T.HeaderStack):
+            self.check_parser_only_member(name, ctx, e)
             if name in ("next", "last"):
-                if ctx.kind != "parser" and name == "next":
-                    raise _err("header stack 'next' is only allowed in parsers", e)
                 return st.elem
             if name == "lastIndex":
                 return T.Bits(32)

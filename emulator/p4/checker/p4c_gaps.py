@@ -3,7 +3,9 @@ programs p4c refuses (with P4-16 on its side) that rocelab accepted. A mixin of 
 from one line where the construct is checked."""
 from __future__ import annotations
 
+from emulator.p4 import ast
 from emulator.p4 import types as T
+from emulator.p4.checker.scope import _Ctx, _err
 
 # types whose values the target holds as plain Python scalars (a struct of them flattens to its `_values()`)
 _SCALARS = (T.Bits, T.Bool, T.Enum, T.SerEnum, T.Error)
@@ -24,3 +26,9 @@ class P4cGaps:
         if all(isinstance(f.type, _SCALARS) and self.same_type(f.type, e) for f, e in zip(s.fields, t.elements)):
             return s
         return None
+
+    def check_parser_only_member(self, name: str, ctx: _Ctx, e: ast.Member) -> None:
+        # P4-16 8.18: a stack's `next`, `last` and `lastIndex` exist only in parsers (they follow `nextIndex`,
+        # which extraction advances); p4c refuses them elsewhere, also in a function a parser calls
+        if name in ("next", "last", "lastIndex") and ctx.kind != "parser":
+            raise _err(f"header stack '{name}' is only allowed in parsers", e)
