@@ -67,3 +67,30 @@ def test_last_index_outside_a_parser_is_refused():
 def test_last_in_a_function_is_refused():
     top = STACK_TOP + "\nbit<8> top_of(in items_t s) { return s.items.last.v; }"
     assert_error(program("", "", top), "s.items.last", "header stack 'last' is only allowed in parsers")
+
+
+SUB = """
+parser Peek(packet_in pkt);
+parser PeekImpl(packet_in pkt) { state start { transition accept; } }
+control Uses(inout bit<8> x)(Peek p) { apply { x = 1; } }
+"""
+
+
+def test_parser_as_constructor_parameter_of_a_control_is_refused():
+    assert_error(program("", "", SUB), "Peek p)", "constructor parameter 'p': a parser cannot be instantiated in a "
+                 "control")
+
+
+def test_variable_of_a_parser_type_is_refused():
+    top = "parser Peek(packet_in pkt);\nparser PeekImpl(packet_in pkt) { state start { transition accept; } }"
+    assert_error(program("", "Peek pk;", top), "Peek pk;", "variable 'pk' cannot have type Peek")
+
+
+def test_untyped_constant_for_an_extern_type_parameter_is_refused():
+    body = "bit<16> r; hash(r, HashAlgorithm.crc16, 0, {h.data.a}, 16w64); h.data.c = r;"
+    assert_error(program(body), "0, {h.data.a}", "could not infer a width for T of hash")
+
+
+def test_typed_constants_for_extern_type_parameters_are_accepted():
+    body = "bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, {h.data.a}, 32w64); h.data.c = r;"
+    assert run_ingress(body)["c"] < 64

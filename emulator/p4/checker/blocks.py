@@ -79,7 +79,7 @@ class BlockChecker:
         for p in d.ctor_params:
             if p.direction:
                 raise _err(f"constructor parameter '{p.name}' cannot have a direction ({p.direction})", p)
-            self.param_of(p, s)
+            self.check_ctor_param_block(d, p, self.param_of(p, s).type)
             self.declare(s, p.name, p)
 
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:

@@ -32,3 +32,24 @@ class P4cGaps:
         # which extraction advances); p4c refuses them elsewhere, also in a function a parser calls
         if name in ("next", "last", "lastIndex") and ctx.kind != "parser":
             raise _err(f"header stack '{name}' is only allowed in parsers", e)
+
+    def check_ctor_param_block(self, d, p: ast.Parameter, t: T.P4Type) -> None:
+        # P4-16's table of instantiations: a parser only in a parser, a control only in a control, a package only
+        # at the top level; a constructor parameter is such an instance inside the block (p4c's issue1331)
+        kind = "parser" if isinstance(d, ast.ParserDecl) else "control"
+        other = "parser" if isinstance(t, T.ParserT) else "control" if isinstance(t, T.ControlT) else \
+            "package" if isinstance(t, T.PackageT) else None
+        if other is not None and other != kind:
+            raise _err(f"constructor parameter '{p.name}': a {other} cannot be instantiated in a {kind}", p)
+
+    def check_widths_inferred(self, m: T.Method, env: dict, explicit: dict, params, slots) -> None:
+        # an extern's type parameter bound only by untyped integer constants has no width for the target to
+        # hold the value in (v1model's `hash(r, algo, 0, data, 0xFFFF)`, p4c's issue584; `emit(2)`)
+        if not isinstance(m.decl, (ast.ExternFunctionDecl, ast.MethodDecl)):
+            return
+        for p, a in zip(params, slots):
+            tv = p.type
+            if isinstance(tv, T.TypeVar) and tv.name not in explicit and isinstance(env.get(tv.name), T.InfInt) \
+                    and a is not None:
+                raise _err(f"could not infer a width for {tv.name} of {m.name} from this untyped constant: "
+                           "give it a width (16w0) or cast it", a)
