@@ -94,3 +94,8 @@ def test_untyped_constant_for_an_extern_type_parameter_is_refused():
 def test_typed_constants_for_extern_type_parameters_are_accepted():
     body = "bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, {h.data.a}, 32w64); h.data.c = r;"
     assert run_ingress(body)["c"] < 64
+
+
+def test_extern_with_itself_as_type_argument_is_refused():
+    top = "extern Box<T> { Box(); void put(in T v); }\nBox<Box<bit<8>>>() nested_box;"
+    assert_error(program("", "", top), "Box<Box<bit<8>>>()", "extern Box cannot have itself in its type arguments")

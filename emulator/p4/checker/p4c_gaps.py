@@ -53,3 +53,11 @@ class P4cGaps:
                     and a is not None:
                 raise _err(f"could not infer a width for {tv.name} of {m.name} from this untyped constant: "
                            "give it a width (16w0) or cast it", a)
+
+    def check_extern_not_own_arg(self, t: T.Extern, node) -> None:
+        # an extern instance whose type arguments hold the extern itself (`X<X<bit<32>>>() x;`, p4c's
+        # issue1296): its methods would take instances of it as directional arguments, which no extern can
+        def holds(a: T.P4Type) -> bool:
+            return isinstance(a, T.Extern) and (a.name == t.name or any(holds(x) for x in a.type_args))
+        if any(holds(a) for a in t.type_args):
+            raise _err(f"extern {t.name} cannot have itself in its type arguments", node)
