@@ -99,3 +99,11 @@ def test_typed_constants_for_extern_type_parameters_are_accepted():
 def test_extern_with_itself_as_type_argument_is_refused():
     top = "extern Box<T> { Box(); void put(in T v); }\nBox<Box<bit<8>>>() nested_box;"
     assert_error(program("", "", top), "Box<Box<bit<8>>>()", "extern Box cannot have itself in its type arguments")
+
+
+def test_tuple_compared_with_a_constant_struct():
+    top = "struct two_t { bit<8> l; bit<8> r; }  const two_t TWO = {1, 2};"
+    body = ("tuple<bit<8>, bit<8>> t = {h.data.a, h.data.b};\n"
+            "if (t == TWO) { h.data.c = 1; } else { h.data.c = 2; }")
+    assert run_ingress(body, data=(1, 2, 0, 0), toplevel=top)["c"] == 1
+    assert run_ingress(body, data=(1, 3, 0, 0), toplevel=top)["c"] == 2
