@@ -107,3 +107,15 @@ def test_tuple_compared_with_a_constant_struct():
             "if (t == TWO) { h.data.c = 1; } else { h.data.c = 2; }")
     assert run_ingress(body, data=(1, 2, 0, 0), toplevel=top)["c"] == 1
     assert run_ingress(body, data=(1, 3, 0, 0), toplevel=top)["c"] == 2
+
+
+def test_generic_struct_with_itself_as_type_argument_is_refused():
+    top = "struct cell_t<T> { T v; }\ntypedef cell_t<bit<8>> byte_cell_t;\ntypedef cell_t<byte_cell_t> nested_t;"
+    assert_error(program("", "", top), "cell_t<byte_cell_t>", "struct cell_t cannot have itself in its type arguments")
+
+
+def test_generic_struct_of_another_generic_struct_is_accepted():
+    top = ("struct cell_t<T> { T v; }  struct pair_t<T> { T a; T b; }\n"
+           "typedef pair_t<cell_t<bit<8>>> cells_t;")
+    body = "cells_t c = {{h.data.a}, {h.data.b}}; h.data.c = (bit<16>)(c.a.v + c.b.v);"
+    assert run_ingress(body, toplevel=top)["c"] == 3

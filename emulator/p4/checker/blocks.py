@@ -293,7 +293,7 @@ class BlockChecker:
         if isinstance(getattr(t, "decl", None), (ast.ParserDecl, ast.ControlDecl)):
             self.not_recursive(t.decl, "instantiation", node)
         if isinstance(t, T.Extern):
-            self.check_extern_not_own_arg(t, ty)
+            self.check_not_own_arg(t.decl, f"extern {t.name}", t.type_args, ty)
             ed: ast.ExternDecl = t.decl
             ctors = [c for c in ed.constructors]
             if not ctors:

@@ -54,10 +54,11 @@ class P4cGaps:
                 raise _err(f"could not infer a width for {tv.name} of {m.name} from this untyped constant: "
                            "give it a width (16w0) or cast it", a)
 
-    def check_extern_not_own_arg(self, t: T.Extern, node) -> None:
-        # an extern instance whose type arguments hold the extern itself (`X<X<bit<32>>>() x;`, p4c's
-        # issue1296): its methods would take instances of it as directional arguments, which no extern can
+    def check_not_own_arg(self, decl, name: str, args, node) -> None:
+        # a generic type with itself among its type arguments (`X<X<bit<32>>>() x;`, p4c's issue1296;
+        # `typedef h<h<bit>> t;` through a typedef, issue3291): p4c refuses it ("contains self as type argument")
         def holds(a: T.P4Type) -> bool:
-            return isinstance(a, T.Extern) and (a.name == t.name or any(holds(x) for x in a.type_args))
-        if any(holds(a) for a in t.type_args):
-            raise _err(f"extern {t.name} cannot have itself in its type arguments", node)
+            a = T.strip_newtype(a)
+            return getattr(a, "decl", None) is decl or any(holds(x) for x in getattr(a, "type_args", ()) or ())
+        if any(holds(a) for a in args):
+            raise _err(f"{name} cannot have itself in its type arguments", node)

@@ -139,6 +139,7 @@ class TypeResolver:
             raise _err(f"generic {kind} {d.name} needs type arguments: {d.name}<...>", node)
         if len(args) != len(d.type_params):
             raise _err(f"{kind} {d.name} takes {len(d.type_params)} type arguments, {len(args)} given", node)
+        self.check_not_own_arg(d, f"{kind} {d.name}", args, node)
         env = {tp.name: a for tp, a in zip(d.type_params, args)}
         fields = tuple(T.FieldT(f.name, T.substitute(f.type, env)) for f in template.fields)
         if isinstance(template, T.Header):
