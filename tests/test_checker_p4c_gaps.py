@@ -119,3 +119,18 @@ def test_generic_struct_of_another_generic_struct_is_accepted():
            "typedef pair_t<cell_t<bit<8>>> cells_t;")
     body = "cells_t c = {{h.data.a}, {h.data.b}}; h.data.c = (bit<16>)(c.a.v + c.b.v);"
     assert run_ingress(body, toplevel=top)["c"] == 3
+
+
+def test_uncalled_generic_function_writing_its_in_parameter_is_refused():
+    top = "void bump<T>(inout T x) { }\nvoid use<T>(in T y) { bump(y); }"
+    assert_error(program("", "", top), "y); }", "cannot pass in parameter 'y' as an inout argument")
+
+
+def test_uncalled_generic_function_assigning_its_in_parameter_is_refused():
+    top = "void clear<T>(in T y, out T z) { z = y; y = z; }"
+    assert_error(program("", "", top), "y = z", "cannot assign to in parameter 'y'")
+
+
+def test_generic_function_writing_its_inout_parameter_is_accepted():
+    top = "void bump<T>(inout T x) { }\nvoid use<T>(inout T y, in T k) { bump(y); }"
+    assert run_ingress("use(h.data.a, h.data.b);", toplevel=top)["a"] == 1

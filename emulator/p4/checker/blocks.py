@@ -36,6 +36,7 @@ class BlockChecker:
             # like p4c, a generic function's body is checked per specialization (see `specialize`)
             d._specializations = {}
             d._decl_scope = scope
+            self.check_generic_writes(d, scope)
             return
         s = self.params_scope([], d._scope)
         for p in d.params:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from emulator.p4 import ast
 from emulator.p4 import types as T
-from emulator.p4.checker.scope import _Ctx, _err
+from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _err
 
 # types whose values the target holds as plain Python scalars (a struct of them flattens to its `_values()`)
 _SCALARS = (T.Bits, T.Bool, T.Enum, T.SerEnum, T.Error)
@@ -62,3 +62,36 @@ class P4cGaps:
             return getattr(a, "decl", None) is decl or any(holds(x) for x in getattr(a, "type_args", ()) or ())
         if any(holds(a) for a in args):
             raise _err(f"{name} cannot have itself in its type arguments", node)
+
+    def check_generic_writes(self, d: ast.FunctionDecl, scope: Scope) -> None:
+        """A generic function's body is checked per specialization, where it is called; writes to its read-only
+        parameters are errors whatever the types, so they are refused where it is declared, also when it is
+        never called (p4c's call-inout-parameter-with-non-lvalue-2: `void g<t>(in t b) { f(b); }` with
+        `f<t>(inout t a)`)."""
+        locals_ = {n.name for n in ast.walk(d.body) if isinstance(n, (ast.VarDecl, ast.ConstDecl))}
+        ro = {p.name: p for p in d.params if p.direction in ("in", "") and p.name not in locals_}
+        for n in ast.walk(d.body) if ro else ():
+            if isinstance(n, ast.AssignmentStatement) and _root_name(n.left) in ro:
+                p = ro[_root_name(n.left)]
+                raise _err(f"cannot assign to {p.direction or 'directionless'} parameter '{p.name}'", n.left)
+            if isinstance(n, ast.MethodCall) and isinstance(n.target, ast.PathExpression):
+                _check_written_args(n, scope.lookup(n.target.name), ro)
+
+
+def _root_name(e) -> str | None:
+    while isinstance(e, (ast.Member, ast.ArrayIndex, ast.Slice)):
+        e = e.expr
+    return e.name if isinstance(e, ast.PathExpression) else None
+
+
+def _check_written_args(call: ast.MethodCall, callee, ro: dict) -> None:
+    """Refuse a read-only parameter passed positionally where every callee of that arity writes it."""
+    decls = callee.decls if isinstance(callee, Overloads) else [callee]
+    fits = [x for x in decls if isinstance(getattr(x, "params", None), list) and len(x.params) >= len(call.args)]
+    for i, a in enumerate(call.args):
+        name = _root_name(a.expr) if a.name is None else None
+        dirs = {x.params[i].direction for x in fits}
+        if name in ro and fits and dirs <= {"out", "inout"}:
+            p = ro[name]
+            raise _err(f"cannot pass {p.direction or 'directionless'} parameter '{p.name}' as an "
+                       f"{dirs.pop()} argument", a.expr)
