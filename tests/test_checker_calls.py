@@ -98,7 +98,7 @@ def test_header_and_stack_methods():
 if (hdr.ipv4.isValid()) { hdr.ipv4.setInvalid(); }
 hdr.vlans.push_front(1);
 hdr.vlans[0].setValid();
-meta.c = hdr.vlans.lastIndex;
+meta.c = hdr.vlans.size - 1;
 meta.b = hdr.ipv4.minSizeInBytes();
 meta.c = hdr.vlans.size;
 """))

@@ -31,7 +31,7 @@ struct headers_t {
     tcp_t tcp;
     either_t u;
 }
-struct meta_t { bit<8> vs_hit; bit<16> peek; }
+struct meta_t { bit<8> vs_hit; bit<16> peek; bit<8> nmpls; }
 
 error { BadIhl }
 
@@ -64,6 +64,7 @@ parser MyParser(packet_in pkt, out headers_t hdr, inout meta_t meta, inout stand
         }
     }
     state after_mpls {
+        meta.nmpls = (bit<8>)(bit<32>)hdr.mpls.lastIndex + 1;  // lastIndex exists only in parsers (P4-16 8.18)
         meta.peek = pkt.lookahead<bit<16>>();
         transition select(pkt.lookahead<bit<4>>()) {
             4: parse_ipv4;
@@ -113,7 +114,7 @@ control MyVerify(inout headers_t hdr, inout meta_t meta) { apply { } }
 control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     apply {
         hdr.info.setValid();
-        hdr.info.nmpls = (bit<8>)(bit<32>)hdr.mpls.lastIndex + 1;
+        hdr.info.nmpls = meta.nmpls;
         if (sm.parser_error == error.NoError) { hdr.info.err = 0; }
         else if (sm.parser_error == error.BadIhl) { hdr.info.err = 1; }
         else if (sm.parser_error == error.NoMatch) { hdr.info.err = 2; }

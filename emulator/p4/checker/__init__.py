@@ -50,7 +50,7 @@ What is annotated (the contract with codegen and the summary):
 
 Modules: scope (scopes, callees, CheckedProgram), core (Checker: declarations), resolve (types, constants),
 blocks, tables, statements, expressions, binding (arguments, generics, coercion) and operators: Checker's mixins,
-one concept each.
+one concept each; spec_rules and p4c_gaps hold single rules found by comparing with p4c's test programs.
 """
 from emulator.p4.checker.core import Checker, check
 from emulator.p4.checker.scope import ACCEPT, REJECT, Callee, CheckedProgram, Scope

@@ -121,6 +121,7 @@ class BindingChecker:
             self.check_argument_value(a, at, p)
             self.unify(p.type, at, env, a)
         ret = T.substitute(m.ret, env)
+        self.check_widths_inferred(m, env, explicit, params, slots)
         for tp in m.type_params:
             if tp not in env and tp not in explicit and T.contains_typevar(ret) and tp in str(ret):
                 raise _err(f"cannot infer type argument {tp} of {m.name}; give it explicitly", node)
@@ -184,7 +185,7 @@ class BindingChecker:
             return True
         if isinstance(a, (T.ParserT, T.ControlT)) and type(a) is type(b):
             # parser/control types match structurally (MyParser against Parser<H, M>)
-            return len(a.params) == len(b.params) and all(
+            return _params_fit(a, b) and all(
                 x.direction == y.direction and self.same_type(x.type, y.type) for x, y in zip(a.params, b.params))
         return False
 
@@ -214,7 +215,7 @@ class BindingChecker:
             for x, y in zip(pt.params, at.params):
                 self.unify(x.type, y.type, env, node)
         elif isinstance(pt, (T.ParserT, T.ControlT)) and isinstance(at, type(pt)):
-            if len(pt.params) != len(at.params) or any(x.direction != y.direction
+            if not _params_fit(at, pt) or any(x.direction != y.direction
                                                         for x, y in zip(pt.params, at.params)):
                 raise _err(self._block_mismatch(at, pt), node)
             for x, y in zip(pt.params, at.params):
@@ -322,7 +323,7 @@ class BindingChecker:
         head = f"{kind(src)} {src.name} does not match {kind(target)} type {target.name}"
         if type(src) is not type(target):
             return f"{head}: a {kind(target)} is expected"
-        if len(src.params) != len(target.params):
+        if not _params_fit(src, target):
             return f"{head}: it has {len(src.params)} parameters, {len(target.params)} expected"
         for i, (x, y) in enumerate(zip(src.params, target.params)):
             if x.direction != y.direction:
@@ -393,4 +394,13 @@ class BindingChecker:
             x, y = (a, tb) if isinstance(a, ast.InvalidHeaderExpression) else (b, ta)
             self.coerce(x, y)
             return y
+        if (st := self.struct_tuple_compared(ta, tb, op)) is not None:
+            return st
         raise _err(f"type mismatch: {op} operands have types {ta} and {tb}", node)
+
+
+def _params_fit(src, target) -> bool:
+    """A parser/control has its type's parameters, except that it may leave out trailing ones the type gives
+    a default value or marks @optional (p4c's default-control-argument: `inout M m = {0, 0}` in the type)."""
+    n = len(src.params)
+    return n <= len(target.params) and all(p.has_default or p.optional for p in target.params[n:])

@@ -36,6 +36,7 @@ class BlockChecker:
             # like p4c, a generic function's body is checked per specialization (see `specialize`)
             d._specializations = {}
             d._decl_scope = scope
+            self.check_generic_writes(d, scope)
             return
         s = self.params_scope([], d._scope)
         for p in d.params:
@@ -79,7 +80,7 @@ class BlockChecker:
         for p in d.ctor_params:
             if p.direction:
                 raise _err(f"constructor parameter '{p.name}' cannot have a direction ({p.direction})", p)
-            self.param_of(p, s)
+            self.check_ctor_param_block(d, p, self.param_of(p, s).type)
             self.declare(s, p.name, p)
 
     def check_parser(self, d: ast.ParserDecl, scope: Scope) -> None:
@@ -293,6 +294,7 @@ class BlockChecker:
         if isinstance(getattr(t, "decl", None), (ast.ParserDecl, ast.ControlDecl)):
             self.not_recursive(t.decl, "instantiation", node)
         if isinstance(t, T.Extern):
+            self.check_not_own_arg(t.decl, f"extern {t.name}", t.type_args, ty)
             ed: ast.ExternDecl = t.decl
             ctors = [c for c in ed.constructors]
             if not ctors:

@@ -11,6 +11,7 @@ from emulator.p4.checker.binding import BindingChecker
 from emulator.p4.checker.blocks import BlockChecker
 from emulator.p4.checker.expressions import ExpressionChecker
 from emulator.p4.checker.operators import OperatorChecker
+from emulator.p4.checker.p4c_gaps import P4cGaps
 from emulator.p4.checker.resolve import TypeResolver
 from emulator.p4.checker.scope import _OVERLOADABLE, _TYPE_DECLS, CheckedProgram, Overloads, Scope, _Ctx, _err
 from emulator.p4.checker.spec_rules import SpecRules
@@ -19,7 +20,7 @@ from emulator.p4.checker.tables import TableChecker
 
 
 class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, ExpressionChecker, BindingChecker,
-              OperatorChecker, SpecRules):
+              OperatorChecker, SpecRules, P4cGaps):
     def __init__(self, program: ast.Program):
         self.program = program
         self.decl_types: dict[Any, T.P4Type] = {}

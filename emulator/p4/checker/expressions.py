@@ -14,6 +14,10 @@ class ExpressionChecker:
 
     def lookup_path(self, e: ast.PathExpression, scope: Scope):
         d = self.top.lookup(e.name) if e.absolute else scope.lookup(e.name)
+        if d is None and not e.absolute:
+            # p4c resolves an error constant named without `error.` (`verify(c, InvalidOptions)`, its
+            # match.p4) when nothing else has the name; declared names still come first
+            d = self.error_decls.get(e.name)
         if d is None:
             raise _err(f"undeclared name '{e.name}'", e)
         return d
@@ -70,6 +74,8 @@ class ExpressionChecker:
                 e.const_value = d.value.const_value
             elif isinstance(d, ast.IdDecl) and d in self.match_kind_decls.values():
                 e.const_value = d.name
+            elif isinstance(d, ast.IdDecl) and self.error_decls.get(d.name) is d:
+                e.const_value = d.index
             return t
         if isinstance(e, ast.Member):
             return self.check_member(e, scope, ctx)
@@ -184,9 +190,8 @@ class ExpressionChecker:
                 return T.Method(name, (), (), T.INFINT)
             raise _err(f"{'header' if isinstance(st, T.Header) else 'struct'} {st.name} has no field '{name}'", e)
         if isinstance(st, T.HeaderStack):
+            self.check_parser_only_member(name, ctx, e)
             if name in ("next", "last"):
-                if ctx.kind != "parser" and name == "next":
-                    raise _err("header stack 'next' is only allowed in parsers", e)
                 return st.elem
             if name == "lastIndex":
                 return T.Bits(32)

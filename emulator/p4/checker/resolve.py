@@ -139,6 +139,7 @@ class TypeResolver:
             raise _err(f"generic {kind} {d.name} needs type arguments: {d.name}<...>", node)
         if len(args) != len(d.type_params):
             raise _err(f"{kind} {d.name} takes {len(d.type_params)} type arguments, {len(args)} given", node)
+        self.check_not_own_arg(d, f"{kind} {d.name}", args, node)
         env = {tp.name: a for tp, a in zip(d.type_params, args)}
         fields = tuple(T.FieldT(f.name, T.substitute(f.type, env)) for f in template.fields)
         if isinstance(template, T.Header):
@@ -299,7 +300,8 @@ class TypeResolver:
     def check_var(self, d: ast.VarDecl, scope: Scope, ctx: _Ctx) -> None:
         t = self.resolve_type(d.decl_type, scope)
         _no_dont_care(t, d, "variable")
-        if isinstance(t, (T.Extern, T.TableT)):
+        if isinstance(t, (T.Extern, T.TableT, T.ParserT, T.ControlT, T.PackageT)):
+            # blocks are instantiated (`mypt() t;`), never held in variables (p4c's issue3359: `mypt t = ...`)
             raise _err(f"variable '{d.name}' cannot have type {t}", d)
         if isinstance(T.strip_newtype(t), T.String):
             # P4-16 7.1.5: strings are compile-time values only ("one cannot declare variables with a string type")

@@ -268,9 +268,11 @@ class ExpressionGen:
         lt = strip(e.left.type)
         rt = strip(e.right.type)
         if op in ("==", "!=", "<", ">", "<=", ">="):
-            if _composite(lt):
+            if _composite(lt) or _composite(rt):
                 a, c = self._ordered(e.left, None, e.right, None)
-                r = f"{a}._eq({c})"
+                # a struct compared with a tuple of its (scalar) field types: its flattened values
+                r = f"({a}._values() == {c})" if isinstance(rt, T.Tuple) else \
+                    f"({a} == {c}._values())" if isinstance(lt, T.Tuple) else f"{a}._eq({c})"
                 return r if op == "==" else f"(not {r})"
             ot = lt if _bits(lt) else rt
             a, c = self._ordered(e.left, ot, e.right, ot)
