@@ -1,0 +1,130 @@
+"""Arrays whose elements are not headers (P4-16 1.2.5's generalized header stacks, p4c 2024+): the checker's
+typing and refusals, and what the v1model target does with them."""
+from __future__ import annotations
+
+import pytest
+from checker_util import assert_error, compile_
+from checker_util import program as cprogram
+from codegen_util import load, run_ingress
+
+from emulator.errors import P4Error
+from emulator.p4 import types as T
+
+
+def test_array_types_and_size():
+    prog = compile_(cprogram("struct S { bit<8>[2] x; bool[3] f; }",
+                             "S[2] s; bit<8>[2][3] m;",
+                             "s[1].x[0] = m[2][1]; s[0].f[2] = true; meta.f = s == s; meta.c = m.size;"))
+    assert prog is not None
+    # T[n][m] nests to the left: m elements of type T[n]
+    assert str(T.HeaderStack(T.HeaderStack(T.Bits(8), 2), 3)) == "bit<8>[2][3]"
+
+
+def test_array_field_of_a_header_is_accepted():
+    compile_(cprogram("header hh { bool[2] q; bit<8>[3] a; } struct S2 { bit<4>[2] n; } header h2 { S2[2] s; }"))
+
+
+@pytest.mark.parametrize("locals_, body, needle, message", [
+    ("bit<8>[4] a;", "a.push_front(1);", "a.push_front", "'push_front' is an operation of header stacks"),
+    ("bit<8>[4] a;", "a.pop_front(1);", "a.pop_front", "'pop_front' is an operation of header stacks"),
+    ("bit<8>[4] a;", "a.next = 1;", "a.next", "'next' is an operation of header stacks"),
+    ("bit<8>[4] a;", "meta.a = a.last;", "a.last", "'last' is an operation of header stacks"),
+    ("bit<8>[4] a;", "meta.c = a.lastIndex;", "a.lastIndex", "'lastIndex' is an operation of header stacks"),
+    ("bit<8>[4] a;", "if (a[0].isValid()) { meta.a = 1; }", "a[0].isValid",
+     "expression of type bit<8> has no member 'isValid'"),
+    ("", "bit<8> n = 2; bit<8>[n] a;", "n] a", "array size must be a compile-time integer constant"),
+    ("int[3] a;", "", "int[3]", "an array element cannot have type int"),
+    ("bit<8>[0] a;", "", "0] a", "array size must be positive, not 0"),
+    ("bit<8>[4] a;", "a[4] = 1;", "4] = 1", "index 4 is out of range for bit<8>[4]"),
+    ("bit<8>[4] a; bit<8>[3] b;", "a = b;", "b;\n", "type mismatch: expected bit<8>[4], got bit<8>[3]"),
+    ("bit<8>[2] s;", "for (bit<16> v in s) { meta.b = v; }", "bit<16> v",
+     "loop variable 'v' has type bit<16> but the array holds bit<8>"),
+])
+def test_misuse_is_refused_at_its_place(locals_, body, needle, message):
+    text = cprogram("", locals_, body)
+    nth = 1 if needle == "b;\n" else 0
+    assert_error(text, needle, message, nth)
+
+
+def test_varbit_array_is_not_a_header_field():
+    with pytest.raises(P4Error, match="header field 'q' has type varbit<8>"):
+        compile_(cprogram("header hh { varbit<8>[2] q; }"))
+
+
+def test_scalar_array_read_write_copy_equality_loop():
+    body = """
+        bit<8>[4] a;
+        a[0] = h.data.a; a[1] = h.data.b; a[2] = 7; a[3] = 9;
+        a[h.data.b] = 0x40;                      // b = 2: run-time index
+        bit<8>[4] c = a;
+        c[0] = c[0] + 1;
+        bit<8> s = 0;
+        for (bit<8> v in a) { s = s + v; }
+        h.data.a = s;
+        h.data.b = (c == a ? 8w0x10 : 8w0) | (a == a ? 8w1 : 8w0);
+        h.data.c = c[0] ++ a[2];
+    """
+    r = run_ingress(body, data=(1, 2, 0, 0))
+    assert r["a"] == 1 + 2 + 0x40 + 9
+    assert r["b"] == 0x01
+    assert r["c"] == (2 << 8) | 0x40
+
+
+def test_out_of_range_index_in_a_control_reads_zero_and_drops_the_write():
+    body = """
+        bit<8>[2] a;
+        a[0] = 5; a[1] = 6;
+        a[h.data.a] = 0x77;                      // a = 9: lost
+        h.data.b = a[h.data.a];                  // reads 0
+        h.data.c = a[0] ++ a[1];
+    """
+    r = run_ingress(body, data=(9, 3, 0, 0))
+    assert (r["b"], r["c"]) == (0, 0x0506)
+
+
+def test_struct_array_in_metadata_and_inout_argument():
+    top = """
+    struct Pt { bit<8> x; bool y; }
+    struct m2_t { Pt[3] ps; bit<8>[2] n; }
+    control Fill(inout Pt[3] ps, in bit<8> i) {
+        apply { ps[i].x = 0x30 + i; ps[i].y = true; }
+    }
+    """
+    body = """
+        m2_t m;
+        Fill.apply(m.ps, h.data.a);
+        Fill.apply(m.ps, 0);
+        m.n[1] = m.ps[h.data.a].x;
+        h.data.b = m.n[1];
+        h.data.c = (m.ps[0].y ? 16w1 : 16w0) | (m.ps[1].y ? 16w2 : 16w0) | (m.ps[2].y ? 16w4 : 16w0);
+        Pt[3] copy = m.ps;
+        copy[0].x = 1;
+        h.data.d = copy == m.ps ? 32w1 : 32w2;
+    """
+    r = run_ingress(body, data=(2, 0, 0, 0), toplevel=top)
+    assert (r["b"], r["c"], r["d"]) == (0x32, 0b101, 2)
+
+
+def test_header_field_array_is_extracted_and_emitted_in_index_order():
+    src = """
+    #include <core.p4>
+    #include <v1model.p4>
+    header g_t { bit<4>[2] n; bit<8>[2] b; }
+    struct headers { g_t g; }
+    struct meta_t { }
+    parser P(packet_in pkt, out headers h, inout meta_t m, inout standard_metadata_t sm) {
+        state start { pkt.extract(h.g); transition accept; }
+    }
+    control VC(inout headers h, inout meta_t m) { apply {} }
+    control I(inout headers h, inout meta_t m, inout standard_metadata_t sm) {
+        apply { sm.egress_spec = 1; h.g.b[0] = h.g.b[1]; h.g.n[1] = h.g.n[0]; }
+    }
+    control E(inout headers h, inout meta_t m, inout standard_metadata_t sm) { apply {} }
+    control CC(inout headers h, inout meta_t m) { apply {} }
+    control D(packet_out pkt, in headers h) { apply { pkt.emit(h.g); } }
+    V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+    """
+    from emulator.target.switch import V1Switch
+
+    out = V1Switch(load(src)).process(0, bytes([0xAB, 0x11, 0x22]))
+    assert out[0][1][:3] == bytes([0xAA, 0x22, 0x22])
