@@ -128,3 +128,62 @@ def test_header_field_array_is_extracted_and_emitted_in_index_order():
 
     out = V1Switch(load(src)).process(0, bytes([0xAB, 0x11, 0x22]))
     assert out[0][1][:3] == bytes([0xAA, 0x22, 0x22])
+
+
+def test_digest_of_a_struct_with_an_array_field_is_refused_at_the_field():
+    # P4Runtime's P4DataTypeSpec has header stacks but no array of other elements: the digest cannot be described
+    from emulator.p4.p4info import build_p4info
+
+    text = cprogram("struct dg_t { bit<8>[2] q; bit<8> r; }", "",
+                    "dg_t g; g.q[0] = 1; g.r = 2; digest<dg_t>(1, g);")
+    with pytest.raises(P4Error) as ei:
+        build_p4info(compile_(text).info)
+    from checker_util import loc_of
+
+    line, col = loc_of(text, "bit<8>[2] q")
+    assert str(ei.value).startswith(f"<string>:{line}:{col}: error: field 'q' of struct dg_t has type bit<8>[2]")
+
+
+ARCH = """
+extern Box<T> {
+    Box(T init);
+    T get();
+}
+parser Prs(out bit<16> r);
+package Pkg(Prs p);
+"""
+
+
+def test_array_of_extern_instances_passes_the_front_end():
+    # p4c's generic-extern-inference form: `X(args) xs[n];`, each element an instance, indexed by a constant
+    load(ARCH + """
+    parser MyP(out bit<16> r) {
+        Box(16w4) boxes[2];
+        Box<bit<16>>(16w5) more[3];
+        state start { r = boxes[0].get() + more[2].get(); transition accept; }
+    }
+    Pkg(MyP()) main;
+    """)
+
+
+@pytest.mark.parametrize("decl, use, needle, message", [
+    ("Box(16w4) boxes[2];", "bit<8> i = 1; r = boxes[i].get();", "i].get",
+     "an index into an array of extern instances must be a compile-time constant"),
+    ("Box(16w4) boxes[0];", "r = 1;", "0];", "instance array size must be positive, not 0"),
+    ("Box(16w4) boxes[2];", "r = boxes[2].get();", "2].get", "index 2 is out of range"),
+])
+def test_misused_array_of_extern_instances_is_refused(decl, use, needle, message):
+    from checker_util import loc_of
+
+    text = ARCH + f"parser MyP(out bit<16> r) {{\n {decl}\n state start {{ {use} transition accept; }}\n}}\n" \
+        "Pkg(MyP()) main;\n"
+    with pytest.raises(P4Error) as ei:
+        load(text)
+    line, col = loc_of(text, needle)
+    assert str(ei.value).startswith(f"<test>:{line}:{col}: error: {message}"), str(ei.value)
+
+
+def test_v1model_target_refuses_an_array_of_extern_instances():
+    text = cprogram("", "register<bit<8>>(4) rs[2];", "rs[1].write(0, 5);")
+    with pytest.raises(P4Error, match=r"an array of extern instances \('rs\[...\]'\) is not supported by the v1model"):
+        compile_(text).info
