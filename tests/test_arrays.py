@@ -186,4 +186,4 @@ def test_misused_array_of_extern_instances_is_refused(decl, use, needle, message
 def test_v1model_target_refuses_an_array_of_extern_instances():
     text = cprogram("", "register<bit<8>>(4) rs[2];", "rs[1].write(0, 5);")
     with pytest.raises(P4Error, match=r"an array of extern instances \('rs\[...\]'\) is not supported by the v1model"):
-        compile_(text).info
+        compile_(text)
