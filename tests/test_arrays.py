@@ -187,3 +187,12 @@ def test_v1model_target_refuses_an_array_of_extern_instances():
     text = cprogram("", "register<bit<8>>(4) rs[2];", "rs[1].write(0, 5);")
     with pytest.raises(P4Error, match=r"an array of extern instances \('rs\[...\]'\) is not supported by the v1model"):
         compile_(text)
+
+
+@pytest.mark.parametrize("index, b, tail", [(1, 1, 0), (5, 2, 3)])
+def test_run_time_index_in_a_parser_is_stack_out_of_bounds_out_of_range(index, b, tail):
+    from codegen_util import run_parser
+
+    start = "pkt.extract(h.data); arr[h.data.a] = 1; h.data.b = arr[1]; transition accept;"
+    frame, _ = run_parser(start, "", bytes([index, 2, 0, 0, 0, 0, 0, 0]), plocals="bit<8>[2] arr;")
+    assert (frame[1], frame[-1]) == (b, tail)
