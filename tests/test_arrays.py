@@ -196,3 +196,20 @@ def test_run_time_index_in_a_parser_is_stack_out_of_bounds_out_of_range(index, b
     start = "pkt.extract(h.data); arr[h.data.a] = 1; h.data.b = arr[1]; transition accept;"
     frame, _ = run_parser(start, "", bytes([index, 2, 0, 0, 0, 0, 0, 0]), plocals="bit<8>[2] arr;")
     assert (frame[1], frame[-1]) == (b, tail)
+
+
+def test_array_in_a_hash_data_list_is_its_elements_in_order():
+    r = run_ingress("bit<8>[2] a; a[0] = 1; a[1] = 2; bit<16> hv;"
+                    "hash(hv, HashAlgorithm.identity, 16w0, { a }, 32w65536); h.data.c = hv;"
+                    "h.data.a = (bit<8>)a.minSizeInBits();")
+    assert (r["c"], r["a"]) == (0x0102, 16)
+
+
+def test_emit_of_an_array_of_bits_is_refused_at_the_call():
+    from codegen_util import program as gprogram
+
+    from emulator.target.switch import V1Switch
+
+    text = gprogram().replace("pkt.emit(h.data);", "pkt.emit(h.data); bit<8>[2] z; pkt.emit(z);")
+    with pytest.raises(P4Error, match="cannot emit a value of type bit<8>"):
+        V1Switch(load(text))
