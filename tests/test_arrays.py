@@ -213,3 +213,11 @@ def test_emit_of_an_array_of_bits_is_refused_at_the_call():
     text = gprogram().replace("pkt.emit(h.data);", "pkt.emit(h.data); bit<8>[2] z; pkt.emit(z);")
     with pytest.raises(P4Error, match="cannot emit a value of type bit<8>"):
         V1Switch(load(text))
+
+
+def test_nested_arrays_of_header_stacks_and_of_bits():
+    r = run_ingress("extra_t[2][3] m; m[1][0].setValid(); m[1][0].x = 5; extra_t[2][3] n = m;"
+                    "h.data.a = n[1][0].x; h.data.b = n[1][0].isValid() ? 8w1 : 8w0;"
+                    "bit<8>[2][2] q; q[h.data.b][1] = 9; h.data.c = (bit<16>)q[1][1];"
+                    "h.data.d = m == n ? 32w1 : 32w0;")
+    assert (r["a"], r["b"], r["c"], r["d"]) == (5, 1, 9, 1)
