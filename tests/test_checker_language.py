@@ -100,7 +100,7 @@ def test_default_value_errors(body, needle, message):
     ("for (bit<8> x in (list<bit<16>>){1, 2}) { }", "bit<8> x",
      "loop variable 'x' has type bit<8> but the list holds bit<16> values"),
     ("for (bit<8> x in 5) { }", "5)",
-     "a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not int"),
+     "a for-in loop iterates over a range 'lo .. hi', a list, a header stack or an array, not int"),
     ("for (bit<8> x in {true}) { }", "true", "type mismatch: expected bit<8>, got bool"),
 ])
 def test_for_in_list_errors(body, needle, message):

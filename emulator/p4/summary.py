@@ -476,10 +476,16 @@ class Summarizer:
     # ---------------------------------------------------------------------------------------- externs
 
     def extern_instance(self, node, name: str, callee, annos) -> None:
+        main_decl = getattr(getattr(self.checked.main, "inst_type", None), "decl", None)
+        if getattr(node, "array_size", None) is not None:
+            if not is_v1switch(main_decl):
+                return  # another package's program: the front end accepted it, no target runs it
+            # P4Info and simple_switch name one object per instance; an array of them has no such names
+            raise P4Error(f"an array of extern instances ('{node.name}[...]') is not supported by the v1model "
+                          "target: declare each instance by its own name", node.loc)
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
-        main_decl = getattr(getattr(self.checked.main, "inst_type", None), "decl", None)
         if getattr(node, "initializer", None) is not None and is_v1switch(main_decl):
             # the checker accepts it (P4-16 11.3.1), but BMv2's JSON has no place for a P4 implementation of
             # an extern method, so a v1model program cannot run one

@@ -183,11 +183,17 @@ class Struct(_Fielded):
 
 @dataclass(frozen=True)
 class HeaderStack(P4Type):
+    """`E[size]`: a header stack when E is a header or header union, else a generalized array (P4-16 1.2.5,
+    p4c 2024+) of any data type, which has indexing, `size`, copy and `==` but none of the stack operations."""
     elem: P4Type
     size: int
 
     def __str__(self) -> str:
         return f"{self.elem}[{self.size}]"
+
+    @property
+    def of_headers(self) -> bool:
+        return isinstance(strip_newtype(self.elem), (Header, HeaderUnion))
 
 
 @dataclass(frozen=True)

@@ -94,8 +94,23 @@ def flat_fields(t, prefix: str = "") -> list[tuple[str, T.P4Type, Any]]:
         base = T.strip_newtype(f.type)
         if isinstance(base, T.Struct):
             out.extend(flat_fields(base, name + "."))
+        elif isinstance(base, T.HeaderStack):  # an array field: its elements in order, `f[k]`
+            out.extend(_flat_array(base, name, decl))
         else:
             out.append((name, f.type, decl))
+    return out
+
+
+def _flat_array(t: T.HeaderStack, name: str, decl) -> list[tuple[str, T.P4Type, Any]]:
+    out: list[tuple[str, T.P4Type, Any]] = []
+    for k in range(t.size):
+        et = T.strip_newtype(t.elem)
+        if isinstance(et, T.Struct):
+            out.extend(flat_fields(et, f"{name}[{k}]."))
+        elif isinstance(et, T.HeaderStack):
+            out.extend(_flat_array(et, f"{name}[{k}]", decl))
+        else:
+            out.append((f"{name}[{k}]", t.elem, decl))
     return out
 
 
@@ -186,6 +201,14 @@ class TypeSpecConverter:
         for i, f in enumerate(t.fields):
             m = entry.members.add()
             m.name = _field_cp_name(t, i, f)
+            base = T.strip_newtype(f.type)
+            if isinstance(base, T.HeaderStack) and not base.of_headers:
+                # P4Runtime's P4DataTypeSpec describes header stacks only: no array of other elements
+                decl = next((x for x in getattr(getattr(t, "decl", None), "fields", None) or () if x.name == f.name),
+                            None)
+                raise P4Error(f"field '{f.name}' of struct {t.name} has type {f.type}: P4Runtime cannot describe an "
+                              "array of non-header elements (no such P4DataTypeSpec), so this struct cannot be sent "
+                              "to the controller", getattr(decl, "loc", None))
             self.convert(m.type_spec, f.type)
 
     def header(self, t: T.Header) -> None:

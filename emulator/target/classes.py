@@ -321,11 +321,18 @@ def _flat_widths(fields, prefix: str = "") -> list[tuple[str, int, str]]:
     its own fields under its attribute (`row.e`)."""
     out = []
     for f in fields:
-        if f.kind == "struct":
-            out += _flat_widths(f.cls._layout.fields, f"{prefix}{f.name}.")
-        else:
-            out.append((prefix + f.name, f.width, f.kind))
+        out += _flat_field(prefix + f.name, f)
     return out
+
+
+def _flat_field(path: str, f: FieldLayout) -> list[tuple[str, int, str]]:
+    """One field's bits: an array field (p4c's `bit<8>[16] arr;` in a header) gives its elements in index order,
+    each under `arr.elems[k]`."""
+    if f.kind == "struct":
+        return _flat_widths(f.cls._layout.fields, path + ".")
+    if f.kind == "array":
+        return [x for k in range(f.size) for x in _flat_field(f"{path}.elems[{k}]", f.elem)]
+    return [(path, f.width, f.kind)]
 
 
 def _pack_expr(widths, total: int) -> str:

@@ -32,7 +32,8 @@ from emulator.target.stacks import HeaderStack, StackElems  # noqa: F401
 @dataclass
 class FieldLayout:
     """One field of a header/struct/union: kind is 'bits', 'int', 'bool', 'varbit', 'error', 'enum' (scalars)
-    or 'header', 'struct', 'union', 'stack' (composites; `cls` is the element class, `size` the stack size)."""
+    or 'header', 'struct', 'union', 'stack' (composites; `cls` is the element class, `size` the stack size), or
+    'array' (a non-header array, arrays.P4Array)."""
 
     name: str
     kind: str
@@ -40,6 +41,7 @@ class FieldLayout:
     cls: Any = None
     size: int = 0
     default: Any = 0
+    elem: Any = None  # an 'array' field: its element's FieldLayout (`cls` then makes the whole array)
 
 
 @dataclass

@@ -345,13 +345,15 @@ class TableDecl(Declaration):
 
 @dataclass(eq=False)
 class Instantiation(Declaration):
-    """`[annotations] T(args) name [= { abstract method implementations }];` — also `main`."""
+    """`[annotations] T(args) name [= { abstract method implementations }];` — also `main`. With `array_size`,
+    `T(args) name[n];`: n instances, each `T(args)` (p4c's arrays of extern instances)."""
 
     inst_type: Type
     args: list[Argument] = field(default_factory=list)
     name: str = ""
     initializer: list[Declaration] | None = None
     annotations: list[Annotation] = _annos()
+    array_size: Expression | None = None
 
 
 @dataclass(eq=False)

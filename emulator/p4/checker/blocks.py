@@ -284,8 +284,17 @@ class BlockChecker:
             raise _err(f"a {kind} cannot be instantiated in a {ctx.kind}" + (
                 " (only at the top level)" if kind == "package" else ""), d)
         d.callee = callee
-        self.decl_types[d] = t
+        self.decl_types[d] = t if d.array_size is None else self._instance_array(d, t, scope)
         self.declare(scope, d.name, d)
+
+    def _instance_array(self, d: ast.Instantiation, t: T.P4Type, scope: Scope) -> T.HeaderStack:
+        """`X(args) xs[n];`: n extern instances, reached as `xs[i]` with a compile-time i (see check_index)."""
+        if not isinstance(t, T.Extern):
+            raise _err(f"only extern instances can be declared as an array, not a {t}", d)
+        n = self.const_int(d.array_size, scope, _Ctx("top"), "instance array size")
+        if n <= 0:
+            raise _err(f"instance array size must be positive, not {n}", d.array_size)
+        return T.HeaderStack(t, n)
 
     def construct(self, ty: ast.Type, args, scope: Scope, ctx: _Ctx, node) -> tuple[T.P4Type, Callee]:
         """Check `ty(args)`: an extern, parser, control or package instantiation."""

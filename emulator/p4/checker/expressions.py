@@ -6,6 +6,9 @@ from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
 from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err, _width_ok
 
+# what only a stack of headers has (P4-16 8.18): an array of other elements has indexing and `size` alone
+_STACK_ONLY = ("next", "last", "lastIndex", "nextIndex", "push_front", "pop_front")
+
 
 class ExpressionChecker:
     """Names, members, calls (a mixin of Checker)."""
@@ -190,17 +193,20 @@ class ExpressionChecker:
                 return T.Method(name, (), (), T.INFINT)
             raise _err(f"{'header' if isinstance(st, T.Header) else 'struct'} {st.name} has no field '{name}'", e)
         if isinstance(st, T.HeaderStack):
+            if name == "size":
+                e.const_value = st.size
+                return T.Bits(32)
+            if not st.of_headers and name in _STACK_ONLY:
+                raise _err(f"'{name}' is an operation of header stacks; {st} is an array of {st.elem}, which has "
+                           "only indexing and 'size'", e)
             self.check_parser_only_member(name, ctx, e)
             if name in ("next", "last"):
                 return st.elem
             if name == "lastIndex":
                 return T.Bits(32)
-            if name == "size":
-                e.const_value = st.size
-                return T.Bits(32)
             if name in ("push_front", "pop_front"):
                 return T.Method(name, (), (T.Param("count", T.INFINT, "in"),), T.VOID)
-            raise _err(f"header stack has no member '{name}'", e)
+            raise _err(f"{'header stack' if st.of_headers else 'array'} has no member '{name}'", e)
         if isinstance(st, T.Extern):
             ed: ast.ExternDecl = st.decl
             ms = [m for m in ed.methods if m.name == name]
@@ -255,6 +261,9 @@ class ExpressionChecker:
                 tgt.type = T.Method(name, (), (), ret)
                 e.callee = Callee("header_method", name, receiver=tgt.expr, ret=ret)
                 return ret
+            if isinstance(st, T.HeaderStack) and not st.of_headers and name in _STACK_ONLY:
+                raise _err(f"'{name}' is an operation of header stacks; {st} is an array of {st.elem}, which has "
+                           "only indexing and 'size'", tgt)
             if isinstance(st, T.HeaderStack) and name in ("push_front", "pop_front"):
                 if len(e.args) != 1:
                     raise _err(f"{name} takes one argument", e)

@@ -214,6 +214,8 @@ class OperatorChecker:
             raise _err(f"index must be an integer, not {it}", e.index)
         c = e.index.const_value
         if isinstance(t, T.HeaderStack):
+            if c is None and isinstance(t.elem, T.Extern):  # instances exist at compile time only
+                raise _err("an index into an array of extern instances must be a compile-time constant", e.index)
             if c is not None and not (0 <= c < t.size):
                 raise _err(f"index {c} is out of range for {t}", e.index)
             if isinstance(it, T.InfInt):

@@ -46,7 +46,7 @@ class TypeResolver:
                             self.const_int(x, scope, _Ctx("top"), "a @field_list argument")
                 if isinstance(d, ast.HeaderDecl) and not T.contains_typevar(ft) and not _header_field_type_ok(ft):
                     raise _err(f"header field '{f.name}' has type {ft}; header fields must be bit<W>, int<W>, "
-                               "varbit<W>, bool, a serializable enum or a struct of fixed-width fields", f)
+                               "varbit<W>, bool, a serializable enum, or a struct or array of fixed-width fields", f)
                 if isinstance(d, ast.HeaderDecl) and isinstance(ft, T.VarBits) \
                         and any(isinstance(x.type, T.VarBits) for x in fs):
                     # BMv2's header types have one variable-length field at most
@@ -267,11 +267,10 @@ class TypeResolver:
             return T.List((self.resolve_type(t.element, scope),))
         if isinstance(t, ast.HeaderStackType):
             et = self.resolve_type(t.element, scope)
-            if not isinstance(et, (T.Header, T.HeaderUnion)):
-                raise _err(f"header stack element must be a header or header union, not {et}", t)
-            n = self.const_int(t.size, scope, _Ctx("top"), "header stack size")
+            _array_element_ok(et, t.element if getattr(t.element, "loc", None) is not None else t)
+            n = self.const_int(t.size, scope, _Ctx("top"), "array size")
             if n <= 0:
-                raise _err(f"header stack size must be positive, not {n}", t.size)
+                raise _err(f"array size must be positive, not {n}", t.size)
             return T.HeaderStack(et, n)
         if isinstance(t, ast.DontCareType):
             return T.DONTCARE
@@ -319,6 +318,15 @@ def _no_block_inside(t: T.P4Type, what: str, node) -> None:
     if isinstance(T.strip_newtype(t), (T.ParserT, T.ControlT, T.PackageT, T.Extern, T.TableT)):
         raise _err(f"{what} cannot have type {t}: parsers, controls, packages, externs and tables are not values",
                    node)
+
+
+def _array_element_ok(et: T.P4Type, node) -> None:
+    """`E[n]` (P4-16 1.2.5 generalizes header stacks to arrays): E is any type a variable can have, a header,
+    union, struct, bit<W>, bool, enum, error, tuple or another array; not `int` (no run-time value), string,
+    void, match_kind, nor a parser, control, package, extern or table."""
+    _no_block_inside(et, "an array element", node)
+    if isinstance(T.strip_newtype(et), (T.InfInt, T.String, T.Void, T.MatchKind)):
+        raise _err(f"an array element cannot have type {et}", node)
 
 
 def _has_dont_care(t: T.P4Type) -> bool:

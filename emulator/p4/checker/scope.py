@@ -141,8 +141,11 @@ def _header_field_type_ok(t: T.P4Type) -> bool:
     structs whose fields are, recursively, fixed-width ones of these."""
     if isinstance(T.strip_newtype(t), T.VarBits) or _fixed_width_scalar(t):
         return True
+    if isinstance(t, T.HeaderStack):  # an array of fixed-width fields (p4c's array1, array3)
+        return _fixed_width_scalar(t.elem) or isinstance(t.elem, (T.Struct, T.HeaderStack)) \
+            and _header_field_type_ok(t.elem)
     return isinstance(t, T.Struct) and all(_fixed_width_scalar(f.type) or _header_field_type_ok(f.type)
-                                           and isinstance(f.type, T.Struct) for f in t.fields)
+                                           and isinstance(f.type, (T.Struct, T.HeaderStack)) for f in t.fields)
 
 
 class _Ctx:

@@ -141,10 +141,11 @@ class StatementChecker:
                                st.var)
             return
         if not isinstance(ct, T.HeaderStack):
-            raise _err(f"a for-in loop iterates over a range 'lo .. hi', a list or a header stack, not {ct}",
+            raise _err(f"a for-in loop iterates over a range 'lo .. hi', a list, a header stack or an array, not {ct}",
                        coll)
         if not self.same_type(ct.elem, vt):
-            raise _err(f"loop variable '{st.var.name}' has type {vt} but the stack holds {ct.elem}", st.var)
+            raise _err(f"loop variable '{st.var.name}' has type {vt} but the "
+                       f"{'stack' if ct.of_headers else 'array'} holds {ct.elem}", st.var)
 
     def check_switch(self, st: ast.SwitchStatement, scope: Scope, ctx: _Ctx) -> None:
         self.check_switch_form(st, ctx)

@@ -80,11 +80,15 @@ class DeclarationParser:
         if self.at("("):
             args = self.arguments()
             name = self.name("an instance name")
+            size = None
+            if self.accept("["):  # an array of instances (p4c's generic-extern-inference sample)
+                size = self.expression()
+                self.expect("]")
             init = None
             if self.accept("="):
                 init = self.object_initializer()
             self.expect(";")
-            return ast.Instantiation(ty, args, name, init, annotations=annos, loc=start.loc)
+            return ast.Instantiation(ty, args, name, init, annotations=annos, loc=start.loc, array_size=size)
         name = self.name()
         if top and (self.at("(") or self.at("<")):
             return self.function_rest(annos, ty, name, start)

@@ -230,8 +230,8 @@ class TypeParser:
             raise self.error("unexpected end of file: expected a type")
         else:
             raise self.error(f"expected a type but found {self._describe(t)}")
-        if self.at("["):
-            # header stack T[n]
+        while self.at("["):
+            # header stack or array T[n]; T[n][m] is an array of m T[n]s (p4c nests to the left)
             b = self.advance()
             size = self.expression()
             self.expect("]")

@@ -3,12 +3,14 @@ The rest of CodeGen comes from its mixins (parsers, control, statements, calls, 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing, packet
+from emulator.target.arrays import P4Array
 from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
@@ -21,6 +23,7 @@ from emulator.target.codegen.base import (
     Runtime,
     Unsupported,
     _bits,
+    _composite,
     _fill_globals,
     _ident,
     _name_annotation,
@@ -73,7 +76,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         self.rt = runtime or Runtime()
         self.ns: dict[str, Any] = {
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
-            "HeaderStack": HeaderStack, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
+            "HeaderStack": HeaderStack, "P4Array": P4Array, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
             "_NOCOPY": _nocopy,
         }
@@ -182,8 +185,10 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
             return FieldLayout(name, "error", 0)
         if isinstance(t, T.Enum):
             return FieldLayout(name, "enum", 0)
-        if isinstance(t, T.HeaderStack):
+        if isinstance(t, T.HeaderStack) and t.of_headers:
             return FieldLayout(name, "stack", cls=self.cls_of(t.elem), size=t.size)
+        if isinstance(t, T.HeaderStack):
+            return FieldLayout(name, "array", cls=self.array_maker(t), size=t.size, elem=self.field_layout("", t.elem))
         if isinstance(t, (T.Header, T.Struct, T.HeaderUnion)):
             kind = {T.Header: "header", T.Struct: "struct", T.HeaderUnion: "union"}[type(t)]
             return FieldLayout(name, kind, cls=self.cls_of(t))
@@ -196,11 +201,32 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
             return "False"
         if isinstance(t, (T.Header, T.Struct, T.HeaderUnion)):
             return f"{self.cls_name(t)}()"
-        if isinstance(t, T.HeaderStack):
+        if isinstance(t, T.HeaderStack) and t.of_headers:
             return f"HeaderStack({self.cls_name(t.elem)}, {t.size})"
+        if isinstance(t, T.HeaderStack):
+            return f"P4Array(lambda: {self.zero_of(t.elem)}, {t.size}, {not _composite(t.elem)})"
         if isinstance(t, T.Tuple):
             return "(" + "".join(self.zero_of(e) + ", " for e in t.elements) + ")"
         return "0"
+
+    def array_maker(self, t: T.HeaderStack) -> Callable[[], P4Array]:
+        """A factory of fresh values of the non-header array type t (a struct field's initial value)."""
+        et = strip(t.elem)
+        if isinstance(et, T.HeaderStack):
+            inner = self.array_maker(et) if not et.of_headers else self._stack_maker(et)
+        elif _composite(et):
+            inner = self.cls_of(et)
+        else:
+            zero = _scalar_zero(et)  # immutable, so every element may share it
+
+            def inner():
+                return zero
+        scalar = not _composite(et)
+        return lambda: P4Array(inner, t.size, scalar)
+
+    def _stack_maker(self, t: T.HeaderStack) -> Callable[[], HeaderStack]:
+        cls, n = self.cls_of(t.elem), t.size
+        return lambda: HeaderStack(cls, n)
 
     def decl_type(self, d):
         for attr in ("param_type", "decl_type", "elem_type"):
@@ -508,3 +534,13 @@ def compile_program(program, objects: dict[str, Any] | None = None, runtime: Run
 
 
 # ---------------------------------------------------------------------------------------------- run-time helpers
+
+
+def _scalar_zero(t) -> Any:
+    """The initial value of a scalar element (what zero_of writes as source): 0, False or a tuple of those."""
+    t = strip(t)
+    if isinstance(t, T.Bool):
+        return False
+    if isinstance(t, T.Tuple):
+        return tuple(_scalar_zero(e) for e in t.elements)
+    return 0

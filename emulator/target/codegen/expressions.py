@@ -24,6 +24,10 @@ class ExpressionGen:
         if isinstance(t, T.Header) and not self.tr:
             h = self.uniq("h")
             value = emit_source(self.cls_of(t), h)
+        if isinstance(t, T.HeaderStack) and not t.of_headers:  # an array of structs: each element in order
+            for k in range(t.size):
+                self._emit_path(out, f"{src}.elems[{k}]", t.elem, e, f"{text}[{k}]")
+            return
         if value is not None:  # the header's _emit in place
             self.out(f"{h} = {src}")
             self.out(f"if {h}._valid: {out}.append({value})")

@@ -240,6 +240,15 @@ class ExternGen:
                 m.type = f.type
                 out += self._leaves(m)
             return out
+        if isinstance(t, T.HeaderStack) and not t.of_headers:  # an array: its elements in index order
+            out = []
+            for k in range(t.size):
+                i = A.IntLiteral(k, loc=data.loc)
+                i.const_value, i.type = k, T.INFINT
+                x = A.ArrayIndex(data, i, loc=data.loc)
+                x.type = t.elem
+                out += self._leaves(x)
+            return out
         return [data]
 
     def _field_groups(self, data) -> list[tuple[str | None, list[tuple[str, int]]]]:

@@ -121,6 +121,9 @@ class StatementGen:
         elif isinstance(strip(coll.type), (T.List, T.Tuple)):
             o(f"for {v} in {self.expr(coll)}:")
             o.ind += 1
+        elif not _composite(strip(coll.type).elem):  # an array of bit<W>, bool, ...: values, copied as such
+            o(f"for {v} in {self.expr(coll)}.elems:")
+            o.ind += 1
         else:
             it = self.uniq("it")
             o(f"for {it} in {self.expr(coll)}.elems:")
@@ -267,10 +270,23 @@ class StatementGen:
             self.out(f"{self.path(left)} = {src}")
         elif isinstance(left, A.Member):
             self.out(f"{self.expr(left.expr)}.{pyattr(left.name)} = {src}")
+        elif isinstance(left, A.ArrayIndex) and isinstance(strip(left.expr.type), T.HeaderStack):
+            self._store_element(left, src)
         elif isinstance(left, A.ArrayIndex):
             raise Unsupported("assignment to a tuple element", left.loc)
         else:
             raise Unsupported(f"not an lvalue: {type(left).__name__}", left.loc)
+
+    def _store_element(self, left, src: str) -> None:
+        """`a[i] = v` for a scalar element of a non-header array: a run-time index out of range is ignored in a
+        control and error.StackOutOfBounds in a parser, as for header stacks (arrays.P4Array.put)."""
+        a = self.expr(left.expr)
+        cv = getattr(left.index, "const_value", None)
+        if isinstance(cv, int):
+            self.out(f"{a}.elems[{cv}] = {src}")
+            return
+        i = self.frozen.get(id(left.index)) or self.expr(left.index)
+        self.out(f"{a}.put_parser({i}, {src})" if self.kind == "parser" else f"{a}.put({i}, {src})")
 
     # ------------------------------------------------------------------------------------------ calls
     def call_with_copy(self, fn: str, params: list[tuple[str, Any]], args: list, extra: str = "") -> str | None:
