@@ -325,6 +325,8 @@ class Summarizer:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         cp = [p for p in ad.params if p.direction is None]
+        if is_v1switch(getattr(getattr(self.checked.main, "inst_type", None), "decl", None)):
+            _refuse_header_params(cp)
         ids = allocate_field_ids([id_override(p.annotations) for p in cp])
         params = [ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), i,
                             annotations=annotations_of(p.annotations), decl=p,
@@ -585,6 +587,16 @@ def summarize(checked: CheckedProgram) -> ProgramInfo:
         main = checked.main
         raise P4Error(f"internal error while summarizing the program ({type(exc).__name__}: {exc})",
                       getattr(main, "loc", None)) from exc
+
+
+def _refuse_header_params(params) -> None:
+    """A table action's directionless parameter is set by the control plane, which has no value for a header
+    or header union (P4Runtime's action parameters are bitstrings); the front end accepts one (p4c's
+    invalid_header_default_action_arg passes `(h_t){#}`), the v1model target cannot hold it."""
+    for p in params:
+        if isinstance(p.param_type.resolved, (T.Header, T.HeaderUnion, T.HeaderStack)):
+            raise P4Error(f"action parameter '{p.name}' is a header: a v1model table action's directionless "
+                          "parameters must be bit<W>, int<W>, bool or enum values", p.loc)
 
 
 def _int32_annotations(annos, names: tuple[str, ...]) -> None:

@@ -6,6 +6,14 @@ from emulator.p4 import types as T
 from emulator.p4.checker.scope import Callee, Scope, _Ctx, _err
 
 
+def _is_invalid_header(e: ast.Expression) -> bool:
+    """`{#}` or `(h_t){#}`: an invalid header (or union) is a compile-time value although it has no
+    `const_value` (P4-16 8.26), so a default action may bind it to a directionless parameter."""
+    while isinstance(e, ast.Cast):
+        e = e.expr
+    return isinstance(e, ast.InvalidHeaderExpression)
+
+
 class TableChecker:
     """Tables (a mixin of Checker)."""
 
@@ -147,7 +155,7 @@ class TableChecker:
         m = T.Method(ad.name, (), use, T.VOID, ad)
         _, callee = self.bind_call(m, args, [], scope, ctx, e, {})
         for p, a in zip(use, callee.args):
-            if not p.direction and a is not None and a.const_value is None:
+            if not p.direction and a is not None and a.const_value is None and not _is_invalid_header(a):
                 raise _err(f"argument '{p.name}' of {what} must be a compile-time constant", a)
         callee.kind = "action"
         callee.decl = ad
