@@ -3,7 +3,7 @@ each compiles, and where it is a v1model program, runs."""
 from __future__ import annotations
 
 import pytest
-from codegen_util import load, program
+from codegen_util import load, program, run_ingress
 
 from emulator.errors import P4Error
 
@@ -33,3 +33,28 @@ def test_invalid_header_binds_a_directionless_parameter_of_a_default_action():
     top(C()) main;
     """
     load(src)
+
+
+def test_static_assert_as_a_statement_runs_as_nothing():
+    # core.p4's static_assert is checked at compile time; as a statement (in a control, an action, a
+    # function, nested in another) code generation left it to an extern plugin and refused the program
+    top = "void f() { static_assert(true); }"
+    decls = 'action a() { static_assert(true, "m"); }'
+    body = 'static_assert(static_assert(true, "")); f(); a(); h.data.a = 5;'
+    assert run_ingress(body, decls=decls, toplevel=top)["a"] == 5
+
+
+def test_false_static_assert_statement_is_still_refused():
+    with pytest.raises(P4Error, match="static_assert"):
+        load(program('static_assert(false, "no");'))
+
+
+def test_serializable_enum_member_names_an_earlier_member():
+    top = "enum bit<4> e { a = 3, b = 0, c = (bit<4>)a + 1, d = a }"
+    r = run_ingress("h.data.a = (bit<8>)e.d; h.data.b = (bit<8>)e.c;", toplevel=top)
+    assert (r["a"], r["b"]) == (3, 4)
+
+
+def test_enum_member_cannot_name_a_later_member():
+    with pytest.raises(P4Error, match="undeclared name 'b'"):
+        load(program("", toplevel="enum bit<4> e { a = b, b = 1 }"))
