@@ -58,3 +58,12 @@ def test_serializable_enum_member_names_an_earlier_member():
 def test_enum_member_cannot_name_a_later_member():
     with pytest.raises(P4Error, match="undeclared name 'b'"):
         load(program("", toplevel="enum bit<4> e { a = b, b = 1 }"))
+
+
+def test_two_values_of_one_serializable_enum_compute_in_the_underlying_type():
+    top = "enum bit<8> Ek { a = 200, b = 100 } header eh_t { Ek x; Ek y; }"
+    body = ("eh_t v; v.setValid(); v.x = (Ek)h.data.a; v.y = (Ek)h.data.b; h.data.a = v.x + v.y; "
+            "h.data.b = v.x & v.y; if (v.x < v.y) { h.data.c = 1; } else { h.data.c = 2; }")
+    r = run_ingress(body, data=(200, 100, 0, 0), toplevel=top)
+    assert (r["a"], r["b"], r["c"]) == (300 % 256, 200 & 100, 2)
+    load(program("", toplevel="enum bit<4> e { a = 1, b = 2 } const bit<4> s = e.a + e.b;"))
