@@ -67,3 +67,14 @@ def test_two_values_of_one_serializable_enum_compute_in_the_underlying_type():
     r = run_ingress(body, data=(200, 100, 0, 0), toplevel=top)
     assert (r["a"], r["b"], r["c"]) == (300 % 256, 200 & 100, 2)
     load(program("", toplevel="enum bit<4> e { a = 1, b = 2 } const bit<4> s = e.a + e.b;"))
+
+
+def test_conditional_of_list_and_structure_expressions_takes_the_assigned_type():
+    # `?:` branches that are list or structure expressions are typed by where the value goes, as untyped
+    # integers already were (a header, a struct)
+    top = "struct pair_t { bit<8> x; bit<8> y; }"
+    body = ("extra_t e; e = h.data.a == 1 ? {8w7} : {8w9}; h.extra = e; "
+            "pair_t p = h.data.b == 2 ? {x = 3, y = 4} : {x = 5, y = 6}; h.data.c = (bit<16>)(p.x ++ p.y);")
+    hit, miss = run_ingress(body, toplevel=top), run_ingress(body, data=(5, 5, 5, 5), toplevel=top)
+    assert (hit["rest"], hit["c"]) == (b"\x07", 0x0304)
+    assert (miss["rest"], miss["c"]) == (b"\x09", 0x0506)

@@ -300,7 +300,7 @@ class BindingChecker:
             if len(by) == len(target.fields) and all(v is not None for v in by.values()):
                 e.const_value = tuple(by[f.name] for f in target.fields)
             return
-        if isinstance(e, ast.Mux) and isinstance(src, T.InfInt):
+        if isinstance(e, ast.Mux) and _typed_by_context(src):
             self.coerce(e.a, target)
             self.coerce(e.b, target)
             e.type = target
@@ -394,3 +394,9 @@ class BindingChecker:
             self.coerce(x, y)
             return y
         raise _err(f"type mismatch: {op} operands have types {ta} and {tb}", node)
+
+
+def _typed_by_context(t: T.P4Type) -> bool:
+    """A `?:` whose branches take their type from where the value goes: untyped integers, and list or
+    structure expressions (`h = c ? {1, 1, 1} : {2, 2, 2};` with `h` a header, p4c's issue3806)."""
+    return isinstance(t, (T.InfInt, T.List, T.Tuple, T.StructExprT))
