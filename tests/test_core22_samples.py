@@ -78,3 +78,29 @@ def test_conditional_of_list_and_structure_expressions_takes_the_assigned_type()
     hit, miss = run_ingress(body, toplevel=top), run_ingress(body, data=(5, 5, 5, 5), toplevel=top)
     assert (hit["rest"], hit["c"]) == (b"\x07", 0x0304)
     assert (miss["rest"], miss["c"]) == (b"\x09", 0x0506)
+
+
+SIZED = """
+control Sub(inout bit<8> v)(bit<32> n) {
+    register<bit<8>>(n) r;
+    action set(bit<8> x) { v = x; }
+    table t { key = { v : exact; } actions = { set; } size = n; }
+    apply { t.apply(); r.write(n - 1, v + 1); r.read(v, n - 1); }
+}
+control Outer(inout bit<8> v)(bit<32> m) {
+    Sub(m) inner;
+    apply { inner.apply(v); }
+}
+"""
+
+
+def test_constructor_parameter_sizes_a_table_and_a_register_per_instance():
+    # `size = n` and `register<...>(n)` with `n` a constructor parameter: each instance's argument (passed on
+    # to an inner instance too); the register was sized 0 (its writes lost) and the table size refused
+    decls = "Sub(32w77) s1; Outer(32w5) s2;"
+    body = "s1.apply(h.data.a); s2.apply(h.data.b);"
+    info = load(program(body, decls=decls, toplevel=SIZED)).info
+    assert [(t.name, t.size) for t in info.tables] == [("I.s1.t", 77), ("I.s2.inner.t", 5)]
+    assert [(r.name, r.size) for r in info.registers] == [("I.s1.r", 77), ("I.s2.inner.r", 5)]
+    r = run_ingress(body, decls=decls, toplevel=SIZED)
+    assert (r["a"], r["b"]) == (2, 3)

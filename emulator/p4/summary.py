@@ -20,6 +20,7 @@ from emulator.p4.checker import CheckedProgram
 from emulator.p4.cpnames import (
     allocate_field_ids,
     annotations_of,
+    bound_ctor_params,
     const_int,
     ctor_arg,
     id_override,
@@ -161,6 +162,10 @@ class Summarizer:
         return None, "", None
 
     def walk_block(self, decl, path: str, ctor, pos: tuple = ()) -> None:
+        with bound_ctor_params(decl, ctor):
+            self._walk_block(decl, path, ctor, pos)
+
+    def _walk_block(self, decl, path: str, ctor, pos: tuple = ()) -> None:
         """Walk a block instance; `pos` is its place among the locals of its top-level block once p4c has inlined
         the sub-instances (empty for a top-level block)."""
         self.block_index += 1

@@ -90,7 +90,8 @@ class TableChecker:
                 self.check_table_action_call(p.value, d, scope, ctx, "default action", full=True)
                 self.check_default_binds(d, p.value)
             elif p.name in ("size", "max_group_size", "priority_delta"):
-                self.const_int(p.value, scope, ctx, f"table property {p.name}")
+                if not (p.name == "size" and self.is_ctor_param(p.value, scope, ctx)):
+                    self.const_int(p.value, scope, ctx, f"table property {p.name}")
                 if p.name == "priority_delta":
                     self.check_priority_delta(p)
             elif p.name in ("implementation", "counters", "meters"):
@@ -133,6 +134,14 @@ class TableChecker:
         callee.params = at.params
         callee.args = callee.args + [None] * (len(at.params) - len(dparams))
         return callee
+
+    def is_ctor_param(self, e: ast.Expression, scope: Scope, ctx: _Ctx) -> bool:
+        """`size = n` with `n` an integer constructor parameter of the enclosing control: a compile-time value of
+        each instance (p4c's issue3884), which the summary reads from the instance's argument."""
+        t = self.check_expr(e, scope, ctx)
+        params = getattr(ctx.block, "ctor_params", None) or []
+        return (isinstance(e, ast.PathExpression) and any(e.decl is q for q in params)
+                and isinstance(t, (T.Bits, T.InfInt)))
 
     def check_table_action_call(self, e, table: ast.TableDecl, scope, ctx, what: str, full: bool) -> None:
         if isinstance(e, ast.PathExpression):
