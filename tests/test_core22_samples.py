@@ -104,3 +104,21 @@ def test_constructor_parameter_sizes_a_table_and_a_register_per_instance():
     assert [(r.name, r.size) for r in info.registers] == [("I.s1.r", 77), ("I.s2.inner.r", 5)]
     r = run_ingress(body, decls=decls, toplevel=SIZED)
     assert (r["a"], r["b"]) == (2, 3)
+
+
+def test_inner_action_that_cannot_take_the_arguments_does_not_hide_an_outer_callee():
+    # an action named like v1model's `hash`, calling `hash` with five arguments: the extern is meant (the
+    # action takes none); it was refused as a recursive call
+    decls = """
+    action hash() { hash(h.data.a, HashAlgorithm.identity, 8w0, { h.data.b }, 8w255); }
+    action twice(bit<8> x) { h.data.b = x + x; }
+    """
+    r = run_ingress("hash(); twice(h.data.b);", data=(1, 9, 3, 4), decls=decls)
+    assert (r["a"], r["b"]) == (9, 18)
+
+
+def test_a_call_that_fits_no_declaration_is_still_refused():
+    with pytest.raises(P4Error, match="recursive call"):
+        load(program("", decls="action a() { a(); }"))
+    with pytest.raises(P4Error, match="wrong number of arguments|argument"):
+        load(program("a(1);", decls="action a() { }"))
