@@ -7,6 +7,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from emulator.errors import P4Error
@@ -214,6 +216,8 @@ def ctor_value(e, depth: int = 0):
     v = getattr(e, "const_value", None)
     if v is not None:
         return v
+    if isinstance(e, ast.PathExpression) and id(getattr(e, "decl", None)) in _BOUND:
+        return _BOUND[id(e.decl)]
     if isinstance(e, ast.PathExpression) and isinstance(getattr(e, "decl", None), ast.VarDecl):
         return ctor_value(e.decl.init, depth + 1)
     if isinstance(e, ast.ListExpression) and not e.dots:
@@ -243,3 +247,23 @@ def ctor_value(e, depth: int = 0):
                 return None
     return None
 
+
+# The constructor parameters of the block instances being walked, by id of their declaration, with the values
+# of the instance's arguments: `control Sub(...)(bit<32> n) { register<bit<8>>(n) r; table t { size = n; } }`
+# instantiated as `Sub(32w77) s1;` sizes s1's register and table 77 (p4c's issue3884); without them the sizes were 0
+_BOUND: dict[int, Any] = {}
+
+
+@contextmanager
+def bound_ctor_params(decl, ctor) -> Iterator[None]:
+    """Bind `decl`'s constructor parameters to the values of the instance's arguments `ctor` while it is walked."""
+    saved = dict(_BOUND)
+    for i, p in enumerate(getattr(decl, "ctor_params", None) or []):
+        v = ctor_value(ctor_arg(ctor, p.name, i))
+        if v is not None:
+            _BOUND[id(p)] = v
+    try:
+        yield
+    finally:
+        _BOUND.clear()
+        _BOUND.update(saved)

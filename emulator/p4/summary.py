@@ -20,6 +20,7 @@ from emulator.p4.checker import CheckedProgram
 from emulator.p4.cpnames import (
     allocate_field_ids,
     annotations_of,
+    bound_ctor_params,
     const_int,
     ctor_arg,
     id_override,
@@ -161,6 +162,10 @@ class Summarizer:
         return None, "", None
 
     def walk_block(self, decl, path: str, ctor, pos: tuple = ()) -> None:
+        with bound_ctor_params(decl, ctor):
+            self._walk_block(decl, path, ctor, pos)
+
+    def _walk_block(self, decl, path: str, ctor, pos: tuple = ()) -> None:
         """Walk a block instance; `pos` is its place among the locals of its top-level block once p4c has inlined
         the sub-instances (empty for a top-level block)."""
         self.block_index += 1
@@ -325,6 +330,8 @@ class Summarizer:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         cp = [p for p in ad.params if p.direction is None]
+        if is_v1switch(getattr(getattr(self.checked.main, "inst_type", None), "decl", None)):
+            _refuse_header_params(cp)
         ids = allocate_field_ids([id_override(p.annotations) for p in cp])
         params = [ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), i,
                             annotations=annotations_of(p.annotations), decl=p,
@@ -591,6 +598,16 @@ def summarize(checked: CheckedProgram) -> ProgramInfo:
         main = checked.main
         raise P4Error(f"internal error while summarizing the program ({type(exc).__name__}: {exc})",
                       getattr(main, "loc", None)) from exc
+
+
+def _refuse_header_params(params) -> None:
+    """A table action's directionless parameter is set by the control plane, which has no value for a header
+    or header union (P4Runtime's action parameters are bitstrings); the front end accepts one (p4c's
+    invalid_header_default_action_arg passes `(h_t){#}`), the v1model target cannot hold it."""
+    for p in params:
+        if isinstance(p.param_type.resolved, (T.Header, T.HeaderUnion, T.HeaderStack)):
+            raise P4Error(f"action parameter '{p.name}' is a header: a v1model table action's directionless "
+                          "parameters must be bit<W>, int<W>, bool or enum values", p.loc)
 
 
 def _int32_annotations(annos, names: tuple[str, ...]) -> None:

@@ -301,7 +301,7 @@ class BindingChecker:
             if len(by) == len(target.fields) and all(v is not None for v in by.values()):
                 e.const_value = tuple(by[f.name] for f in target.fields)
             return
-        if isinstance(e, ast.Mux) and isinstance(src, T.InfInt):
+        if isinstance(e, ast.Mux) and _typed_by_context(src):
             self.coerce(e.a, target)
             self.coerce(e.b, target)
             e.type = target
@@ -404,3 +404,9 @@ def _params_fit(src, target) -> bool:
     a default value or marks @optional (p4c's default-control-argument: `inout M m = {0, 0}` in the type)."""
     n = len(src.params)
     return n <= len(target.params) and all(p.has_default or p.optional for p in target.params[n:])
+
+
+def _typed_by_context(t: T.P4Type) -> bool:
+    """A `?:` whose branches take their type from where the value goes: untyped integers, and list or
+    structure expressions (`h = c ? {1, 1, 1} : {2, 2, 2};` with `h` a header, p4c's issue3806)."""
+    return isinstance(t, (T.InfInt, T.List, T.Tuple, T.StructExprT))

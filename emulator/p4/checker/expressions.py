@@ -4,6 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
+from emulator.p4.checker.callee_lookup import lookup_callee
 from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err, _width_ok
 
 # what only a stack of headers has (P4-16 8.18): an array of other elements has indexing and `size` alone
@@ -337,7 +338,7 @@ class ExpressionChecker:
             self.check_member(tgt, scope, ctx)
             raise _err(f"'{name}' is not a method", tgt)
         if isinstance(tgt, ast.PathExpression):
-            d = self.lookup_path(tgt, scope)
+            d = lookup_callee(self, tgt, scope, e.args)
             decls = d.decls if isinstance(d, Overloads) else [d]
             if isinstance(decls[0], ast.ActionDecl):
                 ad = decls[0]

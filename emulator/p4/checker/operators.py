@@ -68,7 +68,7 @@ class OperatorChecker:
                 e.const_value = (ca == cb) if op == "==" else (ca != cb)
             return T.BOOL
         if op in ("<", ">", "<=", ">="):
-            t = self.unify_operands(e.left, e.right, op, e)
+            t = _enum_as_underlying(self.unify_operands(e.left, e.right, op, e))
             if not isinstance(t, (T.Bits, T.InfInt)):
                 raise _err(f"{op} needs integer operands, not {t}", e)
             ca, cb = e.left.const_value, e.right.const_value
@@ -76,7 +76,7 @@ class OperatorChecker:
                 e.const_value = cf.binop(op, ca, cb, t)
             return T.BOOL
         # arithmetic and bitwise
-        t = self.unify_operands(e.left, e.right, op, e)
+        t = _enum_as_underlying(self.unify_operands(e.left, e.right, op, e))
         if not isinstance(t, (T.Bits, T.InfInt)):
             raise _err(f"operator {op} is not defined on {t}", e)
         if op in ("/", "%") and isinstance(t, T.Bits) and t.signed:
@@ -232,3 +232,9 @@ class OperatorChecker:
                 e.const_value = e.expr.const_value[c]
             return t.elements[c]
         raise _err(f"cannot index a value of type {t}", e.expr)
+
+
+def _enum_as_underlying(t: T.P4Type) -> T.P4Type:
+    """Two values of one serializable enum in arithmetic, bitwise or ordering operators are values of its
+    underlying type, as one of them already is beside a `bit<W>` (p4c's issue3635: `e.a + e.b`, `e.a & e.b`)."""
+    return t.underlying if isinstance(t, T.SerEnum) else t

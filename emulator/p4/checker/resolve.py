@@ -11,6 +11,13 @@ class TypeResolver:
 
     # ------------------------------------------------------------------------------------------------ types
 
+    def declare_earlier_member(self, mscope: Scope, m, underlying, ut: T.P4Type) -> None:
+        """A serializable enum's later member values may name an earlier member by its bare name, as a
+        constant of the underlying type (`enum bit<4> e { a = 0, c = (bit<4>)a, d = a }`: p4c's issue3616)."""
+        c = ast.ConstDecl(decl_type=underlying, name=m.name, value=m.value, loc=m.loc)
+        self.decl_types[c] = ut
+        mscope.names[m.name] = c
+
     def type_params_scope(self, tps, scope: Scope) -> Scope:
         if not tps:
             return scope
@@ -79,14 +86,16 @@ class TypeResolver:
                 if not isinstance(ut, T.Bits):
                     raise _err(f"enum underlying type must be bit<W> or int<W>, not {ut}", d.underlying)
                 ms = []
+                mscope = Scope(scope)
                 for m in d.members:
                     if m.value is None:
                         raise _err(f"member '{m.name}' of serializable enum {d.name} needs a value", m)
-                    self.check_expr(m.value, scope, _Ctx("top"))
+                    self.check_expr(m.value, mscope, _Ctx("top"))
                     self.coerce(m.value, ut)
                     if m.value.const_value is None:
                         raise _err("enum member value must be a compile-time constant", m.value)
                     ms.append((m.name, m.value.const_value))
+                    self.declare_earlier_member(mscope, m, d.underlying, ut)
                 self.check_serenum_members(d)
                 t = T.SerEnum(d.name, ut, tuple(ms), d)
             for m in d.members:

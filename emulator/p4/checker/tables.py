@@ -6,6 +6,14 @@ from emulator.p4 import types as T
 from emulator.p4.checker.scope import Callee, Scope, _Ctx, _err
 
 
+def _is_invalid_header(e: ast.Expression) -> bool:
+    """`{#}` or `(h_t){#}`: an invalid header (or union) is a compile-time value although it has no
+    `const_value` (P4-16 8.26), so a default action may bind it to a directionless parameter."""
+    while isinstance(e, ast.Cast):
+        e = e.expr
+    return isinstance(e, ast.InvalidHeaderExpression)
+
+
 class TableChecker:
     """Tables (a mixin of Checker)."""
 
@@ -82,7 +90,8 @@ class TableChecker:
                 self.check_table_action_call(p.value, d, scope, ctx, "default action", full=True)
                 self.check_default_binds(d, p.value)
             elif p.name in ("size", "max_group_size", "priority_delta"):
-                self.const_int(p.value, scope, ctx, f"table property {p.name}")
+                if not (p.name == "size" and self.is_ctor_param(p.value, scope, ctx)):
+                    self.const_int(p.value, scope, ctx, f"table property {p.name}")
                 if p.name == "priority_delta":
                     self.check_priority_delta(p)
             elif p.name in ("implementation", "counters", "meters"):
@@ -126,6 +135,14 @@ class TableChecker:
         callee.args = callee.args + [None] * (len(at.params) - len(dparams))
         return callee
 
+    def is_ctor_param(self, e: ast.Expression, scope: Scope, ctx: _Ctx) -> bool:
+        """`size = n` with `n` an integer constructor parameter of the enclosing control: a compile-time value of
+        each instance (p4c's issue3884), which the summary reads from the instance's argument."""
+        t = self.check_expr(e, scope, ctx)
+        params = getattr(ctx.block, "ctor_params", None) or []
+        return (isinstance(e, ast.PathExpression) and any(e.decl is q for q in params)
+                and isinstance(t, (T.Bits, T.InfInt)))
+
     def check_table_action_call(self, e, table: ast.TableDecl, scope, ctx, what: str, full: bool) -> None:
         if isinstance(e, ast.PathExpression):
             call = ast.MethodCall(e, [], [], loc=e.loc)
@@ -147,7 +164,7 @@ class TableChecker:
         m = T.Method(ad.name, (), use, T.VOID, ad)
         _, callee = self.bind_call(m, args, [], scope, ctx, e, {})
         for p, a in zip(use, callee.args):
-            if not p.direction and a is not None and a.const_value is None:
+            if not p.direction and a is not None and a.const_value is None and not _is_invalid_header(a):
                 raise _err(f"argument '{p.name}' of {what} must be a compile-time constant", a)
         callee.kind = "action"
         callee.decl = ad

@@ -26,6 +26,10 @@ class ExternGen:
     def extern_function(self, name: str, callee, c, stmt: bool):
         o = self.out
         args = list(callee.args)
+        if name == "static_assert":
+            # core.p4's compile-time check: the checker evaluated it (a false one is refused there); as a
+            # statement (p4c's issue3531) nothing is left to run, as a value it is true
+            return None if stmt else "True"
         if name == "mark_to_drop":
             sm = self.expr(args[0]) if args and args[0] is not None else "_rt.cur.sm"
             o(f"{sm}.egress_spec = 511")
