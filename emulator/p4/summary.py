@@ -31,6 +31,7 @@ from emulator.p4.cpnames import (
     qualify,
 )
 from emulator.p4.entries import const_entries
+from emulator.p4.liveness import applied_tables, body_nodes, calls_extern_function, live_calls, live_walk
 from emulator.p4.program import (
     ActionInfo,
     ActionProfileInfo,
@@ -50,21 +51,6 @@ from emulator.p4.typespec import flat_fields, p4info_name, register_element
 
 # the match kinds a BMv2 table implements (core.p4 and v1model.p4 declare them)
 BMV2_MATCH_KINDS = frozenset({"exact", "lpm", "ternary", "range", "optional"})
-
-
-def live_walk(node):
-    """ast.walk, leaving out the branch of an `if` whose condition is a compile-time constant that never takes it
-    (p4c's front end folds such an `if` away before it looks at what is used)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, ast.IfStatement) and isinstance(getattr(n.cond, "const_value", None), bool):
-            taken = n.then if n.cond.const_value else n.else_
-            if taken is not None:
-                stack.append(taken)
-            continue
-        stack.extend(reversed(list(ast.iter_children(n))))
 
 
 # the position of an apply body after every local of its block (the actions its calls use come last)
@@ -130,7 +116,7 @@ class Summarizer:
         self.info.tables.sort(key=lambda t: self.table_keys.get(id(t), (0, ())))
         for a in self.info.actions:
             a.unused = a.name not in self.used_actions
-            if not a.unused and self.calls_extern_function(a.decl):
+            if not a.unused and calls_extern_function(a.decl):
                 self.info.uses_externs = True
         self.info.action_profiles = list(self.profiles.values())
         self.info.digests = list(self.digests.values())
@@ -195,7 +181,7 @@ class Summarizer:
             elif isinstance(loc, ast.ValueSetDecl):
                 self.value_set(loc, qualify(loc, path))
         self.current_top, self.current_pos = top, pos
-        applied = self.applied_tables(decl)
+        applied = applied_tables(decl)
         for j, loc in enumerate(decl.locals):
             if isinstance(loc, ast.TableDecl):
                 self.use_pos = pos + (j,)
@@ -204,11 +190,11 @@ class Summarizer:
                 self.table_keys[id(self.info.tables[-1])] = (top, pos + (j,))
         # actions called directly (in code that can run: p4c's front end folds constant conditions away and then
         # removes what is no longer used), digests
-        live = self.live_calls(decl)
+        live = live_calls(decl)
         # p4c writes type_info for an extern function called from a control: from its apply body (code the front
         # end keeps) or from a used action (run()); a parser's calls (`verify`) do not count (p4c's verify-bmv2)
         body = {id(n) for n in live_walk(decl.body)} if isinstance(decl, ast.ControlDecl) and decl.body else set()
-        for node in self.body_nodes(decl):
+        for node in body_nodes(decl):
             callee = getattr(node, "callee", None)
             if callee is None or not isinstance(node, ast.MethodCall):
                 continue
@@ -222,7 +208,7 @@ class Summarizer:
                     self.digest(callee, node)
                 if callee.name != "static_assert" and id(node) in body:  # static_assert: the front end removes it
                     self.info.uses_externs = True
-            elif callee.kind == "function" and id(node) in body and self.calls_extern_function(callee.decl):
+            elif callee.kind == "function" and id(node) in body and calls_extern_function(callee.decl):
                 self.info.uses_externs = True  # p4c inlines functions, so their extern calls count
 
     def order_body_calls(self) -> None:
@@ -250,65 +236,6 @@ class Summarizer:
             elif callee.kind == "block_apply":
                 self._body_order(callee.decl, order, seen)
         seen.discard(id(decl))
-
-    @staticmethod
-    def calls_extern_function(fd, seen: set[int] | None = None) -> bool:
-        """Whether a function or action (or one it calls: p4c inlines both) calls an extern function."""
-        seen = set() if seen is None else seen
-        if fd is None or id(fd) in seen:
-            return False
-        seen.add(id(fd))
-        for n in live_walk(fd):  # the front end folds constant conditions in bodies too
-            callee = getattr(n, "callee", None) if isinstance(n, ast.MethodCall) else None
-            if callee is None:
-                continue
-            if callee.kind == "extern_function" and callee.name != "static_assert":
-                return True
-            if callee.kind in ("function", "action") and Summarizer.calls_extern_function(callee.decl, seen):
-                return True
-        return False
-
-    @staticmethod
-    def applied_tables(decl) -> set[int]:
-        """ids of the tables a control's apply body refers to in code that can run (the others are removed)."""
-        if not isinstance(decl, ast.ControlDecl) or decl.body is None:
-            return set()
-
-        def tables_in(node) -> list:
-            return [n.decl for n in live_walk(node)
-                    if isinstance(n, ast.PathExpression) and isinstance(getattr(n, "decl", None), ast.TableDecl)]
-
-        # a table applied in the key of an applied table runs too (`key = { t2.apply().hit : exact; }`, p4c's
-        # issue2362-bmv2): p4c keeps it, so its P4Info lists it and a controller can fill it
-        todo, seen = tables_in(decl.body), set()
-        while todo:
-            t = todo.pop()
-            if id(t) not in seen:
-                seen.add(id(t))
-                if t.key is not None:
-                    todo.extend(tables_in(t.key))
-        return seen
-
-    @staticmethod
-    def live_calls(decl) -> set[int]:
-        """ids of the action calls that p4c's front end keeps: those in the apply body's live code. A call in an
-        action's body does not count: the front end inlines actions called from actions (InlineActions), so an
-        action only other actions call is gone from P4Info (p4c's crc32-bmv2: `send_back`)."""
-        if not isinstance(decl, ast.ControlDecl) or decl.body is None:
-            return set()
-        return {id(n) for n in live_walk(decl.body)
-                if isinstance(n, ast.MethodCall) and getattr(n, "callee", None) is not None
-                and n.callee.kind == "action"}
-
-    @staticmethod
-    def body_nodes(decl):
-        if isinstance(decl, ast.ControlDecl):  # actions first, then the apply body (p4c's order for digests)
-            roots = [d for d in decl.locals if isinstance(d, ast.ActionDecl)] + [decl.body]
-        else:
-            roots = list(decl.states)
-        for r in roots:
-            if r is not None:
-                yield from ast.walk(r)
 
     # ---------------------------------------------------------------------------------------- actions
 
