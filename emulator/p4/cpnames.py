@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -216,8 +217,8 @@ def ctor_value(e, depth: int = 0):
     v = getattr(e, "const_value", None)
     if v is not None:
         return v
-    if isinstance(e, ast.PathExpression) and id(getattr(e, "decl", None)) in _BOUND:
-        return _BOUND[id(e.decl)]
+    if isinstance(e, ast.PathExpression) and id(getattr(e, "decl", None)) in _bound():
+        return _bound()[id(e.decl)]
     if isinstance(e, ast.PathExpression) and isinstance(getattr(e, "decl", None), ast.VarDecl):
         return ctor_value(e.decl.init, depth + 1)
     if isinstance(e, ast.ListExpression) and not e.dots:
@@ -250,20 +251,28 @@ def ctor_value(e, depth: int = 0):
 
 # The constructor parameters of the block instances being walked, by id of their declaration, with the values
 # of the instance's arguments: `control Sub(...)(bit<32> n) { register<bit<8>>(n) r; table t { size = n; } }`
-# instantiated as `Sub(32w77) s1;` sizes s1's register and table 77 (p4c's issue3884); without them the sizes were 0
-_BOUND: dict[int, Any] = {}
+# instantiated as `Sub(32w77) s1;` sizes s1's register and table 77 (p4c's issue3884); without them the sizes were 0.
+# Per thread: the front end runs in a thread of its own (deep.py), and two programs may be summarized at once.
+_STATE = threading.local()
+
+
+def _bound() -> dict[int, Any]:
+    if not hasattr(_STATE, "bound"):
+        _STATE.bound = {}
+    return _STATE.bound
 
 
 @contextmanager
 def bound_ctor_params(decl, ctor) -> Iterator[None]:
     """Bind `decl`'s constructor parameters to the values of the instance's arguments `ctor` while it is walked."""
-    saved = dict(_BOUND)
+    bound = _bound()
+    saved = dict(bound)
     for i, p in enumerate(getattr(decl, "ctor_params", None) or []):
         v = ctor_value(ctor_arg(ctor, p.name, i))
         if v is not None:
-            _BOUND[id(p)] = v
+            bound[id(p)] = v
     try:
         yield
     finally:
-        _BOUND.clear()
-        _BOUND.update(saved)
+        bound.clear()
+        bound.update(saved)
