@@ -84,3 +84,14 @@ class P4Array:
         if not 0 <= i < self.size:
             raise ParserError(ERR_STACK_OUT_OF_BOUNDS)
         self.elems[i] = v
+
+
+def filled(arr: Any, vals: tuple) -> Any:
+    """`arr` (a fresh header stack or array) with its first elements set from a list expression's values
+    (`h_t[2] s = {a, b};`); an element is copied in, as by assignment."""
+    for i, v in enumerate(vals):
+        if getattr(arr, "_scalar", False):
+            arr.elems[i] = v
+        else:
+            arr.elems[i]._set(v)
+    return arr

@@ -187,7 +187,7 @@ class BindingChecker:
             # parser/control types match structurally (MyParser against Parser<H, M>)
             return _params_fit(a, b) and all(
                 x.direction == y.direction and self.same_type(x.type, y.type) for x, y in zip(a.params, b.params))
-        return False
+        return _extern_fits(a, b)
 
     def unify(self, pt: T.P4Type, at: T.P4Type, env: dict[str, T.P4Type], node) -> None:
         if isinstance(pt, T.TypeVar):
@@ -267,6 +267,8 @@ class BindingChecker:
                     ets = ets * len(e.components)
             elif isinstance(target, (T.Struct, T.Header)):
                 ets = tuple(f.type for f in target.fields)
+            elif isinstance(target, T.HeaderStack):
+                ets = (target.elem,) * target.size  # `h_t[2] s = {a, b};`: one element each
             else:
                 raise _err(f"type mismatch: {src} cannot be used as {target}", e)
             if len(ets) != len(e.components) and not (e.dots and len(e.components) <= len(ets)):
@@ -410,3 +412,13 @@ def _typed_by_context(t: T.P4Type) -> bool:
     """A `?:` whose branches take their type from where the value goes: untyped integers, and list or
     structure expressions (`h = c ? {1, 1, 1} : {2, 2, 2};` with `h` a header, p4c's issue3806)."""
     return isinstance(t, (T.InfInt, T.List, T.Tuple, T.StructExprT))
+
+
+def _extern_fits(a: T.P4Type, b: T.P4Type) -> bool:
+    """`E<_>` (a parameter type whose type argument is left open, P4-16 "Don't care types") takes any
+    specialization of E: `Hash(CRCPolynomial<_> poly)` gets a `CRCPolynomial<bit<16>>`."""
+    if not (isinstance(a, T.Extern) and isinstance(b, T.Extern)) or a.name != b.name \
+            or len(a.type_args) != len(b.type_args):
+        return False
+    return all(x == y or isinstance(x, T.DontCare) or isinstance(y, T.DontCare)
+               for x, y in zip(a.type_args, b.type_args))

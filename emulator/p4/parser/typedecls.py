@@ -211,7 +211,7 @@ class TypeParser:
             ty = ast.VoidType(loc=t.loc)
         elif k == "tuple":
             self.advance()
-            ty = ast.TupleType(self.type_args(), loc=t.loc)
+            ty = ast.TupleType(self.tuple_type_args(), loc=t.loc)
         elif k == "ID" and t.text == "list" and self.peek().kind == "<":
             self.advance()
             args = self.type_args()
@@ -262,6 +262,14 @@ class TypeParser:
                 break
         self.expect(">", "',' or '>'")
         return out
+
+    def tuple_type_args(self) -> list[ast.Type]:
+        """`tuple<>` is the empty tuple type (P4-16's typeArgumentList may be empty)."""
+        if self.tok.kind == "<" and self.peek().kind == ">":
+            self.advance()
+            self.advance()
+            return []
+        return self.type_args()
 
     def type_arg(self) -> ast.Type:
         return self.type_ref()

@@ -10,7 +10,7 @@ from typing import Any
 from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target import hashing, packet
-from emulator.target.arrays import P4Array
+from emulator.target.arrays import P4Array, filled
 from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
@@ -76,7 +76,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         self.rt = runtime or Runtime()
         self.ns: dict[str, Any] = {
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
-            "HeaderStack": HeaderStack, "P4Array": P4Array, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
+            "HeaderStack": HeaderStack, "P4Array": P4Array, "_filled": filled, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
             "_NOCOPY": _nocopy,
         }

@@ -362,6 +362,9 @@ class ExpressionGen:
         if isinstance(tgt, (T.Struct, T.Header)):
             # `{a, ...}`: the fields after the given ones take their default values
             return self._construct(tgt, list(e.components) + [None] * (len(tgt.fields) - len(e.components)))
+        if isinstance(tgt, T.HeaderStack):
+            srcs = self._ordered_n([(c, tgt.elem) for c in e.components])
+            return f"_filled({self.zero_of(tgt)}, (" + "".join(x + ", " for x in srcs) + "))"
         if isinstance(tgt, T.Tuple):
             srcs = self._ordered_n(list(zip(e.components, tgt.elements)))
             srcs += [self.zero_of(x) for x in tgt.elements[len(srcs):]]
