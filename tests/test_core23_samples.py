@@ -78,3 +78,33 @@ def test_random_packets_through_stack_initializer():
         for _port, frame in sw.process(rnd.randrange(4), pkt):
             if n >= 8:
                 assert frame[0:2] == pkt[1::-1]
+
+
+GENERIC_BLOCK_ARG = """
+control Bump(inout bit<8> x, in bit<8> y);
+control bump_by<T>(inout T x, in T y) { apply { T keep = y; x = keep; } }
+control Wrap(inout headers hh)(Bump b) { apply { b.apply(hh.data.a, hh.data.b); } }
+"""
+
+
+def test_generic_control_argument_takes_its_type_arguments_from_the_parameter():
+    # `Wrap(bump_by())`: bump_by's T is inferred from Bump's parameter type, bit<8> (as p4c does)
+    r = run_ingress("w.apply(h);", toplevel=GENERIC_BLOCK_ARG, decls="Wrap(bump_by()) w;", data=(4, 9, 0, 0))
+    assert r["a"] == 9
+
+
+def test_generic_control_argument_that_cannot_fit_is_still_refused():
+    top = GENERIC_BLOCK_ARG.replace("Bump(inout bit<8> x,", "Bump(in bit<8> x,")
+    with pytest.raises(P4Error, match="does not match control type Bump"):
+        load(program("w.apply(h);", toplevel=top, decls="Wrap(bump_by()) w;"))
+
+
+def test_generic_parser_argument_of_a_package_of_its_own():
+    src = """
+    parser keep<T>(in T a) { state start { T w = a; transition accept; } }
+    parser two_bits(in bit<2> a);
+    package pk(two_bits n);
+    pk(keep()) main;
+    """
+    with pytest.raises(P4Error, match="rocelab runs v1model"):  # past the front end: only the architecture
+        load(src)

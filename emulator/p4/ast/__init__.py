@@ -136,6 +136,7 @@ from emulator.p4.ast.typerefs import (
     DontCareType,
     ErrorTypeRef,
     HeaderStackType,
+    InferredType,
     InfIntType,
     ListType,
     MatchKindType,
@@ -148,6 +149,7 @@ from emulator.p4.ast.typerefs import (
 )
 
 __all__ = [
+    "InferredType",
     'ActionDecl',
     'ActionRef',
     'ActionsProperty',

@@ -93,5 +93,13 @@ class HeaderStackType(Type):
 
 
 @dataclass(eq=False)
+class InferredType(Type):
+    """A type argument the checker inferred and wrote in (`p1()` passed where a `parser(in bit<2> a)` is
+    expected: p1's T is bit<2>); `fixed` is the semantic type."""
+
+    fixed: Any = None
+
+
+@dataclass(eq=False)
 class DontCareType(Type):
     """`_` as a type argument."""

@@ -117,7 +117,7 @@ class BindingChecker:
                     raise _err(f"'_' can only be passed to an out parameter, not '{p.name}'", a)
                 a.type = T.DONTCARE
                 continue
-            at = self.check_expr(a, scope, ctx)
+            at = self.infer_block_type_args(a, self.check_expr(a, scope, ctx), p.type, scope, ctx)
             self.check_argument_value(a, at, p)
             self.unify(p.type, at, env, a)
         ret = T.substitute(m.ret, env)
@@ -177,6 +177,23 @@ class BindingChecker:
                     slots[i] = pd.default
         callee = Callee("call", m.name, decl=m.decl, type_args=env, params=sparams, args=slots, ret=ret)
         return env, callee
+
+    def infer_block_type_args(self, a: ast.Expression, at: T.P4Type, want: T.P4Type, scope, ctx) -> T.P4Type:
+        """`m(p1())` with `parser p1<T>(in T a)` and m's parameter a `parser(in bit<2> a)`: p4c infers T from
+        the parameter's type. Write the inferred arguments into `p1` and check the instantiation again."""
+        ty = getattr(a, "ctor_type", None)
+        decl = getattr(at, "decl", None)
+        if not isinstance(ty, ast.TypeName) or ty.type_args or not getattr(decl, "type_params", None) \
+                or not isinstance(at, (T.ParserT, T.ControlT)) or type(want) is not type(at) \
+                or not any(T.contains_typevar(x.type) for x in at.params) or T.contains_typevar(want) or not _params_fit(at, want):
+            return at
+        env: dict[str, T.P4Type] = {}
+        for x, y in zip(at.params, want.params):
+            self.unify(x.type, y.type, env, a)
+        if any(tp.name not in env for tp in decl.type_params):
+            return at
+        ty.type_args = [ast.InferredType(fixed=env[tp.name], loc=ty.loc) for tp in decl.type_params]
+        return self.check_expr(a, scope, ctx)
 
     def same_type(self, a: T.P4Type, b: T.P4Type) -> bool:
         if a == b:

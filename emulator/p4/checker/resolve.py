@@ -211,6 +211,8 @@ class TypeResolver:
         return r
 
     def _resolve_type(self, t: ast.Type, scope: Scope) -> T.P4Type:
+        if isinstance(t, ast.InferredType):
+            return t.fixed
         if isinstance(t, ast.BitType):
             w = self.const_int(t.width, scope, _Ctx("top"), "width")
             if w < 0 or (t.signed and w == 0):
