@@ -149,7 +149,6 @@ from emulator.p4.ast.typerefs import (
 )
 
 __all__ = [
-    "InferredType",
     'ActionDecl',
     'ActionRef',
     'ActionsProperty',
@@ -194,6 +193,7 @@ __all__ = [
     'IdDecl',
     'IfStatement',
     'InfIntType',
+    'InferredType',
     'Instantiation',
     'IntLiteral',
     'InvalidHeaderExpression',
