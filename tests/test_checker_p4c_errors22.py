@@ -54,3 +54,13 @@ def test_control_as_extern_constructor_parameter_refused():
     text = "control k();\nextern Wrap { Wrap(k inner); void go(); }\n"
     assert_error(text, "k inner", "constructor parameter 'inner' of extern Wrap: a control cannot be a constructor "
                  "parameter of an extern")
+
+
+def test_dontcare_for_out_parameter_made_string_by_type_argument_refused():
+    text = "extern Src { Src(); void take<V>(out V v); }\ncontrol c() { Src() s; apply { s.take<string>(_); } }\n"
+    assert_error(text, "_)", "take: out parameter 'v' would be a string here")
+
+
+def test_dontcare_for_out_parameter_of_bits_stays_accepted():
+    compile_("extern Src { Src(); void take<V>(out V v); }\n"
+             "control c() { Src() s; apply { s.take<bit<8>>(_); } }\n")

@@ -34,3 +34,11 @@ class P4cErrors22:
             if kind is not None:
                 raise _err(f"constructor parameter '{pd.name}' of extern {ctor.name}: a {kind} cannot be a "
                            "constructor parameter of an extern", pd)
+
+    def check_dontcare_not_string(self, m: T.Method, env: dict, params, slots) -> None:
+        # P4-16 7.1.5: strings are compile-time values, never `out`; a type argument can make an `out T` one
+        # (`f<string>(_)`), and `_` there says nothing the string argument check could see
+        for p, a in zip(params, slots):
+            if isinstance(a, ast.DontCare) and isinstance(T.strip_newtype(T.substitute(p.type, env)), T.String):
+                raise _err(f"{m.name}: out parameter '{p.name}' would be a string here; strings are compile-time "
+                           "values and cannot be out parameters", a)
