@@ -64,3 +64,19 @@ def test_dontcare_for_out_parameter_made_string_by_type_argument_refused():
 def test_dontcare_for_out_parameter_of_bits_stays_accepted():
     compile_("extern Src { Src(); void take<V>(out V v); }\n"
              "control c() { Src() s; apply { s.take<bit<8>>(_); } }\n")
+
+
+GENERIC = """
+void show<A>(in A v) { }
+void relay<B>(in B w) { show<{ARG}>(w); }
+"""
+
+
+def test_type_parameter_passed_as_concrete_type_refused_in_uncalled_generic():
+    assert_error(GENERIC.replace("{ARG}", "bit<8>"), "w);",
+                 "'w' has type B, a type parameter of relay: it cannot be passed as bit<8>")
+
+
+def test_type_parameter_passed_on_as_itself_stays_accepted():
+    compile_(GENERIC.replace("{ARG}", "B"))
+    compile_(GENERIC.replace("show<{ARG}>(w)", "show(w)"))

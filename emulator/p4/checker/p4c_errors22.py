@@ -42,3 +42,31 @@ class P4cErrors22:
             if isinstance(a, ast.DontCare) and isinstance(T.strip_newtype(T.substitute(p.type, env)), T.String):
                 raise _err(f"{m.name}: out parameter '{p.name}' would be a string here; strings are compile-time "
                            "values and cannot be out parameters", a)
+
+    def check_generic_rigid_args(self, d: ast.FunctionDecl, scope: Scope) -> None:
+        """A generic function's body is checked per specialization, where it is called (so `x > y` on a `T` is
+        checked with T bound). One error holds whatever T is: a parameter of type T passed where a call with
+        explicit type arguments wants a concrete type (`f<match_kind>(b)` with `b` a `t`, p4c's
+        equate-type-variable-and-incompatible-type): T stands for any type, so it is refused where declared."""
+        tvars = {tp.name for tp in d.type_params}
+        shadowed = {n.name for n in ast.walk(d.body) if isinstance(n, (ast.VarDecl, ast.ConstDecl))}
+        typed = {p.name: p.param_type.path for p in d.params if p.name not in shadowed
+                 and isinstance(p.param_type, ast.TypeName) and p.param_type.path in tvars
+                 and not p.param_type.type_args}
+        for n in ast.walk(d.body) if typed else ():
+            if not (isinstance(n, ast.MethodCall) and n.type_args and isinstance(n.target, ast.PathExpression)):
+                continue
+            callee = scope.lookup(n.target.name)
+            if not isinstance(callee, (ast.FunctionDecl, ast.ExternFunctionDecl)) or \
+                    len(callee.type_params) != len(n.type_args) or \
+                    any(isinstance(x, ast.TypeName) and x.path in tvars for ta in n.type_args for x in ast.walk(ta)):
+                continue
+            m = self.method_of(callee, scope)
+            env = {tp: self.resolve_type(ta, scope) for tp, ta in zip(m.type_params, n.type_args)}
+            for a, p in zip(n.args, m.params):
+                e = a.expr
+                if a.name is None and isinstance(e, ast.PathExpression) and e.name in typed:
+                    want = T.substitute(p.type, env)
+                    if not T.contains_typevar(want):
+                        raise _err(f"'{e.name}' has type {typed[e.name]}, a type parameter of {d.name}: it cannot "
+                                   f"be passed as {want} (a type parameter stands for any type)", e)
