@@ -80,3 +80,8 @@ def test_type_parameter_passed_as_concrete_type_refused_in_uncalled_generic():
 def test_type_parameter_passed_on_as_itself_stays_accepted():
     compile_(GENERIC.replace("{ARG}", "B"))
     compile_(GENERIC.replace("show<{ARG}>(w)", "show(w)"))
+
+
+def test_dontcare_for_out_parameter_of_int_refused():
+    text = "const int K = 3;\nextern void put<V>(in V a, out V b);\ncontrol c() { apply { put(K, _); } }\n"
+    assert_error(text, "_)", "put: out parameter 'b' would be an int here (no width)")

@@ -35,13 +35,20 @@ class P4cErrors22:
                 raise _err(f"constructor parameter '{pd.name}' of extern {ctor.name}: a {kind} cannot be a "
                            "constructor parameter of an extern", pd)
 
-    def check_dontcare_not_string(self, m: T.Method, env: dict, params, slots) -> None:
+    def check_dontcare_type(self, m: T.Method, env: dict, params, slots) -> None:
         # P4-16 7.1.5: strings are compile-time values, never `out`; a type argument can make an `out T` one
         # (`f<string>(_)`), and `_` there says nothing the string argument check could see
         for p, a in zip(params, slots):
-            if isinstance(a, ast.DontCare) and isinstance(T.strip_newtype(T.substitute(p.type, env)), T.String):
+            if not isinstance(a, ast.DontCare):
+                continue
+            t = T.strip_newtype(T.substitute(p.type, env))
+            if isinstance(t, T.String):
                 raise _err(f"{m.name}: out parameter '{p.name}' would be a string here; strings are compile-time "
                            "values and cannot be out parameters", a)
+            # an `int` (from `<int>` or an untyped constant bound to the same T) has no width to write back
+            if isinstance(t, T.InfInt):
+                raise _err(f"{m.name}: out parameter '{p.name}' would be an int here (no width): '_' cannot stand "
+                           "for it; give the type argument a width (bit<8>)", a)
 
     def check_generic_rigid_args(self, d: ast.FunctionDecl, scope: Scope) -> None:
         """A generic function's body is checked per specialization, where it is called (so `x > y` on a `T` is
