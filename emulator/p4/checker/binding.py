@@ -121,6 +121,7 @@ class BindingChecker:
             self.check_argument_value(a, at, p)
             self.unify(p.type, at, env, a)
         ret = T.substitute(m.ret, env)
+        self.check_dontcare_type(m, env, params, slots)
         self.check_widths_inferred(m, env, explicit, params, slots)
         for tp in m.type_params:
             if tp not in env and tp not in explicit and T.contains_typevar(ret) and tp in str(ret):

@@ -37,6 +37,7 @@ class BlockChecker:
             d._specializations = {}
             d._decl_scope = scope
             self.check_generic_writes(d, scope)
+            self.check_generic_rigid_args(d, scope)
             return
         s = self.params_scope([], d._scope)
         for p in d.params:

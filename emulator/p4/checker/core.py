@@ -7,10 +7,12 @@ from typing import Any
 from emulator.errors import P4Error
 from emulator.p4 import ast
 from emulator.p4 import types as T
+from emulator.p4.checker.annotation_rules import check_annotations_and_defaults
 from emulator.p4.checker.binding import BindingChecker
 from emulator.p4.checker.blocks import BlockChecker
 from emulator.p4.checker.expressions import ExpressionChecker
 from emulator.p4.checker.operators import OperatorChecker
+from emulator.p4.checker.p4c_errors22 import P4cErrors22
 from emulator.p4.checker.p4c_gaps import P4cGaps
 from emulator.p4.checker.resolve import TypeResolver
 from emulator.p4.checker.scope import _OVERLOADABLE, _TYPE_DECLS, CheckedProgram, Overloads, Scope, _Ctx, _err
@@ -20,7 +22,7 @@ from emulator.p4.checker.tables import TableChecker
 
 
 class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, ExpressionChecker, BindingChecker,
-              OperatorChecker, SpecRules, P4cGaps):
+              OperatorChecker, SpecRules, P4cGaps, P4cErrors22):
     def __init__(self, program: ast.Program):
         self.program = program
         self.decl_types: dict[Any, T.P4Type] = {}
@@ -89,6 +91,7 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
                 # a checker bug must still reach users as a located diagnostic, not a traceback
                 raise P4Error(f"internal checker error ({type(exc).__name__}: {exc}) while checking this "
                               "declaration", d.loc) from exc
+        check_annotations_and_defaults(self.program)
         main = self.top.names.get("main")
         self.main = main if isinstance(main, ast.Instantiation) else None
         top = {k: (v.decls[0] if isinstance(v, Overloads) else v) for k, v in self.top.names.items()}

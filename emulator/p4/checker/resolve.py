@@ -123,13 +123,14 @@ class TypeResolver:
                     raise _err(f"method '{m.name}' of extern {d.name} needs a return type", m)
                 self.method_of(m, s)
             for c in d.constructors:
-                self.method_of(c, s)
+                self.check_extern_ctor_params(c, self.method_of(c, s))
             return t
         elif isinstance(d, (ast.ParserTypeDecl, ast.ControlTypeDecl, ast.PackageTypeDecl,
                             ast.ParserDecl, ast.ControlDecl)):
             s = self.type_params_scope(d.type_params, scope)
             self.check_param_list(d.params)
             params = tuple(self.param_of(p, s) for p in d.params)
+            self.check_param_defaults(d.params, params, s, d.type_params)
             cls = T.ParserT if isinstance(d, (ast.ParserTypeDecl, ast.ParserDecl)) else \
                 T.ControlT if isinstance(d, (ast.ControlTypeDecl, ast.ControlDecl)) else T.PackageT
             t = cls(d.name, params, tuple(tp.name for tp in d.type_params), d)
@@ -199,6 +200,7 @@ class TypeResolver:
         m._scope = s
         self.check_param_list(m.params)
         params = tuple(self.param_of(p, s) for p in m.params)
+        self.check_param_defaults(m.params, params, s, m.type_params)
         ret = self.resolve_type(m.return_type, s) if m.return_type is not None else T.VOID
         t = T.Method(m.name, tuple(tp.name for tp in m.type_params), params, ret, m,
                      getattr(m, "abstract", False))
