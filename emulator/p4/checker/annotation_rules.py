@@ -4,26 +4,11 @@
 so one walk over the program, called from one line once the declarations are checked, applies these rules."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import fields as dc_fields
-
 from emulator.p4 import ast
 from emulator.p4.checker.scope import _err
 
 # P4-16 18.3: annotations whose body is one required string (literals joined by `++` fold to one)
 _STRING_BODY = ("deprecated", "noWarn")
-# fields the checker fills in: walking them would visit declarations again, elsewhere
-_SKIP = frozenset({"loc", "type", "const_value", "decl", "resolved", "callee", "match_kind_decl"})
-
-
-def _children(node: ast.Node) -> Iterator[ast.Node]:
-    for f in dc_fields(node):
-        if f.name in _SKIP or f.name.startswith("_"):
-            continue
-        v = getattr(node, f.name, None)
-        for x in (v if isinstance(v, list) else [v]):
-            if isinstance(x, ast.Node):
-                yield x
 
 
 def _type_names(program: ast.Program) -> set[str]:
@@ -37,7 +22,7 @@ def _type_names(program: ast.Program) -> set[str]:
                             ast.NewTypeDecl, ast.ExternDecl, ast.ParserTypeDecl, ast.ControlTypeDecl,
                             ast.PackageTypeDecl, ast.ParserDecl, ast.ControlDecl)):
             out.add(n.name)
-        for c in _children(n):
+        for c in ast.iter_children(n):
             visit(c)
 
     for d in program.declarations:
@@ -60,7 +45,7 @@ def _check_structured_value(e: ast.Node, types: set[str]) -> None:
                    "struct expression", e)
     if isinstance(e, ast.PathExpression) and e.name in types:
         raise _err(f"'{e.name}' is a type, not a value: a structured annotation's values are constants", e)
-    for c in _children(e):
+    for c in ast.iter_children(e):
         _check_structured_value(c, types)
 
 
@@ -83,7 +68,7 @@ def check_default_names(e: ast.Node, type_params: set[str]) -> None:
     # (`package pkg<H>(ctrl<H> val = ctrl(H > 3))`, p4c's type-in-expr-lex0)
     if isinstance(e, ast.PathExpression) and e.name in type_params:
         raise _err(f"'{e.name}' is a type parameter, not a value", e)
-    for c in _children(e):
+    for c in ast.iter_children(e):
         check_default_names(c, type_params)
 
 
@@ -99,7 +84,7 @@ def check_annotations_and_defaults(program: ast.Program) -> None:
             check_annotation(a, types)
         if isinstance(n, ast.Parameter) and n.default is not None:
             check_default_names(n.default, tparams)
-        for c in _children(n):
+        for c in ast.iter_children(n):
             if not isinstance(c, ast.Annotation):
                 visit(c, tparams)
 
