@@ -70,6 +70,19 @@ def test_scalar_array_read_write_copy_equality_loop():
     assert r["c"] == (2 << 8) | 0x40
 
 
+def test_scalar_and_struct_arrays_are_initialized_from_list_expressions():
+    # `E[n] a = {e0, e1, ...}` sets element k from component k, for any element type (as for header stacks)
+    body = """
+        bit<8>[3] a = {h.data.a, 5, h.data.b + 1};
+        bool[2] f = {true, h.data.a == 0};
+        h.data.a = a[0] + a[1];
+        h.data.b = a[2];
+        h.data.c = (f[0] && !f[1]) ? 16w1 : 16w0;
+    """
+    r = run_ingress(body, data=(3, 4, 0, 0))
+    assert (r["a"], r["b"], r["c"]) == (8, 5, 1)
+
+
 def test_out_of_range_index_in_a_control_reads_zero_and_drops_the_write():
     body = """
         bit<8>[2] a;
