@@ -80,6 +80,17 @@ def test_conditional_of_list_and_structure_expressions_takes_the_assigned_type()
     assert (miss["rest"], miss["c"]) == (b"\x09", 0x0506)
 
 
+
+def test_conditional_of_lists_with_typed_and_untyped_elements_unifies_them():
+    # `c ? {h.a, 8} : {1, 2}`: element by element, an untyped integer takes the other branch's width; elements
+    # of different widths are still a mismatch
+    body = ("tuple<bit<8>, bit<8>> t = h.data.a == 1 ? {h.data.a, 8} : {1, 2}; h.data.a = t[0]; h.data.b = t[1];")
+    hit, miss = run_ingress(body, data=(1, 0, 0, 0)), run_ingress(body, data=(5, 0, 0, 0))
+    assert (hit["a"], hit["b"]) == (1, 8)
+    assert (miss["a"], miss["b"]) == (1, 2)
+    with pytest.raises(P4Error, match="type mismatch: [?]: operands"):
+        load(program("tuple<bit<8>, bit<16>> t = h.data.a == 1 ? {h.data.a, 16w8} : {h.data.a, 8w2};"))
+
 SIZED = """
 control Sub(inout bit<8> v)(bit<32> n) {
     register<bit<8>>(n) r;

@@ -416,6 +416,8 @@ class BindingChecker:
             return y
         if (st := self.struct_tuple_compared(ta, tb, op)) is not None:
             return st
+        if op == "?:" and (lt := _list_branches(ta, tb)) is not None:
+            return lt
         raise _err(f"type mismatch: {op} operands have types {ta} and {tb}", node)
 
 
@@ -440,3 +442,20 @@ def _extern_fits(a: T.P4Type, b: T.P4Type) -> bool:
         return False
     return all(x == y or isinstance(x, T.DontCare) or isinstance(y, T.DontCare)
                for x, y in zip(a.type_args, b.type_args))
+
+
+def _list_branches(ta: T.P4Type, tb: T.P4Type) -> T.List | None:
+    """The type of `c ? {h.a, 8} : {1, 2}`: two list expressions of one length whose elements pair up as equal
+    types or an untyped integer with a `bit<W>`/`int<W>` give a list of the typed ones; where the value goes
+    then converts each branch (as for untyped integer branches)."""
+    if not (isinstance(ta, T.List) and isinstance(tb, T.List)) or len(ta.elements) != len(tb.elements):
+        return None
+    out = []
+    for x, y in zip(ta.elements, tb.elements):
+        if x == y or isinstance(y, T.InfInt) and isinstance(x, T.Bits):
+            out.append(x)
+        elif isinstance(x, T.InfInt) and isinstance(y, T.Bits):
+            out.append(y)
+        else:
+            return None
+    return T.List(tuple(out))
