@@ -86,6 +86,8 @@ class Summarizer:
         self.use_pos: tuple | None = None
         self.body_calls: list[tuple[int, int, str]] = []  # (top-level block, id(call), action)
         self.top_decls: dict[int, Any] = {}
+        # whether `main` is v1model's V1Switch: rules of the v1model target apply then, not to other packages
+        self.v1model = is_v1switch(getattr(getattr(checked.main, "inst_type", None), "decl", None))
 
     def run(self) -> ProgramInfo:
         self.controller_headers()
@@ -257,7 +259,7 @@ class Summarizer:
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         cp = [p for p in ad.params if p.direction is None]
-        if is_v1switch(getattr(getattr(self.checked.main, "inst_type", None), "decl", None)):
+        if self.v1model:
             _refuse_header_params(cp)
         ids = allocate_field_ids([id_override(p.annotations) for p in cp])
         params = [ParamInfo(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved), i,
@@ -410,9 +412,8 @@ class Summarizer:
     # ---------------------------------------------------------------------------------------- externs
 
     def extern_instance(self, node, name: str, callee, annos) -> None:
-        main_decl = getattr(getattr(self.checked.main, "inst_type", None), "decl", None)
         if getattr(node, "array_size", None) is not None:
-            if not is_v1switch(main_decl):
+            if not self.v1model:
                 return  # another package's program: the front end accepted it, no target runs it
             # P4Info and simple_switch name one object per instance; an array of them has no such names
             raise P4Error(f"an array of extern instances ('{node.name}[...]') is not supported by the v1model "
@@ -420,7 +421,7 @@ class Summarizer:
         ext = getattr(callee, "extern", None) if callee is not None else None
         if ext is None:
             return
-        if getattr(node, "initializer", None) is not None and is_v1switch(main_decl):
+        if getattr(node, "initializer", None) is not None and self.v1model:
             # the checker accepts it (P4-16 11.3.1), but BMv2's JSON has no place for a P4 implementation of
             # an extern method, so a v1model program cannot run one
             raise P4Error("instantiations with abstract method implementations are not supported by the v1model "

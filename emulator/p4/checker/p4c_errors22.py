@@ -6,6 +6,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import types as T
 from emulator.p4.checker.annotation_rules import check_default_names
+from emulator.p4.checker.p4c_gaps import body_local_names
 from emulator.p4.checker.scope import Scope, _Ctx, _err
 
 
@@ -56,7 +57,7 @@ class P4cErrors22:
         explicit type arguments wants a concrete type (`f<match_kind>(b)` with `b` a `t`, p4c's
         equate-type-variable-and-incompatible-type): T stands for any type, so it is refused where declared."""
         tvars = {tp.name for tp in d.type_params}
-        shadowed = {n.name for n in ast.walk(d.body) if isinstance(n, (ast.VarDecl, ast.ConstDecl))}
+        shadowed = body_local_names(d)
         typed = {p.name: p.param_type.path for p in d.params if p.name not in shadowed
                  and isinstance(p.param_type, ast.TypeName) and p.param_type.path in tvars
                  and not p.param_type.type_args}

@@ -68,7 +68,7 @@ class P4cGaps:
         parameters are errors whatever the types, so they are refused where it is declared, also when it is
         never called (p4c's call-inout-parameter-with-non-lvalue-2: `void g<t>(in t b) { f(b); }` with
         `f<t>(inout t a)`)."""
-        locals_ = {n.name for n in ast.walk(d.body) if isinstance(n, (ast.VarDecl, ast.ConstDecl))}
+        locals_ = body_local_names(d)
         ro = {p.name: p for p in d.params if p.direction in ("in", "") and p.name not in locals_}
         for n in ast.walk(d.body) if ro else ():
             if isinstance(n, ast.AssignmentStatement) and _root_name(n.left) in ro:
@@ -76,6 +76,12 @@ class P4cGaps:
                 raise _err(f"cannot assign to {p.direction or 'directionless'} parameter '{p.name}'", n.left)
             if isinstance(n, ast.MethodCall) and isinstance(n.target, ast.PathExpression):
                 _check_written_args(n, scope.lookup(n.target.name), ro)
+
+
+def body_local_names(d: ast.FunctionDecl) -> set[str]:
+    """Names a function body declares (variables, constants): a parameter of one of these names is shadowed
+    where they are in scope, so the rules on a generic body's parameters leave it alone."""
+    return {n.name for n in ast.walk(d.body) if isinstance(n, (ast.VarDecl, ast.ConstDecl))}
 
 
 def _root_name(e) -> str | None:
