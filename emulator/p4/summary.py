@@ -305,7 +305,8 @@ class Summarizer:
             info.actions.append(ActionRefInfo(aqn, scope, annotations=annotations_of(ref.annotations), decl=ref))
         for p in t.properties:
             if isinstance(p, ast.EntriesProperty):
-                info.entries_const = p.const or all(e.const for e in p.entries)
+                # every entry `const` makes the table const; an empty `entries = {}` (no entry) does not
+                info.entries_const = p.const or (bool(p.entries) and all(e.const for e in p.entries))
                 info.const_entries = const_entries(p.entries, kinds, names_by_decl, t, self.action_call)
             elif not isinstance(p, ast.ValueProperty):
                 continue

@@ -68,7 +68,8 @@ class TableChecker:
             if isinstance(p, (ast.KeyProperty, ast.ActionsProperty)):
                 continue
             if isinstance(p, ast.EntriesProperty):
-                if keys is None or not keys.elements:
+                # an empty list is no entry at all: p4c takes `entries = {}` in a keyless table
+                if (keys is None or not keys.elements) and p.entries:
                     raise _err(f"table {d.name} has entries but no key", p)
                 for ent in p.entries:
                     self.check_keyset(ent.keyset, key_types, scope, ctx)
