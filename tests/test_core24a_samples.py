@@ -45,3 +45,28 @@ def test_keyed_table_with_an_empty_entries_list_stays_writable():
     sw.tables["I.t"].add_entry([2], "I.mark", [9])
     out = sw.process(0, bytes([1, 2, 0, 3, 0, 0, 0, 4]))
     assert out[0][1][0] == 9
+
+
+STRUCT_IN_HEADER = "struct pair_t { bit<8> p; bit<8> q; } header ph_t { pair_t data; bit<8> r; }"
+
+
+def test_header_with_a_struct_field_is_made_valid_by_a_struct_expression():
+    # the copy into a header with a struct field left its validity behind (p4c's generic-struct: GH<S>)
+    body = """
+    ph_t[2] st; st[0] = { data = { p = h.data.a, q = 5 }, r = 6 };
+    ph_t one; one = { data = { p = 1, q = 2 }, r = 3 };
+    if (st[0].isValid() && !st[1].isValid()) { h.data.b = st[0].data.p + st[0].r; }
+    if (one.isValid()) { h.data.c = (bit<16>)one.data.q; }
+    """
+    r = run_ingress(body, toplevel=STRUCT_IN_HEADER, data=(4, 0, 0, 0))
+    assert (r["b"], r["c"]) == (10, 2)
+
+
+def test_header_with_a_struct_field_copies_invalidity_too():
+    body = """
+    ph_t v; v = { data = { p = 1, q = 2 }, r = 3 };
+    ph_t w;
+    v = w;
+    if (!v.isValid()) { h.data.b = 7; }
+    """
+    assert run_ingress(body, toplevel=STRUCT_IN_HEADER)["b"] == 7

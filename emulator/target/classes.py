@@ -96,6 +96,8 @@ def _class_source(layout: TypeLayout) -> str:
         L.append("        d.clear()")
         L.append("        d.update(o.__dict__)")
     else:
+        if is_hdr:  # a header with a struct field: its validity is copied with the fields
+            L.append("        self._valid = o._valid")
         for f in fl:
             if f.kind in _SCALARS:
                 L.append(f"        self.{f.name} = o.{f.name}")
