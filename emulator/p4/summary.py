@@ -95,6 +95,8 @@ class Summarizer:
         main = self.checked.main
         if main is None:
             return self.info
+        if self.v1model and self.checked.target_refusals:
+            raise self.checked.target_refusals[0]
         self.info.main_annotations = annotations_of(getattr(main, "annotations", None))
         # extern instances declared at top level (outside any block) keep their bare names
         for d in self.checked.ast.declarations:

@@ -296,7 +296,9 @@ class ExpressionChecker:
                 tgt.type = m
                 env, callee = self.bind_call(m, e.args, targs, scope, ctx, e, {})
                 if st.name == "packet_in" and name == "extract" and e.args:
-                    _check_extracted(e.args[0].expr)
+                    refusal = _extract_refusal(e.args[0].expr)
+                    if refusal:
+                        self.target_refusals.append(_err(refusal, e.args[0].expr))
                     self.check_extract_arity(e)
                 if st.name == "packet_in" and name == "lookahead":
                     _check_lookahead(callee.ret, e)
@@ -402,12 +404,14 @@ def _check_lookahead(t: T.P4Type, e: ast.Expression) -> None:
         raise _err(f"lookahead: the type must have a fixed width, not {t} (it holds a varbit)", e)
 
 
-def _check_extracted(arg: ast.Expression) -> None:
-    """`extract`'s argument is a header (P4-16 12.8.2: "a header instance"); core.p4's `extract<T>(out T hdr)`
-    cannot say so, and a struct was extracted field by field as if it were one. `_` discards, and a sub-parser's
-    type variable is a header where it is specialized."""
+def _extract_refusal(arg: ast.Expression) -> str | None:
+    """Why the v1model target cannot `extract` this argument, or None. core.p4's `extract<T>(out T hdr)` takes
+    any T and p4c's front end agrees (its spec-ex31 extracts a struct); BMv2 extracts headers only (P4-16 12.8.2:
+    "a header instance"), so a struct must not be read field by field as if it were one. `_` discards, and a
+    sub-parser's type variable is a header where it is specialized."""
     t = getattr(arg, "type", None)
     while isinstance(t, T.NewType):
         t = t.base
     if t is not None and not isinstance(t, (T.Header, T.DontCare, T.TypeVar)):
-        raise _err(f"extract: the argument must be a header, not {t}", arg)
+        return f"extract: the argument must be a header, not {t} (the v1model target extracts headers only)"
+    return None

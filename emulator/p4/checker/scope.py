@@ -45,6 +45,9 @@ class CheckedProgram:
     decl_types: dict[Any, T.P4Type] = field(default_factory=dict, repr=False)
     preprocessed: Any = field(default=None, repr=False)  # preprocess.PreprocessedSource (text + line map)
     specializations: list = field(default_factory=list, repr=False)  # checked copies of generic functions
+    # P4Errors for what the language allows but the v1model target (BMv2) cannot run; the summary raises the
+    # first one when `main` is a V1Switch (p4c: p4test accepts, p4c-bm2-ss refuses)
+    target_refusals: list = field(default_factory=list, repr=False)
 
     def type_of(self, decl) -> T.P4Type | None:
         """The P4Type declared by a type declaration, or of a value declaration (param, var, instance...)."""
