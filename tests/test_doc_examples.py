@@ -1,6 +1,6 @@
-"""The example trace lines in `rocelab stf --help` and docs/architecture.md cite fabric.p4 by `file:line`; each
-must be a line a real trace of fabric.p4 prints (they went stale when fabric.p4 grew: `:170` for a state now
-at `:220`)."""
+"""What the docs show a user, held to what the code does. The example trace lines in `rocelab stf --help` and
+docs/architecture.md cite fabric.p4 by `file:line`; each must be a line a real trace of fabric.p4 prints (they
+went stale when fabric.p4 grew: `:170` for a state now at `:220`)."""
 from __future__ import annotations
 
 import re
@@ -35,3 +35,18 @@ def test_documented_trace_locations_are_what_a_trace_prints():
     seen = {(stage, _shape(what), line) for stage, what, line in _cited(trace)}
     for stage, what, line in cited:
         assert (stage, _shape(what), line) in seen, f"[{stage}] {what} (fabric.p4:{line}) is not in a trace of it"
+
+
+def test_a_bmv2_json_given_to_the_switch_names_rocelab_compile_once(tmp_path):
+    """The message for a p4c-made BMv2 JSON (README: "A p4c-made BMv2 JSON gets a clear message") said how to make
+    a device config twice."""
+    import pytest
+
+    from emulator.errors import RocelabError
+    from emulator.switchd.main import _load_program
+
+    bmv2 = tmp_path / "basic.json"
+    bmv2.write_text('{"header_types": [], "pipelines": []}', encoding="utf-8")
+    with pytest.raises(RocelabError) as err:
+        _load_program(str(bmv2))
+    assert "BMv2 JSON" in str(err.value) and str(err.value).count("rocelab compile") == 1
