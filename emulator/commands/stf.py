@@ -22,9 +22,9 @@ Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad 
 --log-console shows it (the program is then compiled with trace calls; without -v it has none):
   packet 9 02000000...
       [in] packet on port 9 (90 bytes)
-      [parser] state parse_ipv4 (p4src/fabric.p4:170)
-      [parser] extracted hdr.ipv4 (p4src/fabric.p4:171)
-      [ingress] condition hdr.ipv4.isValid(): true (p4src/fabric.p4:325)
+      [parser] state parse_ipv4 (p4src/fabric.p4:220)
+      [parser] extracted hdr.ipv4 (p4src/fabric.p4:221)
+      [ingress] condition hdr.ipv4.isValid(): true (p4src/fabric.p4:451)
       [ingress] table FabricIngress.ipv4_lpm: hit -> FabricIngress.set_nexthop_id(nexthop_id=100 (0x64)) (...)
       [ingress] mark_to_drop (...)            clone I2E session 5, count C[3], register_write R[1] <- 7, ...
       [pre] unicast to port 1 | multicast group 1: 3 replicas (ports 1, 2, 3) | dropped | clone/resubmit/digest

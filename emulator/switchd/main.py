@@ -129,7 +129,8 @@ def _load_program(path: str):
     try:
         return load_device_config(data)
     except RocelabError as exc:
-        raise RocelabError(f"rocelab-switch: {path}: {exc} (make it with `rocelab compile`)") from None
+        hint = "" if "rocelab compile" in str(exc) else " (make it with `rocelab compile`)"  # said once is enough
+        raise RocelabError(f"rocelab-switch: {path}: {exc}{hint}") from None
 
 
 def _bind_error(addr: str) -> str:
