@@ -304,16 +304,39 @@ def _rewrite(pre: _Pre, name: str) -> str:
     return absname
 
 
+@dataclass
+class _StringState:
+    """Whether the text assembled so far ends inside a P4 string literal. pcpp lexes C, where a string ends at
+    the end of its line; a P4 string may span lines, and what follows on the next lines (`// ...`, `/* */`) is
+    the string's text, not a comment: p4c runs cpp with comments kept (-C) and its own lexer reads them as the
+    string's characters (pins_wbb's `@entry_restriction("...")` keeps its `//` lines in P4Info)."""
+
+    inside: bool = False
+    escaped: bool = False
+
+    def feed(self, text: str) -> None:
+        for ch in text:
+            if self.escaped:
+                self.escaped = False
+            elif ch == "\\" and self.inside:
+                self.escaped = True
+            elif ch == '"':
+                self.inside = not self.inside
+
+
 def _assemble(pre: _Pre, rename: dict[str, str]) -> PreprocessedSource:
     """Join pcpp's tokens into lines, recording each line's origin."""
     parts: list[str] = []
     line_map: list[tuple[str, int]] = []
     at_start = True
     cur: list[str] = []
+    strings = _StringState()
     for tok in iter(pre.token, None):
         v = tok.value
-        if tok.type in _COMMENT_TYPES:
+        if tok.type in _COMMENT_TYPES and not strings.inside:
             v = re.sub(r"[^\n]", " ", v)
+        else:
+            strings.feed(v)
         if at_start:
             src = tok.source or "<string>"
             line_map.append((rename.get(src, src), tok.lineno))

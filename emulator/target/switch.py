@@ -23,6 +23,7 @@ from typing import Any
 from emulator.errors import P4Error, RuntimeApiError, SrcLoc
 from emulator.p4.program import ProgramInfo, is_v1switch
 from emulator.target.codegen import (
+    EXTERN_ALIAS,
     CompiledProgram,
     PacketCtx,
     Runtime,
@@ -148,6 +149,8 @@ class V1Switch:
         self.value_sets = {v.name: ValueSetRuntime(v.name, value_set_widths(v.elem_type)) for v in info.value_sets}
         # tables last: an anonymous action profile may carry the name of its table
         objects: dict[str, Any] = {**self.action_profiles, **self.externs, **self.value_sets, **self.tables}
+        # an extern named like a table (P4-14's `counter B` and `table B`) stays reachable for the code generator
+        objects.update({EXTERN_ALIAS + n: x for n, x in self.externs.items() if n in self.tables})
         self.rt = Runtime()
         self.tracer = as_tracer(trace)
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer, plugins)

@@ -37,11 +37,11 @@ from emulator.target.codegen.base import (
     _Evaluated,
     strip,
 )
-from emulator.target.codegen.core import CodeGen, compile_program
+from emulator.target.codegen.core import EXTERN_ALIAS, CodeGen, compile_program
 from emulator.target.codegen.runtime import UnmodelledExtern, ValueSetRuntime, value_set_widths
 
 __all__ = [
-    "PARSER_STATE_LIMIT", "V1MODEL_BLOCKS", "CodeGen", "CompiledProgram", "Emitter", "Instance", "P4AssertionFailed",
+    "EXTERN_ALIAS", "PARSER_STATE_LIMIT", "V1MODEL_BLOCKS", "CodeGen", "CompiledProgram", "Emitter", "Instance", "P4AssertionFailed",
     "PacketCtx", "Runtime", "Unsupported", "UnmodelledExtern", "ValueSetRuntime", "_Evaluated", "compile_program",
     "strip", "value_set_widths",
 ]

@@ -56,6 +56,10 @@ from emulator.target.packet import (
     ParserReject,
     TypeLayout,
 )
+from emulator.target.tables import Table
+
+# the key under which V1Switch also lists an extern whose name a table has too (see CodeGen._object)
+EXTERN_ALIAS = "extern:"
 
 
 class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen, ExpressionGen):
@@ -318,12 +322,17 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
             return f"{prefix}.{name}" if prefix else name
         return f"{prefix}.{d.name}" if prefix else d.name
 
-    def _object(self, qn: str, decl=None):
+    def _object(self, qn: str, decl=None, extern: bool = False):
         obj = self.objects.get(qn)
+        if extern and isinstance(obj, Table):
+            # a table and an extern of one name (P4-14's `table B` and `counter B`, both `@name(".B")`): tables
+            # take the plain name, the extern its EXTERN_ALIAS entry (V1Switch adds one on such a clash)
+            obj = self.objects.get(EXTERN_ALIAS + qn)
         if obj is None and decl is not None:
             # fall back to a unique name suffix (names differ when @name was applied differently)
             short = qn.split(".")[-1]
-            cands = [v for k, v in self.objects.items() if k.split(".")[-1] == short]
+            cands = [v for k, v in self.objects.items()
+                     if k.split(".")[-1] == short and not (extern and isinstance(v, Table))]
             if len(cands) == 1:
                 obj = cands[0]
         return obj
@@ -367,7 +376,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
                     self.env[id(p)] = ("instance", self.instantiate(tdecl, qn, self._ctor_bindings(tdecl, e)))
                 else:
                     tname = getattr(e.ctor_type, "path", "?")
-                    obj = (self._object(qn) or self.plugin_object(tname, qn, _ctor_args(e))
+                    obj = (self._object(qn, extern=True) or self.plugin_object(tname, qn, _ctor_args(e))
                            or UnmodelledExtern(qn, tname))
                     self.env[id(p)] = self.bind("X_" + qn, obj)
             else:
@@ -399,7 +408,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         if isinstance(tdecl, (A.ParserDecl, A.ControlDecl)):
             self.env[id(d)] = ("instance", self.instantiate(tdecl, qn, self._ctor_bindings(tdecl, d)))
             return
-        obj = self._object(qn, d)
+        obj = self._object(qn, d, extern=True)
         if obj is None:
             obj = self._extern_from_decl(d, qn)
         self.env[id(d)] = self.bind("X_" + qn, obj)
