@@ -257,7 +257,7 @@ class Summarizer:
             # once sub-controls are inlined: the flattened locals (tables) first, then the apply body
             self.action_keys[qn] = min(self.action_keys[qn], (self.current_top, 0, self.use_pos))
         if qn in self.actions:
-            if self.actions[qn].decl is not ad:
+            if self.actions[qn].decl is not ad and not _same_global_action(self.actions[qn].decl, ad):
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         cp = [p for p in ad.params if p.direction is None]
@@ -554,3 +554,15 @@ def _int32_annotations(annos, names: tuple[str, ...]) -> None:
             continue  # not a number: P4Info leaves it out, as before
         if not 0 <= v < 2**31:
             raise P4Error(f"@{name}({v}) is out of range (0 .. 2147483647)", a.loc)
+
+
+def _same_global_action(a: ast.ActionDecl, b: ast.ActionDecl) -> bool:
+    """P4-14 conversions declare an action once per control that uses it, all with the same absolute `@name`
+    (`@name("._nop")`): p4c lists it once in P4Info, so do we when the control-plane parameters agree.
+    Each table still runs its own declaration."""
+    na, nb = name_annotation(a.annotations), name_annotation(b.annotations)
+    if na is None or na != nb or not na.startswith("."):
+        return False
+    pa = [(p.name, key_width(p.param_type.resolved)) for p in a.params if p.direction is None]
+    pb = [(p.name, key_width(p.param_type.resolved)) for p in b.params if p.direction is None]
+    return pa == pb
