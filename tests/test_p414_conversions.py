@@ -60,3 +60,16 @@ def test_the_same_global_name_with_other_parameters_is_still_refused(tmp_path):
     clash = SHARED_NOP.replace('action nop_e() { }', 'action nop_e(bit<8> x) { }').replace('nop_e();', 'nop_e(1);')
     with pytest.raises(P4Error, match="two actions are named"):
         run(tmp_path, clash, "packet 0 05 00\n")
+
+
+def test_the_shared_action_is_one_p4info_action(tmp_path):
+    from emulator.p4 import frontend
+    from emulator.p4.p4info import build_p4info
+
+    head, main = HEAD.split("V1Switch")
+    (tmp_path / "p.p4").write_text(head + SHARED_NOP + "V1Switch" + main)
+    info = build_p4info(frontend.load_program(str(tmp_path / "p.p4")).info)
+    nops = [a for a in info.actions if a.preamble.name == "_nop"]
+    assert len(nops) == 1
+    ids = {t.preamble.name: [r.id for r in t.action_refs] for t in info.tables}
+    assert nops[0].preamble.id in ids["ti"] and nops[0].preamble.id in ids["te"]
