@@ -73,3 +73,22 @@ def test_the_shared_action_is_one_p4info_action(tmp_path):
     assert len(nops) == 1
     ids = {t.preamble.name: [r.id for r in t.action_refs] for t in info.tables}
     assert nops[0].preamble.id in ids["ti"] and nops[0].preamble.id in ids["te"]
+
+
+CLASH = '''
+@name(".tick") counter<bit<8>>(16, CounterType.packets) tick_counter;
+control I(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    @name(".tick") action tick_action(bit<8> idx) { tick_counter.count(idx); sm.egress_spec = 1; }
+    @name(".tick") table tick_table { key = { hdr.h.k: exact; } actions = { tick_action; } }
+    apply { tick_table.apply(); }
+}
+control E(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+'''
+
+
+def test_a_table_an_action_and_an_extern_may_share_a_name(tmp_path):
+    # p4c's conversion of P4-14's name_collision names a table, an action and a counter alike (`.B`); the
+    # counter must not be looked up as the table (it crashed with "'Table' object has no attribute 'count'")
+    stf = "add tick h.k:0x05 tick(idx:3)\npacket 0 05 aa\nexpect 1 05 aa\nwait\ncheck_counter tick(3) packets == 1\n"
+    result = run(tmp_path, CLASH, stf)
+    assert result.passed, result
