@@ -13,7 +13,7 @@ COMMANDS = {
     "stf": ("stf", "run an STF packet test against a P4 program"),
     "run": ("run", "run a scenario file and write summary, CSV, plots and pcaps"),
     "sweep": ("sweep", "run a scenario over seeds and a grid of parameters, in parallel or on a Dask cluster"),
-    "bench": ("bench", "measure performance (pipeline, sim, mininet, switch)"),
+    "bench": ("bench", "measure performance (pipeline, sim, mininet, startup, switch)"),
     "switch": ("switch", "run rocelab-switch, the simple_switch_grpc drop-in (same options)"),
     "cli": ("cli", "simple_switch_CLI's commands (table_add, mc_*, counters, ...) through P4Runtime"),
     "clean": ("clean", "remove what real-time runs left behind (namespaces, interfaces, processes, files)"),
@@ -30,11 +30,24 @@ def _version() -> str:
         return "(not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """argparse's "version" action, but the version is looked up only when --version is given: importlib.metadata
+    costs some 35 ms of start-up, which every other command would pay for nothing."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show program's version number and exit", **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser._print_message(f"rocelab {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's options are added (and its module imported): the
     command being run, so `rocelab compile` or `rocelab --help` does not import every other command's module."""
     parser = argparse.ArgumentParser(prog="rocelab", description="Packet-level emulator of RoCEv2 AI fabrics on P4 switches.")
-    parser.add_argument("--version", action="version", version=f"rocelab {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -16,6 +16,7 @@ BENCHMARKS = {
     "pipeline": "packets/s of the P4 pipeline (fabric.p4) vs a bare Python parse+copy loop",
     "sim": "events/s and simulated-time speed of the virtual-time simulator",
     "mininet": "goodput and scheduling lateness of the PFC incast on the Mininet engine (root)",
+    "startup": "wall and CPU ms of rocelab compile, stf, --help and run --help, each a fresh process",
     "switch": "frames/s of rocelab-switch between two namespaces vs a bare AF_PACKET loop; P4Runtime writes/s",
 }
 

@@ -18,7 +18,6 @@ only), so `rocelab compile`, which needs the P4Info, does not build the P4Runtim
 """
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.util
 import sys
@@ -35,6 +34,8 @@ GENERATED = ("p4.config.v1.p4types_pb2", "p4.config.v1.p4info_pb2", "p4.v1.p4dat
 def _serialized_descriptor(module: str) -> bytes:
     """The FileDescriptorProto bytes a generated module carries (old style `serialized_pb=b'...'` or new style
     `AddSerializedFile(b'...')`)."""
+    import ast  # only for a runtime that refuses the package's modules: not a cost of every import
+
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         raise RocelabError(f"the p4runtime package is not installed ({module} missing): pip install p4runtime")
@@ -86,10 +87,11 @@ def _load_upto(leaf: str) -> None:
         if leaf in globals():
             return
         from google.protobuf import any_pb2  # noqa: F401  (dependencies of the p4runtime files)
-        from google.rpc import status_pb2  # noqa: F401
 
         for module, name in zip(GENERATED, _LEAVES):
             if name not in globals():
+                if name == "p4runtime_pb2":  # only p4runtime.proto imports status.proto: P4Info alone needs no RPC
+                    from google.rpc import status_pb2  # noqa: F401
                 globals()[name] = _load(module)
             if name == leaf:
                 return
