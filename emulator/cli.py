@@ -39,7 +39,7 @@ class _VersionAction(argparse.Action):
                          help="show program's version number and exit", **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        parser._print_message(f"rocelab {_version()}\n", sys.stdout)
+        print(f"rocelab {_version()}")
         parser.exit()
 
 
