@@ -65,6 +65,7 @@ class Summarizer:
         self.checked = checked
         self.info = ProgramInfo()
         self.actions: dict[str, ActionInfo] = {}
+        self.global_actions = {id(d) for d in checked.ast.declarations if isinstance(d, ast.ActionDecl)}
         self.extern_by_decl: dict[tuple[str, int], Any] = {}  # (path, id(decl)) -> info
         self.profiles: dict[str, ActionProfileInfo] = {}
         self.digests: dict[str, DigestInfo] = {}
@@ -257,7 +258,8 @@ class Summarizer:
             # once sub-controls are inlined: the flattened locals (tables) first, then the apply body
             self.action_keys[qn] = min(self.action_keys[qn], (self.current_top, 0, self.use_pos))
         if qn in self.actions:
-            if self.actions[qn].decl is not ad and not _same_global_action(self.actions[qn].decl, ad):
+            first = self.actions[qn].decl
+            if first is not ad and not _same_action(first, id(first) in self.global_actions, ad, not inside):
                 raise P4Error(f"two actions are named '{qn}' (use @name to tell them apart)", ad.loc)
             return qn
         cp = [p for p in ad.params if p.direction is None]
@@ -556,13 +558,23 @@ def _int32_annotations(annos, names: tuple[str, ...]) -> None:
             raise P4Error(f"@{name}({v}) is out of range (0 .. 2147483647)", a.loc)
 
 
-def _same_global_action(a: ast.ActionDecl, b: ast.ActionDecl) -> bool:
-    """P4-14 conversions declare an action once per control that uses it, all with the same absolute `@name`
-    (`@name("._nop")`): p4c lists it once in P4Info, so do we when the control-plane parameters agree.
-    Each table still runs its own declaration."""
-    na, nb = name_annotation(a.annotations), name_annotation(b.annotations)
-    if na is None or na != nb or not na.startswith("."):
+def _same_action(a: ast.ActionDecl, a_global: bool, b: ast.ActionDecl, b_global: bool) -> bool:
+    """Two declarations that p4c lists as one P4Info action. P4-14 conversions declare an action once per control
+    that uses it, all with the same absolute `@name` (`@name("._nop")`), and p4c's own front-end output declares
+    `@name(".NoAction") action NoAction_1()` beside core.p4's `NoAction`: an absolute name (a global action's, or a
+    local one's `@name(".x")`) names one action when the control-plane parameters agree, each compared by its
+    control-plane name (the mid end renames the copies' parameters and keeps `@name`). Each table still runs its own
+    declaration."""
+    if not (_absolute(a, a_global) and _absolute(b, b_global)):
         return False
-    pa = [(p.name, key_width(p.param_type.resolved)) for p in a.params if p.direction is None]
-    pb = [(p.name, key_width(p.param_type.resolved)) for p in b.params if p.direction is None]
-    return pa == pb
+    return _cp_params(a) == _cp_params(b)
+
+
+def _absolute(ad: ast.ActionDecl, is_global: bool) -> bool:
+    name = name_annotation(ad.annotations)
+    return is_global or (name is not None and name.startswith("."))
+
+
+def _cp_params(ad: ast.ActionDecl) -> list[tuple[str, int]]:
+    return [(name_annotation(p.annotations) or p.name, key_width(p.param_type.resolved))
+            for p in ad.params if p.direction is None]
