@@ -25,12 +25,14 @@ Modules: base (helpers, containers), core (CodeGen: instances, entry points), pa
 calls, extern_calls, expressions (CodeGen's mixins, one concept each) and runtime (helpers the generated code calls).
 """
 from emulator.target.codegen.base import (
+    LOOP_PASS_LIMIT,
     PARSER_STATE_LIMIT,
     V1MODEL_BLOCKS,
     CompiledProgram,
     Emitter,
     Instance,
     P4AssertionFailed,
+    P4LoopLimit,
     PacketCtx,
     Runtime,
     Unsupported,
@@ -41,7 +43,7 @@ from emulator.target.codegen.core import EXTERN_ALIAS, CodeGen, compile_program
 from emulator.target.codegen.runtime import UnmodelledExtern, ValueSetRuntime, value_set_widths
 
 __all__ = [
-    "EXTERN_ALIAS", "PARSER_STATE_LIMIT", "V1MODEL_BLOCKS", "CodeGen", "CompiledProgram", "Emitter", "Instance", "P4AssertionFailed",
+    "EXTERN_ALIAS", "LOOP_PASS_LIMIT", "PARSER_STATE_LIMIT", "V1MODEL_BLOCKS", "CodeGen", "CompiledProgram", "Emitter", "Instance", "P4AssertionFailed", "P4LoopLimit",
     "PacketCtx", "Runtime", "Unsupported", "UnmodelledExtern", "ValueSetRuntime", "_Evaluated", "compile_program",
     "strip", "value_set_widths",
 ]

@@ -13,7 +13,11 @@ from emulator.target.packet import (
     P4Fault,
 )
 
-PARSER_STATE_LIMIT = 10000  # state transitions per parse before error.ParserTimeout
+PARSER_STATE_LIMIT = 10000  # state runs per parse (sub-parsers' included) before error.ParserTimeout
+# loop passes (`for` and `for` over a range) one run of a block (parser, control) may make, all loops together: a
+# loop whose condition stays true (`for (bit<8> i = 1; i <= 255; i++)`) would spin forever in simple_switch; at
+# about 0.1 us a pass the limit is some 0.1 s of CPU, and a legitimate 255 x 255 nested loop makes 65,025 passes
+LOOP_PASS_LIMIT = 1_000_000
 V1MODEL_BLOCKS = ("parser", "verifyChecksum", "ingress", "egress", "computeChecksum", "deparser")
 
 
@@ -24,6 +28,16 @@ class P4AssertionFailed(P4Fault):
     def __init__(self, kind: str, where: str):
         super().__init__(f"{kind} failed at {where}")
         self.kind = kind
+        self.where = where
+
+
+class P4LoopLimit(P4Fault):
+    """A block's loops made more than LOOP_PASS_LIMIT passes: simple_switch would never finish the packet (it has
+    no limit); the switch abandons it and records `for loop at FILE:LINE ...` like a failed assert."""
+
+    def __init__(self, where: str):
+        super().__init__(f"for loop at {where}: more than {LOOP_PASS_LIMIT:,} loop passes in one run of the "
+                         "block (a loop that does not end?); packet abandoned")
         self.where = where
 
 
@@ -110,6 +124,8 @@ class PacketCtx:
 @dataclass
 class Runtime:
     cur: Any = None
+    loops: int = LOOP_PASS_LIMIT  # loop passes left in this block run (the entry points reset it)
+    states: int = PARSER_STATE_LIMIT  # state runs left in this parse, sub-parsers' included (run_parser resets it)
 
 
 @dataclass

@@ -15,11 +15,14 @@ from emulator.target.classes import make_class, pyattr
 from emulator.target.codegen.base import (
     _GLOBALS_MARK,
     _TRACE_STAGES,
+    LOOP_PASS_LIMIT,
+    PARSER_STATE_LIMIT,
     V1MODEL_BLOCKS,
     CompiledProgram,
     Emitter,
     Instance,
     P4AssertionFailed,
+    P4LoopLimit,
     Runtime,
     Unsupported,
     _bits,
@@ -74,13 +77,15 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
         self.tracer = tracer
         self.tr = tracer is not None
         self._chain = False  # gen_parser: states call their successor (acyclic parser)
+        self.has_loops = False  # a loop was generated: the entry points reset the pass budget (_rt.loops)
+        self.has_parser_loops = False  # a cyclic parser: run_parser resets its state-run budget (_rt.states)
         self.info = program.info
         self.objects = objects if objects is not None else {}
         self.created: dict[str, Any] = {}  # externs built here because the summary did not list them
         self.rt = runtime or Runtime()
         self.ns: dict[str, Any] = {
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
-            "HeaderStack": HeaderStack, "P4Array": P4Array, "_filled": filled, "P4AssertionFailed": P4AssertionFailed, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
+            "HeaderStack": HeaderStack, "P4Array": P4Array, "_filled": filled, "P4AssertionFailed": P4AssertionFailed, "P4LoopLimit": P4LoopLimit, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
             "_NOCOPY": _nocopy,
         }
@@ -447,6 +452,11 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
 
 
     # ------------------------------------------------------------------------------------------ entry points
+    def _reset_loops(self, o: Emitter) -> None:
+        """Each block run starts with a full budget of loop passes (only a program with loops spends any)."""
+        if self.has_loops:
+            o(f"_rt.loops = {LOOP_PASS_LIMIT}")
+
     def _gen_entry_points(self, roles: dict) -> None:
         """run_<role>(...) set the block's frame from the switch's objects and handle exit/parser errors."""
         with self.new_def() as o:
@@ -457,6 +467,9 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
                 o("return 0")
             else:
                 self._global_line(o, p)
+                self._reset_loops(o)
+                if self.has_parser_loops:
+                    o(f"_rt.states = {PARSER_STATE_LIMIT}")
                 for g, v in zip(p.frame, ["pin", "hdr", "meta", "sm"][:len(p.decl.params)]):
                     o(f"{g} = {v}")
                 if self.tr:
@@ -487,6 +500,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
                     c = roles.get(role)
                     if c is None:
                         continue
+                    self._reset_loops(o)
                     for g, v in zip(c.frame, blocks[role][:len(c.decl.params)]):
                         o(f"{g} = {v}")
                     if self.tr:

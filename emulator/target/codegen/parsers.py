@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from emulator.p4 import ast as A
-from emulator.target.codegen.base import PARSER_STATE_LIMIT, Instance, Unsupported, _bits, _ident, _mask
+from emulator.target.codegen.base import Instance, Unsupported, _bits, _ident, _mask
 
 
 class ParserGen:
@@ -59,11 +59,16 @@ class ParserGen:
             if self._chain:
                 o(f"{fns['start']}()")
             else:
+                # the state runs of one parse, its sub-parsers' included, share one budget (_rt.states, set by
+                # run_parser): a sub-parser that loops 9,999 times, applied by a state that loops on itself, would
+                # otherwise make 10,000 x 9,999 state runs (some 10 s of CPU) before error.ParserTimeout
+                self.has_parser_loops = True
                 o(f"st = {fns['start']}")
-                o(f"for _ in range({PARSER_STATE_LIMIT}):")
+                o("while True:")
+                o("    _rt.states -= 1")
+                o(f"    if _rt.states < 0: raise ParserReject({self.err('ParserTimeout', 5)})")
                 o("    st = st()")
                 o("    if st is None: return")
-                o(f"raise ParserReject({self.err('ParserTimeout', 5)})")
         self._chain = False
         inst.entry = f"P{inst.n}"
 

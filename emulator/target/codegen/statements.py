@@ -104,8 +104,17 @@ class StatementGen:
         o(f"{first} = False")
         if s.cond is not None:
             o(f"if not {self.expr(s.cond)}: break")
+        self.count_pass(s)
         self.block(s.body)
         o.ind -= 1
+
+    def count_pass(self, s) -> None:
+        """One pass of a loop whose pass count is a run-time value: spend one of the block run's passes
+        (LOOP_PASS_LIMIT, reset by the entry points), so that a loop that never ends abandons the packet."""
+        self.has_loops = True
+        where = self.where(s) or "?"
+        self.out("_rt.loops -= 1")
+        self.out(f"if _rt.loops < 0: raise P4LoopLimit({where!r})")
 
     def for_in_loop(self, s) -> None:
         """`for (T x in lo .. hi)` (both bounds included, evaluated once) or over a header stack's elements."""
@@ -117,6 +126,7 @@ class StatementGen:
             it = self.uniq("it")
             o(f"for {it} in range({self.expr(coll.lo, want=coll.type)}, {self.expr(coll.hi, want=coll.type)} + 1):")
             o.ind += 1
+            self.count_pass(s)  # bounds evaluated at run time: `0 .. 0xFFFFFFFF` is 4 G passes
             o(f"{v} = {it}")
         elif isinstance(strip(coll.type), (T.List, T.Tuple)):
             o(f"for {v} in {self.expr(coll)}:")
