@@ -295,6 +295,10 @@ class V1Switch:
     def _trace_after_egress(self, tr, ctx, sm) -> None:
         if ctx.clone is not None:
             self._trace_clone(tr, ctx, "egress", "E2E")
+        for what, done in (("digest", ctx.digests), ("resubmit", ctx.resubmit is not None)):
+            if done:  # simple_switch acts on a digest or a resubmit after ingress only
+                tr.at("egress", "decision", f"{what} ignored", "(called in egress: simple_switch acts on it after "
+                      "ingress only)")
         if sm.egress_spec == DROP_PORT or sm.egress_port == DROP_PORT:
             tr.at("egress", "decision", "dropped", "(egress_spec 511)" if sm.egress_spec == DROP_PORT else "")
 
