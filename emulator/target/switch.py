@@ -7,8 +7,8 @@
     frames = sw.process(port, frame)                  # both through an ideal zero-delay TM (STF, tests)
 
 After ingress, in BMv2's order: clone (I2E) -> digest -> resubmit -> multicast (mcast_grp != 0) -> drop
-(egress_spec == the drop port, 511 unless set_drop_port) -> unicast. After egress: clone (E2E) -> drop (egress_spec == 511, i.e. mark_to_drop in
-egress) -> recirculate -> transmit. As in BMv2's simple_switch.cpp, I2E clones, resubmitted and recirculated
+(egress_spec == the drop port, 511 unless set_drop_port) -> unicast. After egress: clone (E2E) -> drop
+(egress_spec == the drop port, i.e. mark_to_drop in egress) -> recirculate -> transmit. As in BMv2's simple_switch.cpp, I2E clones, resubmitted and recirculated
 packets are parsed again and E2E clones copy the headers as egress left them; all of them start with every
 metadata field reset (ingress_port too) but the preserved field list and instance_type; a packet unicast after
 ingress is NORMAL in egress. A malformed packet never raises: parser errors only.
