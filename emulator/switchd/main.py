@@ -233,12 +233,27 @@ def _traced(log: _Log):
     return factory
 
 
+def with_drop_port(factory, port: int):
+    """A switch factory (None: plain V1Switch) whose switches drop on `port`, simple_switch's --drop-port: every
+    program, the one on the command line and each one P4Runtime sends, gets it."""
+    def make(prog):
+        from emulator.target.switch import V1Switch
+
+        sw = (factory or V1Switch)(prog)
+        sw.set_drop_port(port)
+        return sw
+
+    return make
+
+
 def _engine(opts: SwitchOptions, device, log: _Log, rates: dict[int, int]):
     """The forwarding engine with the program from the command line and the traffic manager. P4Runtime commits
     wait until it is attached (device.attached), so a pipeline sent meanwhile still replaces that program."""
     from emulator.switchd.loop import RealTimeSwitch
 
     initial = None
+    if opts.drop_port != 511:
+        device.switch_factory = with_drop_port(device.switch_factory, opts.drop_port)
     if opts.config:
         from emulator.target.switch import V1Switch
 

@@ -224,6 +224,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         raise RocelabError(f"rocelab-switch: --packet-in '{o.packet_in}': expected ipc://PATH or tcp://HOST:PORT")
     if o.priority_queues is not None and not 1 <= o.priority_queues <= 8:
         raise RocelabError(f"rocelab-switch: --priority-queues {o.priority_queues}: expected 1..8")
+    if not 0 <= o.drop_port <= 511:
+        raise RocelabError(f"rocelab-switch: --drop-port {o.drop_port}: expected 0..511")
     if o.cpu_port is not None and not 0 <= o.cpu_port < 511:
         raise RocelabError(f"rocelab-switch: --cpu-port {o.cpu_port}: expected 0..510")
     for item in t.port_rate:

@@ -7,8 +7,8 @@
     frames = sw.process(port, frame)                  # both through an ideal zero-delay TM (STF, tests)
 
 After ingress, in BMv2's order: clone (I2E) -> digest -> resubmit -> multicast (mcast_grp != 0) -> drop
-(egress_spec == 511) -> unicast. After egress: clone (E2E) -> drop (egress_spec == 511, i.e. mark_to_drop in
-egress) -> recirculate -> transmit. As in BMv2's simple_switch.cpp, I2E clones, resubmitted and recirculated
+(egress_spec == the drop port, 511 unless set_drop_port) -> unicast. After egress: clone (E2E) -> drop
+(egress_spec == the drop port, i.e. mark_to_drop in egress) -> recirculate -> transmit. As in BMv2's simple_switch.cpp, I2E clones, resubmitted and recirculated
 packets are parsed again and E2E clones copy the headers as egress left them; all of them start with every
 metadata field reset (ingress_port too) but the preserved field list and instance_type; a packet unicast after
 ingress is NORMAL in egress. A malformed packet never raises: parser errors only.
@@ -155,6 +155,7 @@ class V1Switch:
         self.tracer = as_tracer(trace)
         self.compiled: CompiledProgram = compile_program(program, objects, self.rt, self.tracer, plugins)
         self.use_rng(rng if rng is not None else random.Random(0))
+        self.set_drop_port(DROP_PORT)
         self.hashes = self.state.hashes
         self.compiled.namespace["_hash_get"] = self.hashes.get  # custom CRCs: this switch's parameters
         cp = self.compiled
@@ -198,6 +199,15 @@ class V1Switch:
         run is reproducible and two switches do not share one stream)."""
         randint = rng.randint
         self.compiled.namespace["_randint"] = lambda lo, hi: lo if hi < lo else randint(lo, hi)
+
+    def set_drop_port(self, port: int) -> None:
+        """simple_switch's --drop-port: the egress_spec value mark_to_drop() writes and the after-ingress and
+        after-egress checks drop on (511 by default); egress starts with egress_spec = drop port + 1 (9 bits)."""
+        if not isinstance(port, int) or not 0 <= port <= DROP_PORT:
+            raise RuntimeApiError(f"drop port {port!r} out of range 0..{DROP_PORT}")
+        self.drop_port = port
+        self._egress_spec0 = (port + 1) & DROP_PORT
+        self.compiled.namespace["_DROP_PORT"] = port
 
     @property
     def source(self) -> str:
@@ -286,8 +296,8 @@ class V1Switch:
             tr.at("pre", "decision", f"multicast group {grp}", f"{len(reps)} replicas" + (
                 f" (ports {ports})" if reps else " (no such group or an empty one: nothing is sent)"))
             return
-        if sm.egress_spec == DROP_PORT:
-            tr.at("pre", "decision", "dropped", "(egress_spec 511)")
+        if sm.egress_spec == self.drop_port:
+            tr.at("pre", "decision", "dropped", f"(egress_spec {self.drop_port})")
             return
         tr.at("pre", "decision", f"unicast to port {sm.egress_spec}",
               "(recirculate after egress)" if ctx.recirculate is not None else "")
@@ -295,8 +305,13 @@ class V1Switch:
     def _trace_after_egress(self, tr, ctx, sm) -> None:
         if ctx.clone is not None:
             self._trace_clone(tr, ctx, "egress", "E2E")
-        if sm.egress_spec == DROP_PORT or sm.egress_port == DROP_PORT:
-            tr.at("egress", "decision", "dropped", "(egress_spec 511)" if sm.egress_spec == DROP_PORT else "")
+        for what, done in (("digest", ctx.digests), ("resubmit", ctx.resubmit is not None)):
+            if done:  # simple_switch acts on a digest or a resubmit after ingress only
+                tr.at("egress", "decision", f"{what} ignored", "(called in egress: simple_switch acts on it after "
+                      "ingress only)")
+        if sm.egress_spec == self.drop_port or sm.egress_port == DROP_PORT:
+            tr.at("egress", "decision", "dropped",
+                  f"(egress_spec {self.drop_port})" if sm.egress_spec == self.drop_port else "")
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
         """Re-inject a recirculated packet (its ingress port travels with it)."""
@@ -384,7 +399,7 @@ class V1Switch:
                                           loops, ctx.lreg))
             return
         eport = sm.egress_spec
-        if eport == DROP_PORT:
+        if eport == self.drop_port:
             return
         sm.egress_port = eport
         sm.instance_type = NORMAL  # BMv2 sets it on unicast: a resubmitted/recirculated packet is NORMAL in egress
@@ -445,7 +460,7 @@ class V1Switch:
         sm = job.sm
         now_us = now_ns // 1000
         sm.egress_port = job.egress_port
-        sm.egress_spec = 0  # BMv2 resets it so that mark_to_drop in egress is visible
+        sm.egress_spec = self._egress_spec0  # BMv2: drop port + 1, so that mark_to_drop in egress is visible
         sm.egress_global_timestamp = now_us
         sm.packet_length = job.plen  # BMv2 sets it from the packet's length register at each egress start
         if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
@@ -475,7 +490,7 @@ class V1Switch:
         if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
             clones = []
             self._clone_e2e(ctx.clone, job, hdr, meta, sm, clones, ctx.lreg)
-        if sm.egress_spec == DROP_PORT or job.egress_port == DROP_PORT:
+        if sm.egress_spec == self.drop_port or job.egress_port == DROP_PORT:
             return EgressResult(None, clones)
         parts: list = []
         self._run_compute_deparser(parts, hdr, meta)  # BMv2 updates checksums in its deparser

@@ -154,7 +154,9 @@ enum HashAlgorithm {
 @deprecated("Please use mark_to_drop(standard_metadata) instead.")
 extern void mark_to_drop();
 
-/* egress_spec := 511 (drop port) and mcast_grp := 0. */
+/* egress_spec := 511 (drop port) and mcast_grp := 0. The annotations on this and the checksum externs are
+ * p4c's (optimisation hints; rocelab ignores them). */
+@pure
 extern void mark_to_drop(inout standard_metadata_t standard_metadata);
 
 /* result = base + (hash(data) % max); base when max is 0. */
@@ -181,11 +183,13 @@ extern Checksum16 {
 extern void verify_checksum<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
 
 /* checksum := checksum of `data` when `condition` holds. */
+@pure
 extern void update_checksum<T, O>(in bool condition, in T data, inout O checksum, HashAlgorithm algo);
 
 /* As above, with the payload after the deparsed headers appended to `data`. */
 extern void verify_checksum_with_payload<T, O>(in bool condition, in T data, in O checksum, HashAlgorithm algo);
 
+@noSideEffects
 extern void update_checksum_with_payload<T, O>(in bool condition, in T data, inout O checksum,
                                                HashAlgorithm algo);
 

@@ -97,6 +97,28 @@ class ControlGen:
     def _action_in(a, inst: Instance | None) -> bool:
         return inst is not None and isinstance(inst.decl, A.ControlDecl) and any(x is a for x in inst.decl.locals)
 
+    def _direct_meter_dest(self, tbl, refs):
+        """The field a table's direct meter writes on a hit: the argument of the first `m.read(field)` in the
+        table's actions (p4c requires them all to name one field), or None. A field naming the action's own
+        parameters or locals cannot be written before the action runs; it is left to read() alone."""
+        dm = getattr(tbl, "direct_meter", None)
+        if dm is None:
+            return None
+        for ref in refs:
+            adecl = ref.name.decl
+            own = {id(p) for p in adecl.params} | {id(n) for n in A.walk(adecl.body)}
+            for n in A.walk(adecl.body):
+                callee = getattr(n, "callee", None) if isinstance(n, A.MethodCall) else None
+                if (callee is None or callee.kind != "extern_method" or callee.name != "read"
+                        or getattr(callee.extern, "name", None) != "direct_meter"
+                        or self.ns.get(self.expr(callee.receiver)) is not dm):
+                    continue
+                dest = list(callee.args)[0]
+                if any(id(getattr(x, "decl", None)) in own for x in A.walk(dest) if isinstance(x, A.PathExpression)):
+                    return None
+                return dest
+        return None
+
     def gen_table(self, inst: Instance, t) -> None:
         qn = self._qualify(t, inst.path)
         tbl = self._object(qn, t)
@@ -158,7 +180,19 @@ class ControlGen:
             tup = "(" + "".join(s + ", " for s in ks) + ")"
             lookup = (f"{tg}.apply({tup}, _rt.cur.length, _rt.cur.now_us)" if direct else f"{tg}.lookup({tup})")
             o(f"a, args, e = {lookup}")
-            if not self.tr:
+            dest = self._direct_meter_dest(tbl, refs)
+            if dest is not None:
+                # BMv2 writes a direct meter's color on every hit, whichever action runs (simple_switch.md,
+                # "BMv2 direct_meter implementation notes"): p4c turns the read() calls into the table's
+                # meter destination
+                o("if e is not None:")
+                o.ind += 1
+                self.store(dest, f"{tg}.direct_meter.color")
+                if self.tr:
+                    self.trace("extern", "direct_meter", f"{A.to_source(dest)} = {{}} (written on every hit)", t,
+                               f"{tg}.direct_meter.color")
+                o.ind -= 1
+            elif not self.tr:
                 self.table_lookups[fn] = (lookup, dname)
             if self.tr:
                 tp = self.bind("TP_" + qn, tparams)

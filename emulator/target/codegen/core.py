@@ -87,7 +87,7 @@ class CodeGen(ParserGen, ControlGen, StatementGen, CallGen, ExternGen, PluginGen
             "ParserError": ParserError, "ParserReject": ParserReject, "ExitBlock": ExitBlock,
             "HeaderStack": HeaderStack, "P4Array": P4Array, "_filled": filled, "P4AssertionFailed": P4AssertionFailed, "P4LoopLimit": P4LoopLimit, "_rt": self.rt, "_pack": hashing.pack, "_hash_get": hashing.get,
             "_extract_bits": packet.extract_bits, "_div": _div, "_mod": _mod, "_shl": _shl, "_randint": _rand,
-            "_NOCOPY": _nocopy,
+            "_NOCOPY": _nocopy, "_DROP_PORT": 511,  # V1Switch.set_drop_port changes it
         }
         if self.tr:
             self.ns["_T"] = tracer

@@ -32,7 +32,7 @@ class ExternGen:
             return None if stmt else "True"
         if name == "mark_to_drop":
             sm = self.expr(args[0]) if args and args[0] is not None else "_rt.cur.sm"
-            o(f"{sm}.egress_spec = 511")
+            o(f"{sm}.egress_spec = _DROP_PORT")  # the switch's drop port (simple_switch --drop-port), 511
             o(f"{sm}.mcast_grp = 0")
             if self.tr:
                 self.trace("extern", "mark_to_drop", "", c)
