@@ -12,6 +12,7 @@ with `struct` and copy the bytes. The ratio says how far the generated pipeline 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import struct
 import time
@@ -52,8 +53,9 @@ def run(args: argparse.Namespace) -> dict:
     seconds = float(getattr(args, "seconds", 3.0))
     n_packets = int(getattr(args, "packets", 4096))
     payload = int(getattr(args, "payload", 1024))
-    if seconds <= 0 or n_packets <= 0 or payload < 0:
-        raise ConfigError("--seconds and --packets must be positive and --payload not negative")
+    if not 0 < seconds < math.inf or n_packets <= 0 or payload < 0:  # NaN and inf: measure() never returned
+        raise ConfigError(f"--seconds must be a finite number above 0 (got {seconds}), --packets 1 or more (got "
+                          f"{n_packets}), --payload 0 or more (got {payload})")
     switch = build_switch(getattr(args, "program", str(FABRIC_P4)))
     packets = make_packets(n_packets, payload, seed=int(getattr(args, "seed", 1)))
 
