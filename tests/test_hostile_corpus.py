@@ -10,7 +10,8 @@ Each case states what it expects in comment lines at its top (`#` or `//`):
   program: PATH           the P4 program an STF case runs against (from the repository root)
 Folders: scenarios/*.yaml (rocelab run), stf/*.stf (rocelab stf), p4/*.p4 (rocelab compile), cli/*.args (a
 whole command line, first non-comment line). A file without `expect-exit` is a helper of another case.
-Placeholders: {case} the case file, {out} the output folder, {file} a regular file, {repo}, {hostile}.
+Placeholders: {case} the case file, {out} the output folder, {file} a regular file, {dangling} a symbolic link to a
+missing folder, {repo}, {hostile}.
 
 For every case: the exit status, the messages, no "Traceback" and no pydantic jargon anywhere, and nothing written
 outside the output folder (the working folder, the corpus and the repository's top level are compared before and
@@ -93,7 +94,9 @@ def test_hostile_case(kind, path, tmp_path):
     work, out, regular = tmp_path / "work", tmp_path / "work" / "out", tmp_path / "work" / "not_a_folder.txt"
     work.mkdir()
     regular.write_text("a regular file that must stay as it is\n")
-    values = {"case": str(path), "out": str(out), "file": str(regular), "repo": str(ROOT), "hostile": str(HOSTILE),
+    dangling = work / "dangling_link"
+    dangling.symlink_to("missing_folder")
+    values = {"case": str(path), "out": str(out), "file": str(regular), "dangling": str(dangling), "repo": str(ROOT), "hostile": str(HOSTILE),
               "program": (meta.get("program") or ["p4src/fabric.p4"])[0]}
     template = (meta.get("command") if kind == "cli" else meta.get("args")) or [DEFAULT_ARGS[kind]]
     args = [a.format(**values) for a in shlex.split(template[0])]
@@ -112,7 +115,8 @@ def test_hostile_case(kind, path, tmp_path):
     for word in JARGON:
         assert word not in said, said
     assert regular.read_text() == "a regular file that must stay as it is\n"
-    outside = {p for p in _tree(work) if not p.startswith("out") and p != regular.name}
+    assert dangling.is_symlink() and not dangling.exists(), "the dangling link was followed"
+    outside = {p for p in _tree(work) if not p.startswith("out") and p not in (regular.name, dangling.name)}
     assert not outside, f"written outside the output folder: {sorted(outside)}"
     assert _tree(HOSTILE) == corpus_before and set(os.listdir(ROOT)) == top_before
     for absent in meta.get("expect-absent", []):
