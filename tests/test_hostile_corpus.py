@@ -205,6 +205,24 @@ def test_a_new_run_replaces_the_previous_runs_files_and_nothing_else(tmp_path):
     assert json.loads((out / "summary.json").read_text())["status"] == "complete"
 
 
+def test_an_output_name_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path, monkeypatch):
+    """A symlink named summary.json in --out: refused before the engine runs (it was found only at the rename, after
+    the whole run, and the folder kept a manifest of files never written), and the link's target is untouched."""
+    import emulator.sim.runner as runner
+    from emulator.errors import UsageError
+    from emulator.scenario.load import load_scenario
+
+    out, mine = tmp_path / "out", tmp_path / "mine.txt"
+    out.mkdir()
+    mine.write_text("mine\n")
+    (out / "summary.json").symlink_to(mine)
+    monkeypatch.setattr(runner, "_run", lambda *a, **k: pytest.fail("the run started"))
+    with pytest.raises(UsageError, match="will not replace .*summary.json: it is not a regular file"):
+        runner.run_scenario(load_scenario(HOSTILE / "scenarios" / "units_exact.yaml"), out_dir=out)
+    assert sorted(p.name for p in out.iterdir()) == [".rocelab.lock", "summary.json"]
+    assert mine.read_text() == "mine\n"
+
+
 def test_a_write_that_fails_midway_is_named_and_leaves_no_partial_outputs(tmp_path):
     """A file-size limit makes every write past 2 KiB fail, as a full disk would: the run names the file and the
     reason, exits 2, and leaves none of its outputs (complete or absent)."""

@@ -66,6 +66,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
         opts.starting()
     out = OutputDir(out_dir).begin()
     try:
+        out.check_replaceable(["summary.json", "fct.png", *(f"{h}.pcap" for h in built.nics)])
         with RunState.create(label="mininet") as st:
             work = Path(tempfile.mkdtemp(prefix="rocelab-mn-"))
             st.add_path(work)

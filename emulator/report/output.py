@@ -121,6 +121,12 @@ class OutputDir:
             final.unlink(missing_ok=True)
         self.written.clear()
 
+    def check_replaceable(self, names: list[str]) -> None:
+        """Refuse, before the run, any name it will write that is not a regular file: found at the rename, it cost
+        the whole run and left a manifest of files that were never written."""
+        for name in names:
+            self._replaceable(name)
+
     def _replaceable(self, name: str) -> Path:
         final = self.path / name
         if final.is_symlink() or (final.exists() and not _is_regular(final)):
