@@ -149,6 +149,9 @@ def print_realtime(console: Any, summary: dict[str, Any]) -> None:
     """The Mininet run's last line: its worst scheduling lateness against the limit, and whether it kept up."""
     rt = summary["realtime"]
     w = rt["worst"]
+    if rt["kept_up"] is None:  # it printed "None/None/None us ...: kept up" of a run stopped before its traffic
+        console.print("real time: no lateness measured (the run stopped before its traffic)", soft_wrap=True)
+        return
     console.print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
                   f"(limit {rt['lateness_limit_us']} us): "
                   + ("kept up" if rt["kept_up"] else "[bold red]NOT kept up[/]"), soft_wrap=True)

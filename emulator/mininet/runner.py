@@ -245,8 +245,9 @@ def _realtime(sc: Any, switch_stats: dict, reports: dict, opts: MininetOptions) 
     rate = max(lk.rate or sc.topology.rate for lk in sc.topology.links) if sc.topology.links else sc.topology.rate
     mtu = max(sc.nic_of(h).mtu for h in sc.topology.hosts)
     frame_us = frame_bits(mtu) / rate * 1e6
-    ok = worst["p99_us"] is None or worst["p99_us"] <= LATENESS_FRACTION * frame_us
-    warning = None if ok else (
+    # no samples (stopped before the traffic): not measured, so neither kept up nor not
+    ok = None if worst["p99_us"] is None else worst["p99_us"] <= LATENESS_FRACTION * frame_us
+    warning = None if ok is not False else (
         f"real time not kept: scheduling lateness p99 {worst['p99_us']} us is more than "
         f"{LATENESS_FRACTION:.0%} of a frame time ({frame_us:.0f} us at {rate / 1e6:g} Mb/s); the figures are not "
         "those of the configured rates (lower the rates or run fewer things on this machine)")
