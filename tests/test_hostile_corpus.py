@@ -223,6 +223,29 @@ def test_an_output_name_that_is_not_a_regular_file_is_refused_before_the_run(tmp
     assert mine.read_text() == "mine\n"
 
 
+def test_a_signal_during_a_mininet_teardown_leaves_no_outputs(tmp_path, monkeypatch):
+    """Ctrl-C while a Mininet run tears down: the command says "interrupted: no outputs written", but the switch
+    pcaps committed by then stayed (10 of them, no summary). The engine's set-up and network are stood in for."""
+    import emulator.mininet.runner as mn
+    from emulator.scenario.load import load_scenario
+
+    def teardown_interrupted(sc, built, wiring, st, work, out, opts, base_dir):
+        with open(out.stage("s1-1_in.pcap"), "wb") as f:
+            f.write(b"frames")
+        out.commit("s1-1_in.pcap")
+        raise KeyboardInterrupt("SIGINT")
+
+    monkeypatch.setenv("ROCELAB_STATE_DIR", str(tmp_path / "state"))
+    for name in ("check_environment", "check_switch_binary", "check_scale"):
+        monkeypatch.setattr(mn, name, lambda *a, **k: None)
+    monkeypatch.setattr(mn, "_run", teardown_interrupted)
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        mn.run_scenario_mininet(load_scenario(HOSTILE / "scenarios" / "units_exact.yaml"), out_dir=out)
+    assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []
+
+
 def test_a_write_that_fails_midway_is_named_and_leaves_no_partial_outputs(tmp_path):
     """A file-size limit makes every write past 2 KiB fail, as a full disk would: the run names the file and the
     reason, exits 2, and leaves none of its outputs (complete or absent)."""

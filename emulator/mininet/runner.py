@@ -76,6 +76,9 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
 
                 files.append(plot_completions(out, summary["flows"], summary["scenario"]))
             files.append(out.write_json("summary.json", summary))
+    except KeyboardInterrupt:  # a signal during the teardown or the writing: the command says "no outputs written",
+        out.abandon()  # so the pcaps committed by then go too (as the sim engine's outputs: complete or absent)
+        raise
     finally:
         out.discard()
         out.end()
