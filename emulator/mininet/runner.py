@@ -121,7 +121,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
         if opts.cli:  # fabric.p4 routes IPv4 but floods no ARP: without these, `h1 ping r` in the CLI never resolves r
             net.staticArp()
         _program(sc, built, net, base_dir)
-        host_pcaps = {h: str(out.stage(f"{h}.pcap")) for h in built.nics}
+        # absolute: the agents run in the project's folder, where a relative --out put them outside the outputs
+        host_pcaps = {h: str(out.stage(f"{h}.pcap").absolute()) for h in built.nics}
         specs = agent_specs(built.nics, built.flows, {h: intf_name(tag, h, 0) for h in built.nics}, pcaps=host_pcaps)
         for h, spec in specs.items():
             path = work / f"agent-{h}.json"
