@@ -246,6 +246,24 @@ def test_a_signal_during_a_mininet_teardown_leaves_no_outputs(tmp_path, monkeypa
     assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []
 
 
+def test_a_signal_while_the_summary_is_printed_does_not_deny_the_outputs(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after the outputs were written, while the table is printed: the command said "interrupted: no outputs
+    written" of a folder holding every output of a complete run."""
+    import emulator.commands.run as run_cmd
+    from emulator.cli import main
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt("SIGINT")
+
+    monkeypatch.setattr(run_cmd, "print_summary", interrupted)
+    out = tmp_path / "out"
+    code = main(["run", str(HOSTILE / "scenarios" / "units_exact.yaml"), "--out", str(out), "--no-plots"])
+    err = capsys.readouterr().err
+    assert code == 3 and "no outputs written" not in err, err
+    assert f"interrupted while printing: the run's outputs are complete in {out}/" in err
+    assert json.loads((out / "summary.json").read_text())["status"] == "complete"
+
+
 def test_a_write_that_fails_midway_is_named_and_leaves_no_partial_outputs(tmp_path):
     """A file-size limit makes every write past 2 KiB fail, as a full disk would: the run names the file and the
     reason, exits 2, and leaves none of its outputs (complete or absent)."""
