@@ -275,7 +275,10 @@ def _open_nn(opts: SwitchOptions, opened: list):
 def _attach_ports(opts: SwitchOptions, sw, device, opened: list, nn) -> None:
     """The interfaces, the nanomsg port and the CPU port become the engine's ports."""
     if opts.pcap_dir is not None:
-        Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # under a file, say: a traceback before
+            raise RocelabError(f"rocelab-switch: cannot make --pcap folder {opts.pcap_dir}: {exc.strerror}") from None
     for p in opened:
         if p is not nn:
             sw.add_port(p.port, p.send, p.iface)

@@ -25,6 +25,7 @@ cache, emulator/switchd/flowcache.py); and simple_switch_grpc's TLS options: --g
 """
 from __future__ import annotations
 
+import os
 import argparse
 from dataclasses import dataclass, field
 
@@ -249,6 +250,8 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         raise RocelabError(f"rocelab-switch: --queue-depth {o.queue_depth}: expected 0 (bytes only) or more packets")
     if o.catch_up_frames < 0:
         raise RocelabError(f"rocelab-switch: --catch-up {o.catch_up_frames}: expected 0 or more frames")
+    if o.pcap_dir is not None and os.path.exists(o.pcap_dir) and not os.path.isdir(o.pcap_dir):
+        raise RocelabError(f"rocelab-switch: --pcap {o.pcap_dir}: exists and is not a folder")  # was a traceback
     o.grpc_tls = _grpc_tls(t, o.notes)
     return o
 
