@@ -89,6 +89,7 @@ def write_stats(sw, path: str) -> None:
     """The datapath's counters (what the simulator reports per switch) and the loop's lateness, as JSON, replaced
     atomically so a reader never sees half a file. It runs in the SIGUSR1 handler, inside the real-time loop:
     everything it imports is imported at start-up (`_stats_imports`), and is light (no scapy, no traffic)."""
+    import contextlib
     import json
     import os
 
@@ -103,9 +104,14 @@ def write_stats(sw, path: str) -> None:
     if sw.flowcache is not None:
         data["fast_path"] = sw.flowcache.stats()
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a folder removed meanwhile: said, and no temporary file left beside it
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        print(f"rocelab-switch: cannot write --stats-file {path}: {exc.strerror or exc}", file=sys.stderr, flush=True)
 
 
 def _stats_imports() -> None:
