@@ -101,6 +101,8 @@ def apply_override(data: dict, item: str) -> None:
     keys = _split_path(dotted)
     if not keys:
         raise ConfigError(f"--set has an empty path in '{item}'")
+    if any(not part.strip() for part in dotted.strip().split(".")):  # `a..b` was taken silently as `a.b`
+        raise ConfigError(f"--set has an empty field name in the path '{dotted}'")
     node: Any = data
     for i, key in enumerate(keys[:-1]):
         nxt = keys[i + 1]
