@@ -25,8 +25,8 @@ cache, emulator/switchd/flowcache.py); and simple_switch_grpc's TLS options: --g
 """
 from __future__ import annotations
 
-import os
 import argparse
+import os
 from dataclasses import dataclass, field
 
 from emulator.errors import RocelabError
