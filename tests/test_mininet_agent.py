@@ -121,3 +121,17 @@ def test_stopping_agents_that_wait_for_time_zero_is_prompt():
     t0 = time.monotonic()
     reports = group.stop(timeout_s=30)
     assert time.monotonic() - t0 < 1.5 and reports["h1"]["event"] == "report" and "h2" not in reports
+
+
+def test_an_agent_stopped_before_its_time_zero_reports_no_run_time():
+    """Its clock counted from 0, so its report said the run had lasted as long as the machine had been up."""
+    import io
+
+    from emulator.mininet.agent import Agent
+
+    nics = {h: Nic(h, f"02:00:00:01:00:0{i}", f"10.0.0.{i + 1}", RATE, NicConfig()) for i, h in enumerate(("h1", "h2"))}
+    flows = open_flows(nics, [FlowSpec("h1", "h2", 4096, 0, None, "f1")])
+    spec = agent_specs(nics, flows, {"h1": "eth0", "h2": "eth0"})["h1"]
+    assert not spec.t0_ns
+    rep = Agent(spec, out=io.StringIO()).report()
+    assert rep["now_ns"] == 0
