@@ -10,7 +10,8 @@ Each case states what it expects in comment lines at its top (`#` or `//`):
   program: PATH           the P4 program an STF case runs against (from the repository root)
 Folders: scenarios/*.yaml (rocelab run), stf/*.stf (rocelab stf), p4/*.p4 (rocelab compile), cli/*.args (a
 whole command line, first non-comment line). A file without `expect-exit` is a helper of another case.
-Placeholders: {case} the case file, {out} the output folder, {file} a regular file, {repo}, {hostile}.
+Placeholders: {case} the case file, {out} the output folder, {file} a regular file, {dangling} a symbolic link to a
+missing folder, {repo}, {hostile}.
 
 For every case: the exit status, the messages, no "Traceback" and no pydantic jargon anywhere, and nothing written
 outside the output folder (the working folder, the corpus and the repository's top level are compared before and
@@ -93,7 +94,9 @@ def test_hostile_case(kind, path, tmp_path):
     work, out, regular = tmp_path / "work", tmp_path / "work" / "out", tmp_path / "work" / "not_a_folder.txt"
     work.mkdir()
     regular.write_text("a regular file that must stay as it is\n")
-    values = {"case": str(path), "out": str(out), "file": str(regular), "repo": str(ROOT), "hostile": str(HOSTILE),
+    dangling = work / "dangling_link"
+    dangling.symlink_to("missing_folder")
+    values = {"case": str(path), "out": str(out), "file": str(regular), "dangling": str(dangling), "repo": str(ROOT), "hostile": str(HOSTILE),
               "program": (meta.get("program") or ["p4src/fabric.p4"])[0]}
     template = (meta.get("command") if kind == "cli" else meta.get("args")) or [DEFAULT_ARGS[kind]]
     args = [a.format(**values) for a in shlex.split(template[0])]
@@ -112,7 +115,8 @@ def test_hostile_case(kind, path, tmp_path):
     for word in JARGON:
         assert word not in said, said
     assert regular.read_text() == "a regular file that must stay as it is\n"
-    outside = {p for p in _tree(work) if not p.startswith("out") and p != regular.name}
+    assert dangling.is_symlink() and not dangling.exists(), "the dangling link was followed"
+    outside = {p for p in _tree(work) if not p.startswith("out") and p not in (regular.name, dangling.name)}
     assert not outside, f"written outside the output folder: {sorted(outside)}"
     assert _tree(HOSTILE) == corpus_before and set(os.listdir(ROOT)) == top_before
     for absent in meta.get("expect-absent", []):
@@ -198,6 +202,65 @@ def test_a_new_run_replaces_the_previous_runs_files_and_nothing_else(tmp_path):
     assert (out / "s1.pcap").exists()
     run_scenario(load_scenario(case), out_dir=out)  # no pcap this time: the old one must go
     assert not (out / "s1.pcap").exists() and (out / "notes.txt").read_text() == "mine\n"
+    assert json.loads((out / "summary.json").read_text())["status"] == "complete"
+
+
+def test_an_output_name_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path, monkeypatch):
+    """A symlink named summary.json in --out: refused before the engine runs (it was found only at the rename, after
+    the whole run, and the folder kept a manifest of files never written), and the link's target is untouched."""
+    import emulator.sim.runner as runner
+    from emulator.errors import UsageError
+    from emulator.scenario.load import load_scenario
+
+    out, mine = tmp_path / "out", tmp_path / "mine.txt"
+    out.mkdir()
+    mine.write_text("mine\n")
+    (out / "summary.json").symlink_to(mine)
+    monkeypatch.setattr(runner, "_run", lambda *a, **k: pytest.fail("the run started"))
+    with pytest.raises(UsageError, match="will not replace .*summary.json: it is not a regular file"):
+        runner.run_scenario(load_scenario(HOSTILE / "scenarios" / "units_exact.yaml"), out_dir=out)
+    assert sorted(p.name for p in out.iterdir()) == [".rocelab.lock", "summary.json"]
+    assert mine.read_text() == "mine\n"
+
+
+def test_a_signal_during_a_mininet_teardown_leaves_no_outputs(tmp_path, monkeypatch):
+    """Ctrl-C while a Mininet run tears down: the command says "interrupted: no outputs written", but the switch
+    pcaps committed by then stayed (10 of them, no summary). The engine's set-up and network are stood in for."""
+    import emulator.mininet.runner as mn
+    from emulator.scenario.load import load_scenario
+
+    def teardown_interrupted(sc, built, wiring, st, work, out, opts, base_dir):
+        with open(out.stage("s1-1_in.pcap"), "wb") as f:
+            f.write(b"frames")
+        out.commit("s1-1_in.pcap")
+        raise KeyboardInterrupt("SIGINT")
+
+    monkeypatch.setenv("ROCELAB_STATE_DIR", str(tmp_path / "state"))
+    for name in ("check_environment", "check_switch_binary", "check_scale"):
+        monkeypatch.setattr(mn, name, lambda *a, **k: None)
+    monkeypatch.setattr(mn, "_run", teardown_interrupted)
+    out = tmp_path / "out"
+    out.mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        mn.run_scenario_mininet(load_scenario(HOSTILE / "scenarios" / "units_exact.yaml"), out_dir=out)
+    assert [p.name for p in out.iterdir() if not p.name.startswith(".")] == []
+
+
+def test_a_signal_while_the_summary_is_printed_does_not_deny_the_outputs(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after the outputs were written, while the table is printed: the command said "interrupted: no outputs
+    written" of a folder holding every output of a complete run."""
+    import emulator.commands.run as run_cmd
+    from emulator.cli import main
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt("SIGINT")
+
+    monkeypatch.setattr(run_cmd, "print_summary", interrupted)
+    out = tmp_path / "out"
+    code = main(["run", str(HOSTILE / "scenarios" / "units_exact.yaml"), "--out", str(out), "--no-plots"])
+    err = capsys.readouterr().err
+    assert code == 3 and "no outputs written" not in err, err
+    assert f"interrupted while printing: the run's outputs are complete in {out}/" in err
     assert json.loads((out / "summary.json").read_text())["status"] == "complete"
 
 

@@ -92,3 +92,46 @@ def test_a_bad_spec_fails_loudly(tmp_path):
     bad.write_text('{"host": "h1"}')
     p = subprocess.run(agent_argv(bad), capture_output=True, text=True, cwd=Path(__file__).parents[1])
     assert p.returncode == 2 and "bad spec" in p.stderr and "Traceback" not in p.stderr
+
+
+# An agent before its time zero, as emulator.mininet.agent waits: SIGTERM only sets a flag, the read of stdin goes on
+WAITING_AGENT = """
+import json, signal, sys
+signal.signal(signal.SIGTERM, lambda *_: None)
+print(json.dumps({"event": "ready"}), flush=True)
+sys.stdin.readline()
+print(json.dumps({"event": "report", "flows": []}), flush=True)
+"""
+
+
+def test_stopping_agents_that_wait_for_time_zero_is_prompt():
+    """A run stopped during set-up (Ctrl-C before `go`): stop() waited its whole timeout for each such agent, then
+    killed it without a report (a Ctrl-C took 10 s to end a Mininet run)."""
+    import sys
+    import time
+
+    group = AgentGroup()
+    group.add("h1", subprocess.Popen([sys.executable, "-c", WAITING_AGENT], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    # and one that SIGTERM ends before it could report (still starting up): 2 s were spent waiting for its report
+    starting = "import time; print('{\"event\": \"ready\"}', flush=True); time.sleep(60)"
+    group.add("h2", subprocess.Popen([sys.executable, "-c", starting], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True))
+    group.wait_ready(60)
+    t0 = time.monotonic()
+    reports = group.stop(timeout_s=30)
+    assert time.monotonic() - t0 < 1.5 and reports["h1"]["event"] == "report" and "h2" not in reports
+
+
+def test_an_agent_stopped_before_its_time_zero_reports_no_run_time():
+    """Its clock counted from 0, so its report said the run had lasted as long as the machine had been up."""
+    import io
+
+    from emulator.mininet.agent import Agent
+
+    nics = {h: Nic(h, f"02:00:00:01:00:0{i}", f"10.0.0.{i + 1}", RATE, NicConfig()) for i, h in enumerate(("h1", "h2"))}
+    flows = open_flows(nics, [FlowSpec("h1", "h2", 4096, 0, None, "f1")])
+    spec = agent_specs(nics, flows, {"h1": "eth0", "h2": "eth0"})["h1"]
+    assert not spec.t0_ns
+    rep = Agent(spec, out=io.StringIO()).report()
+    assert rep["now_ns"] == 0

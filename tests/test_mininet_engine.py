@@ -99,6 +99,22 @@ def test_bundled_scenario_on_both_engines(sc, tmp_path):
     assert (sim["totals"]["pfc_pause_frames"] > 0) == (t["pfc_pause_frames"] > 0)
 
 
+@needs_mininet
+def test_a_relative_out_gets_the_host_pcaps(tmp_path):
+    """The agents run in the project's folder: with a relative --out from elsewhere, each wrote its pcap to
+    <project>/<out>/.h1.pcap.part-PID, never renamed, and the outputs had no host pcap."""
+    argv = [sys.executable, "-m", "emulator.cli", "run", str(ROOT / "scenarios" / "incast_pfc_mininet.yaml"),
+            "--engine", "mininet", "--out", "rel_out", "--no-plots", "--quiet", "--set", "workload.incast.bytes=8KiB"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert sorted(f.name for f in (tmp_path / "rel_out").glob("*.pcap") if not f.name.startswith("s")) == [
+        "h1.pcap", "h2.pcap", "h3.pcap", "h4.pcap", "r.pcap"]
+    assert not (ROOT / "rel_out").exists()
+
+
 def test_scale_check_names_what_would_fit():
     sc = load_scenario(ROOT / "scenarios" / "incast_pfc.yaml")
     with pytest.raises(ConfigError) as e:

@@ -59,6 +59,24 @@ def test_the_real_time_line_stays_one_line_in_a_log():
                               "NOT kept up\n")
 
 
+def test_a_real_time_run_stopped_before_its_traffic_is_not_said_to_have_kept_up():
+    """Ctrl-C during a Mininet run's set-up: no lateness samples. It printed "lateness p50/p99/max None/None/None us
+    ...: kept up" and recorded kept_up true."""
+    from types import SimpleNamespace
+
+    from emulator.commands.run import print_realtime
+    from emulator.mininet.runner import MininetOptions, _realtime
+
+    sc = SimpleNamespace(topology=SimpleNamespace(rate=10_000_000, links=[], hosts=["h1"]),
+                         nic_of=lambda h: SimpleNamespace(mtu=1024))
+    rt = _realtime(sc, {"s1": {"lateness": {"samples": 0, "p50_us": None, "p99_us": None, "max_us": None}}}, {},
+                   MininetOptions())
+    assert rt["kept_up"] is None and rt["warning"] is None
+    console, buf = _log()
+    print_realtime(console, {"realtime": rt})
+    assert buf.getvalue() == "real time: no lateness measured (the run stopped before its traffic)\n"
+
+
 def test_a_mininet_warning_stays_one_line_in_a_log():
     from emulator.commands.run import warner
 

@@ -135,7 +135,7 @@ def test_cli_commands():
     ("packet x 00", "bad port 'x'"),
     ("packet 512 00", "port 512 is out of range"),
     ("packet 1 0g", "bad character 'g'"),
-    ("expect 1 00zz", "bad character 'Z'"),
+    ("expect 1 00zz", "bad character 'z'"),
     ("expect", "missing port"),
     ("add t k:1", "usage: add"),
     ("add t k=1 a()", "key 'k=1' must be written"),

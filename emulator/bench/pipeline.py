@@ -12,12 +12,13 @@ with `struct` and copy the bytes. The ratio says how far the generated pipeline 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import struct
 import time
 from pathlib import Path
 
-from emulator.errors import ConfigError
+from emulator.errors import ConfigError, RuntimeApiError, UsageError
 
 FABRIC_P4 = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"
 JSON_KEYS = ("pipeline_pps", "baseline_pps")
@@ -43,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=3.0, help="wall-clock time per measurement (default 3)")
     p.add_argument("--packets", type=int, default=4096, help="distinct packets to replay (default 4096)")
     p.add_argument("--payload", type=int, default=1024, help="RoCE payload bytes of data packets (default 1024)")
-    p.add_argument("--program", default=str(FABRIC_P4), help="the P4 program (default p4src/fabric.p4)")
+    p.add_argument("--program", default=str(FABRIC_P4), help="the P4 program: fabric.p4 or a variant with its tables (default p4src/fabric.p4)")
     p.add_argument("--profile", action="store_true", help="also profile the pipeline and print the hot spots")
     p.add_argument("--seed", type=int, default=1, help="random seed of the packet set")
 
@@ -52,8 +53,9 @@ def run(args: argparse.Namespace) -> dict:
     seconds = float(getattr(args, "seconds", 3.0))
     n_packets = int(getattr(args, "packets", 4096))
     payload = int(getattr(args, "payload", 1024))
-    if seconds <= 0 or n_packets <= 0 or payload < 0:
-        raise ConfigError("--seconds and --packets must be positive and --payload not negative")
+    if not 0 < seconds < math.inf or n_packets <= 0 or payload < 0:  # NaN and inf: measure() never returned
+        raise ConfigError(f"--seconds must be a finite number above 0 (got {seconds}), --packets 1 or more (got "
+                          f"{n_packets}), --payload 0 or more (got {payload})")
     switch = build_switch(getattr(args, "program", str(FABRIC_P4)))
     packets = make_packets(n_packets, payload, seed=int(getattr(args, "seed", 1)))
 
@@ -82,7 +84,11 @@ def build_switch(program_path: str = str(FABRIC_P4)):
     from emulator.control.fabric import FabricControl
 
     fabric = FabricControl.load(program_path)
-    install_tables(fabric)
+    try:
+        install_tables(fabric)
+    except RuntimeApiError as exc:  # a program other than fabric.p4: exit 1 with only the missing name
+        raise UsageError(f"--program {program_path}: the benchmark installs fabric.p4's tables, actions and "
+                         f"selectors, and this program lacks one: {exc}") from None
     return fabric.switch
 
 

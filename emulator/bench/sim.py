@@ -151,6 +151,9 @@ class _FakeRouter:
 
 
 def run(args: argparse.Namespace) -> dict:
+    seconds = getattr(args, "seconds", 20.0)
+    if not seconds > 0:  # 0 or less stopped the run at its first check and printed a rate; NaN never stopped it
+        raise UsageError(f"--seconds must be a positive number of seconds, got {seconds}")
     if getattr(args, "sweep", None):
         return sweep(args)
     if getattr(args, "fabrics", None):

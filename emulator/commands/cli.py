@@ -71,6 +71,8 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError("rocelab cli: --p4info and --config go together")
     if not is_host_port(args.grpc_addr):  # gRPC would say UNAVAILABLE only after --timeout
         raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
+    if not 0 < args.timeout < float("inf"):  # -1 or 0 blamed a server that was there ("no server answered")
+        raise UsageError(f"rocelab cli: --timeout must be a finite number of seconds above 0, got {args.timeout:g}")
     lines = _read_lines(args.file) if args.file else None
     client = P4RuntimeClient(args.grpc_addr, args.device_id, _election_id(args.election_id), timeout=args.timeout)
     try:

@@ -102,8 +102,21 @@ class _scenario_errors:
         return False
 
 
-def _report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path) -> int:
-    """Print the summary table (unless --quiet) and why the run is incomplete; the exit status."""
+def _report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path, last_line: Any = None) -> int:
+    """Print the summary table (unless --quiet), why the run is incomplete and `last_line(summary)`; the exit
+    status. The outputs are written by now, so a signal while printing says so (main's "no outputs written" was
+    false here)."""
+    try:
+        code = _print_report(args, summary, out_dir)
+        if last_line is not None and not args.quiet:
+            last_line(summary)
+        return code
+    except KeyboardInterrupt:
+        print(f"interrupted while printing: the run's outputs are complete in {out_dir}/", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _print_report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path) -> int:
     from rich.console import Console
 
     if not args.quiet:
@@ -131,11 +144,7 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     with _scenario_errors(args.scenario, args.overrides):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
-    summary = outcome.summary
-    code = _report(args, summary, out_dir)
-    if not args.quiet:
-        print_realtime(Console(), summary)
-    return code
+    return _report(args, outcome.summary, out_dir, lambda summary: print_realtime(Console(), summary))
 
 
 # One message, one line: rich wraps at the console's width (80 columns when the output is a file or a pipe), which
@@ -149,6 +158,9 @@ def print_realtime(console: Any, summary: dict[str, Any]) -> None:
     """The Mininet run's last line: its worst scheduling lateness against the limit, and whether it kept up."""
     rt = summary["realtime"]
     w = rt["worst"]
+    if rt["kept_up"] is None:  # it printed "None/None/None us ...: kept up" of a run stopped before its traffic
+        console.print("real time: no lateness measured (the run stopped before its traffic)", soft_wrap=True)
+        return
     console.print(f"real time: lateness p50/p99/max {w['p50_us']}/{w['p99_us']}/{w['max_us']} us "
                   f"(limit {rt['lateness_limit_us']} us): "
                   + ("kept up" if rt["kept_up"] else "[bold red]NOT kept up[/]"), soft_wrap=True)

@@ -10,6 +10,7 @@ their events and final reports (the agent's stdout protocol, see agent.py).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import signal
@@ -40,7 +41,8 @@ class AgentProcess:
     stderr: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         if self.proc.stderr is not None:
             threading.Thread(target=self._read_err, daemon=True).start()
 
@@ -127,8 +129,13 @@ class AgentGroup:
         return True
 
     def stop(self, timeout_s: float = 10.0) -> dict[str, dict]:
-        """SIGTERM every agent and collect its report (hosts whose agent died have none)."""
+        """SIGTERM every agent and collect its report (hosts whose agent died have none). Stdin is closed first:
+        an agent still waiting for its time zero (a run stopped during set-up) blocks in a read that SIGTERM does
+        not end, and was killed only after `timeout_s`, without its report."""
         for a in self.agents.values():
+            if a.proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    a.proc.stdin.close()
             if a.proc.poll() is None:
                 a.proc.send_signal(signal.SIGTERM)
         reports = {}
@@ -138,9 +145,7 @@ class AgentGroup:
             except subprocess.TimeoutExpired:
                 a.proc.kill()
                 a.proc.wait()
-            deadline = time.monotonic() + 2
-            while a.report is None and time.monotonic() < deadline:
-                time.sleep(0.01)
+            a.reader.join(2)  # its report, if any, is read by the end of its output (not 2 s for one that has none)
             if a.report is not None:
                 reports[a.host] = a.report
         return reports

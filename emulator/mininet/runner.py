@@ -66,6 +66,7 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
         opts.starting()
     out = OutputDir(out_dir).begin()
     try:
+        out.check_replaceable(["summary.json", "fct.png", *(f"{h}.pcap" for h in built.nics)])
         with RunState.create(label="mininet") as st:
             work = Path(tempfile.mkdtemp(prefix="rocelab-mn-"))
             st.add_path(work)
@@ -75,6 +76,9 @@ def run_scenario_mininet(sc: Any, out_dir: str | Path, base_dir: str | Path | No
 
                 files.append(plot_completions(out, summary["flows"], summary["scenario"]))
             files.append(out.write_json("summary.json", summary))
+    except KeyboardInterrupt:  # a signal during the teardown or the writing: the command says "no outputs written",
+        out.abandon()  # so the pcaps committed by then go too (as the sim engine's outputs: complete or absent)
+        raise
     finally:
         out.discard()
         out.end()
@@ -117,7 +121,8 @@ def _run(sc: Any, built: Any, wiring: Any, st: RunState, work: Path, out: Output
         if opts.cli:  # fabric.p4 routes IPv4 but floods no ARP: without these, `h1 ping r` in the CLI never resolves r
             net.staticArp()
         _program(sc, built, net, base_dir)
-        host_pcaps = {h: str(out.stage(f"{h}.pcap")) for h in built.nics}
+        # absolute: the agents run in the project's folder, where a relative --out put them outside the outputs
+        host_pcaps = {h: str(out.stage(f"{h}.pcap").absolute()) for h in built.nics}
         specs = agent_specs(built.nics, built.flows, {h: intf_name(tag, h, 0) for h in built.nics}, pcaps=host_pcaps)
         for h, spec in specs.items():
             path = work / f"agent-{h}.json"
@@ -244,8 +249,9 @@ def _realtime(sc: Any, switch_stats: dict, reports: dict, opts: MininetOptions) 
     rate = max(lk.rate or sc.topology.rate for lk in sc.topology.links) if sc.topology.links else sc.topology.rate
     mtu = max(sc.nic_of(h).mtu for h in sc.topology.hosts)
     frame_us = frame_bits(mtu) / rate * 1e6
-    ok = worst["p99_us"] is None or worst["p99_us"] <= LATENESS_FRACTION * frame_us
-    warning = None if ok else (
+    # no samples (stopped before the traffic): not measured, so neither kept up nor not
+    ok = None if worst["p99_us"] is None else worst["p99_us"] <= LATENESS_FRACTION * frame_us
+    warning = None if ok is not False else (
         f"real time not kept: scheduling lateness p99 {worst['p99_us']} us is more than "
         f"{LATENESS_FRACTION:.0%} of a frame time ({frame_us:.0f} us at {rate / 1e6:g} Mb/s); the figures are not "
         "those of the configured rates (lower the rates or run fewer things on this machine)")

@@ -29,8 +29,7 @@ _PART = ".part-"
 class OutputDir:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        if self.path.exists() and not self.path.is_dir():
-            raise UsageError(f"output folder {self.path}: exists and is not a folder")
+        _refuse_non_folder(self.path, "output folder")
         self._made = _missing_dirs(self.path)  # removed again if the run writes nothing
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -122,6 +121,12 @@ class OutputDir:
             final.unlink(missing_ok=True)
         self.written.clear()
 
+    def check_replaceable(self, names: list[str]) -> None:
+        """Refuse, before the run, any name it will write that is not a regular file: found at the rename, it cost
+        the whole run and left a manifest of files that were never written."""
+        for name in names:
+            self._replaceable(name)
+
     def _replaceable(self, name: str) -> Path:
         final = self.path / name
         if final.is_symlink() or (final.exists() and not _is_regular(final)):
@@ -155,8 +160,7 @@ def listed_files(folder: str | Path) -> list[str]:
 def check_folder(path: str | Path, what: str = "output folder") -> None:
     """Refuse, before any work, an output folder that is a file or cannot be made (it is made now)."""
     path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"{what} {path}: exists and is not a folder")
+    _refuse_non_folder(path, what)
     made = _missing_dirs(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -166,6 +170,16 @@ def check_folder(path: str | Path, what: str = "output folder") -> None:
         raise UsageError(f"cannot make {what} {path}: {exc.strerror or exc}") from None
     finally:
         _remove_dirs(made)  # made to see that it can be; the run makes it again
+
+
+def _refuse_non_folder(path: Path, what: str) -> None:
+    """A path that exists and is not a folder, or a symbolic link that leads nowhere (mkdir said only "File
+    exists" of it), is refused by name."""
+    if path.is_symlink() and not path.exists():
+        raise UsageError(f"{what} {path}: a symbolic link to {os.readlink(path)!r}, which leads nowhere (a missing "
+                         "path or a loop of links)")
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{what} {path}: exists and is not a folder")
 
 
 def _missing_dirs(path: Path) -> list[Path]:

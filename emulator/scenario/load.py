@@ -31,7 +31,10 @@ def parse_scenario(text: str, path: str | Path, overrides: list[str] = (), given
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise ConfigError(f"not valid YAML: {getattr(exc, 'problem', exc)}", file=where) from None
+        problem = str(getattr(exc, "problem", exc))
+        if problem.startswith("but ") and getattr(exc, "context", None):  # "but found another document" alone
+            problem = f"{exc.context}, {problem}"  # said nothing of the single document a scenario is
+        raise ConfigError(f"not valid YAML: {problem}", file=where) from None
     except RecursionError:  # PyYAML's composer and constructor recurse once per level of nesting
         raise ConfigError("not valid YAML: nested too deeply", file=str(path)) from None
     if not isinstance(data, dict):
@@ -101,6 +104,8 @@ def apply_override(data: dict, item: str) -> None:
     keys = _split_path(dotted)
     if not keys:
         raise ConfigError(f"--set has an empty path in '{item}'")
+    if any(not part.strip() for part in dotted.strip().split(".")):  # `a..b` was taken silently as `a.b`
+        raise ConfigError(f"--set has an empty field name in the path '{dotted}'")
     node: Any = data
     for i, key in enumerate(keys[:-1]):
         nxt = keys[i + 1]

@@ -49,6 +49,8 @@ def run_scenario(sc: Any, out_dir: str | Path | OutputDir | None = None, base_di
         rec.track_flows(built.flows, sc.outputs.rate_interval)
         pcaps = [(fname, net.pcap(node, port, str(out.stage(fname))))
                  for fname, node, port in pcap_targets(built, sc.outputs.pcap)] if out is not None else []
+        if out is not None:
+            out.check_replaceable(output_names(sc, built, plots))
         summary = _run(sc, built, rec, progress)
         outcome = RunOutcome(summary, built=built, recorder=rec)
         if out is not None:
@@ -82,6 +84,17 @@ def run_scenario(sc: Any, out_dir: str | Path | OutputDir | None = None, base_di
             out.discard()
             out.end()
     return outcome
+
+
+def output_names(sc: Any, built: BuiltScenario, plots: bool | None) -> list[str]:
+    """The files a run may write besides its pcaps (staged, so checked, before it starts)."""
+    names = ["summary.json", "queues.csv", "pauses.csv", "throughput.csv", "flows.csv"]
+    names += [f"trace-{name}.txt" for name in built.traces]
+    if sc.outputs.plots if plots is None else plots:
+        names += ["queues.png", "throughput.png", "pauses.png", "fct.png"]
+    if built.collective is not None:
+        names += ["collective.csv", "collective.png"]
+    return names
 
 
 def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, int], None] | None) -> dict:

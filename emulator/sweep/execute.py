@@ -45,6 +45,14 @@ def connect_dask(address: str, timeout_s: float = 10.0) -> Any:
         from dask.distributed import Client
     except ImportError:
         raise UsageError("--dask needs the dask[distributed] package (pip install 'dask[distributed]')") from None
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:  # before the Client: one made of a bad address failed again when collected at exit, with a traceback
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise UsageError(f"--dask {address}: not a scheduler address such as tcp://HOST:8786 ({exc})") from None
     try:
         return Client(address, timeout=f"{timeout_s}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -110,6 +118,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | Path, jobs: int = 1, client: Any =
 
 def _run(plan: SweepPlan, out: OutputDir, jobs: int, client: Any, progress: Progress | None,
          metrics: list[str] | None) -> SweepOutcome:
+    out.check_replaceable(["sweep.json", "sweep.csv", "sweep_summary.csv"])  # before any run, not after the first
     summaries: dict[str, dict[str, Any]] = {}
     for t in plan.tasks:
         s = stored_summary(out.path, t)

@@ -89,6 +89,7 @@ def write_stats(sw, path: str) -> None:
     """The datapath's counters (what the simulator reports per switch) and the loop's lateness, as JSON, replaced
     atomically so a reader never sees half a file. It runs in the SIGUSR1 handler, inside the real-time loop:
     everything it imports is imported at start-up (`_stats_imports`), and is light (no scapy, no traffic)."""
+    import contextlib
     import json
     import os
 
@@ -103,9 +104,14 @@ def write_stats(sw, path: str) -> None:
     if sw.flowcache is not None:
         data["fast_path"] = sw.flowcache.stats()
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a folder removed meanwhile: said, and no temporary file left beside it
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        print(f"rocelab-switch: cannot write --stats-file {path}: {exc.strerror or exc}", file=sys.stderr, flush=True)
 
 
 def _stats_imports() -> None:
@@ -290,7 +296,10 @@ def _open_nn(opts: SwitchOptions, opened: list):
 def _attach_ports(opts: SwitchOptions, sw, device, opened: list, nn) -> None:
     """The interfaces, the nanomsg port and the CPU port become the engine's ports."""
     if opts.pcap_dir is not None:
-        Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(opts.pcap_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # under a file, say: a traceback before
+            raise RocelabError(f"rocelab-switch: cannot make --pcap folder {opts.pcap_dir}: {exc.strerror}") from None
     for p in opened:
         if p is not nn:
             sw.add_port(p.port, p.send, p.iface)

@@ -26,6 +26,7 @@ cache, emulator/switchd/flowcache.py); and simple_switch_grpc's TLS options: --g
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass, field
 
 from emulator.errors import RocelabError
@@ -251,6 +252,13 @@ def parse_args(argv: list[str]) -> SwitchOptions:
         raise RocelabError(f"rocelab-switch: --queue-depth {o.queue_depth}: expected 0 (bytes only) or more packets")
     if o.catch_up_frames < 0:
         raise RocelabError(f"rocelab-switch: --catch-up {o.catch_up_frames}: expected 0 or more frames")
+    if o.pcap_dir is not None and os.path.exists(o.pcap_dir) and not os.path.isdir(o.pcap_dir):
+        raise RocelabError(f"rocelab-switch: --pcap {o.pcap_dir}: exists and is not a folder")  # was a traceback
+    if o.stats_file is not None:  # written at exit and on SIGUSR1: a path that cannot be was a traceback then
+        folder = os.path.dirname(o.stats_file) or "."
+        if os.path.isdir(o.stats_file) or not os.path.isdir(folder):
+            raise RocelabError(f"rocelab-switch: --stats-file {o.stats_file}: "
+                               + ("is a folder" if os.path.isdir(o.stats_file) else f"no folder {folder}"))
     o.grpc_tls = _grpc_tls(t, o.notes)
     return o
 

@@ -286,7 +286,8 @@ def _parse_line(line: str, lp: _LineParser) -> Command:
     if cmd == "expect":
         port_text, _, data = rest.partition(" ")
         port = lp.port(port_text or None)
-        pattern = "".join(data.split()).upper()
+        raw = "".join(data.split())
+        pattern = raw.upper()
         exact = pattern.endswith("$")
         if exact:
             pattern = pattern[:-1]
@@ -295,7 +296,7 @@ def _parse_line(line: str, lp: _LineParser) -> Command:
                 raise lp.error("'$' without expected data")
             return ExpectCmd(no, port, None)
         if not re.fullmatch(r"[0-9A-F*]*", pattern):
-            bad = next(ch for ch in pattern if ch not in "0123456789ABCDEF*")
+            bad = next(ch for ch in raw if ch.upper() not in "0123456789ABCDEF*")  # as typed, not upper-cased
             raise lp.error(f"bad character '{bad}' in expected data (hex digits, '*' and a final '$' only)")
         return ExpectCmd(no, port, pattern, exact)
     if cmd == "no_packet":
