@@ -62,8 +62,10 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write `data` to `path`, never replacing what is not a regular file.
 
     A new or regular file is written to a temporary file in its directory and renamed over it, so it is never
-    half-written. A symbolic link to a regular file keeps the link: the file it names is replaced. A device, FIFO or
-    socket (`/dev/null`, `/dev/stdout`) is written through, as `cc -o` would, never replaced; a directory is refused.
+    half-written. A device, FIFO or socket (`/dev/null`, a pipe) is written through, as `cc -o` would, never
+    replaced; so is a descriptor named through `/dev/stdout` or `/dev/fd/N` (`--p4info /dev/stdout > x` fills x).
+    A directory is refused, and so is any other symbolic link: writing through it would replace a file we did not
+    name (a helper's test once overwrote /etc/hostname that way).
     """
     import stat
 
@@ -76,11 +78,12 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise UsageError(f"cannot write {path}: it is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and (not stat.S_ISREG(st.st_mode) or _names_descriptor(path)):
         with open(path, "wb") as f:
             f.write(data)
         return
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    _refuse_link(path)
+    target = path
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -95,3 +98,45 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _refuse_link(path: Path) -> None:
+    if path.is_symlink():
+        raise UsageError(f"cannot write {path}: it is a symbolic link (to {os.readlink(path)}); name the file "
+                         "itself, or remove the link")
+
+
+def _names_descriptor(path: Path) -> bool:
+    """`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: links to an open descriptor of ours, which the user made (a
+    shell redirection) and means to be written."""
+    text = os.path.abspath(path)
+    return text in ("/dev/stdout", "/dev/stderr") or text.startswith(("/dev/fd/", "/proc/self/fd/"))
+
+
+def refuse_foreign(path: str | os.PathLike, what: str, ours: Callable[[bytes], bool],
+                   limit: int = 64 * MiB) -> None:
+    """Refuse `path` as the output for a `what` when it holds something else: an existing, non-empty regular file
+    whose bytes `ours` does not recognise (a P4 source, notes) is not replaced, so `compile x.p4 --p4info x.p4` or a
+    mistyped name cannot destroy a file we did not make. Devices, FIFOs and /dev/stdout are left to write_atomic."""
+    import stat
+
+    path = Path(path)
+    if _names_descriptor(path):
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None  # missing (made new), or write_atomic names what is wrong
+    if st is None or stat.S_ISREG(st.st_mode):
+        _refuse_link(path)  # a dangling link too: checked with the other outputs, before any is written
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+        return
+    if st.st_size > limit:
+        raise UsageError(f"cannot write {path}: it exists and is larger than any {what} we write; not replaced")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not ours(data):
+        raise UsageError(f"cannot write {path}: it exists and is not a {what}; not replaced (remove it first, or "
+                         "name another file)")

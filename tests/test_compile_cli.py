@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 from google.protobuf import json_format, text_format
@@ -140,13 +141,17 @@ def test_dev_null_is_written_through_not_replaced(tmp_path):
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
 
-def test_symlink_keeps_the_link_and_a_directory_is_refused(tmp_path, capsys):
+def test_a_symlink_and_a_directory_are_refused(tmp_path, capsys):
+    """Writing through a link replaced the file it named, one we were never given (a test once overwrote
+    /etc/hostname that way): a link is refused, even to an earlier P4Info, and nothing else is written."""
     real = tmp_path / "real.txtpb"
-    real.write_text("old")
+    assert main(["compile", L3, "--p4info", str(real)]) == 0
+    before = real.read_text()
     link = tmp_path / "link.txtpb"
     link.symlink_to(real)
-    assert main(["compile", L3, "--p4info", str(link)]) == 0
-    assert link.is_symlink() and "tables" in real.read_text()
+    assert main(["compile", L3, "--p4info", str(link), "-o", str(tmp_path / "new.json")]) == 2
+    assert f"cannot write {link}: it is a symbolic link" in capsys.readouterr().err
+    assert link.is_symlink() and real.read_text() == before and not (tmp_path / "new.json").exists()
     (tmp_path / "dir.txtpb").mkdir()
     assert main(["compile", L3, "--p4info", str(tmp_path / "dir.txtpb")]) == 2
     assert "is a directory" in capsys.readouterr().err
@@ -178,3 +183,33 @@ def test_the_summary_line_counts_in_words(tmp_path, capsys):
     prog = os.path.join(HERE, "..", "p4src", "basic_ipv4.p4")
     assert main(["compile", "--p4runtime-files", str(tmp_path / "b.txtpb"), prog]) == 0
     assert f"{prog}: 1 table, 2 actions -> " in capsys.readouterr().out
+
+
+def test_only_an_earlier_output_or_an_empty_file_is_replaced(tmp_path, capsys):
+    """Re-running a build replaces its P4Info and device config (ours or p4c's, in each format); an empty file
+    (mktemp) is taken; any other file, the program itself among them, is left as it was."""
+    outs = [tmp_path / n for n in ("x.txtpb", "x.json", "x.bin")]
+    config = tmp_path / "dev.json"
+    for _ in range(2):
+        assert main(["compile", L3, "--p4runtime-files", ",".join(map(str, outs)), "-o", str(config)]) == 0
+    empty = tmp_path / "empty.txtpb"
+    empty.touch()
+    assert main(["compile", L3, "--p4info", str(empty)]) == 0 and "tables" in empty.read_text()
+    program = tmp_path / "prog.p4"
+    program.write_text(Path(L3).read_text())
+    for flag in ("--p4info", "-o"):
+        assert main(["compile", str(program), flag, str(program)]) == 2
+        assert "it exists and is not a" in capsys.readouterr().err
+        assert program.read_text() == Path(L3).read_text()
+
+
+def test_stdout_holds_the_data_alone(tmp_path):
+    """`--p4info /dev/stdout > x`: the summary line goes to stderr, or it overwrote the data's first bytes."""
+    import subprocess
+    import sys
+
+    with open(tmp_path / "out.txt", "wb") as f:
+        res = subprocess.run([sys.executable, "-m", "emulator.cli", "compile", L3, "--p4info", "/dev/stdout"],
+                             stdout=f, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert res.returncode == 0 and "-> /dev/stdout" in res.stderr
+    assert (tmp_path / "out.txt").read_text().startswith("# proto-file: p4/config/v1/p4info.proto")

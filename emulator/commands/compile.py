@@ -128,6 +128,7 @@ def main(args: argparse.Namespace) -> int:
     defines = parse_defines(args.defines)
     info_outputs = _p4info_outputs(args)
     config = _config_path(args)
+    _refuse_foreign_outputs(info_outputs, config)
     from emulator.target.plugins import load_plugins
 
     load_plugins(args.extern_plugins)
@@ -152,9 +153,40 @@ def main(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     if outputs:
+        to_stdout = args.dump or any(_is_stdout(p) for p, _ in outputs)  # keep stdout the data alone
         print(f"{args.program}: {_contents(p4info)} -> "
-              + ", ".join(p for p, _ in outputs), file=sys.stderr if args.dump else sys.stdout)
+              + ", ".join(p for p, _ in outputs), file=sys.stderr if to_stdout else sys.stdout)
     return 0
+
+
+def _is_stdout(path: str) -> bool:
+    """`--p4info /dev/stdout | cat`, `-o /dev/fd/1 > x`: the output is our standard output."""
+    import os
+
+    try:
+        st, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return False
+    return (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino)
+
+
+def _refuse_foreign_outputs(info_outputs: list[tuple[str, str]], config: str | None) -> None:
+    """Before the program is read: every output may replace only an earlier output of its kind (a P4Info, a JSON
+    device config) or an empty file, never a symbolic link, so a mistyped `--p4info x.p4` destroys nothing."""
+    import json
+
+    from emulator.files import refuse_foreign
+    from emulator.p4.p4info_files import looks_like
+
+    for path, fmt in info_outputs:
+        refuse_foreign(path, f"P4Info ({fmt} format)", lambda data, fmt=fmt: looks_like(data, fmt))
+    if config:
+        def is_json(data: bytes) -> bool:
+            try:
+                return isinstance(json.loads(data), dict)
+            except ValueError:
+                return False
+        refuse_foreign(config, "JSON device config", is_json)
 
 
 def _contents(p4info) -> str:

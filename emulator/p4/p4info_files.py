@@ -73,6 +73,27 @@ def serialize(p4info, fmt: str) -> bytes:
     raise ValueError(f"unknown P4Info format {fmt!r} (one of {', '.join(FORMATS)})")
 
 
+def looks_like(data: bytes, fmt: str) -> bool:
+    """Whether `data` is a P4Info in format `fmt` (ours, p4c's or a newer p4c's: unknown fields are allowed), so
+    that `rocelab compile` replaces an earlier P4Info and nothing else."""
+    from google.protobuf import json_format, text_format
+
+    from emulator.proto import p4info_pb2
+
+    message = p4info_pb2.P4Info()
+    try:
+        if fmt == "text":
+            text_format.Parse(data.decode(), message, allow_unknown_field=True)
+        elif fmt == "json":
+            json_format.Parse(data.decode(), message, ignore_unknown_fields=True)
+        else:
+            message.ParseFromString(data)
+            return bool(message.ListFields())  # random bytes can parse as unknown fields only
+    except Exception:  # noqa: BLE001 - text_format, json_format and the binary parser each raise their own errors
+        return False
+    return True
+
+
 def write_text(p4info, path: str | os.PathLike) -> None:
     """Write P4Info in protobuf text format (what p4runtime-shell and P4Runtime servers read)."""
     write_atomic(path, serialize(p4info, "text"))
