@@ -118,7 +118,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | Path, jobs: int = 1, client: Any =
 
 def _run(plan: SweepPlan, out: OutputDir, jobs: int, client: Any, progress: Progress | None,
          metrics: list[str] | None) -> SweepOutcome:
-    out.check_replaceable(["sweep.json", "sweep.csv", "sweep_summary.csv"])  # before any run, not after the first
+    out.check_replaceable(results.output_names(metrics))  # before any run, not after the first
     summaries: dict[str, dict[str, Any]] = {}
     for t in plan.tasks:
         s = stored_summary(out.path, t)
