@@ -43,14 +43,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from emulator import options
     from emulator.commands.scenario_arg import scenario_path
-    from emulator.errors import UsageError
     from emulator.report.output import check_folder
     from emulator.sweep.execute import connect_dask, run_sweep
     from emulator.sweep.plan import make_plan
 
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be 1 or more, got {args.jobs}")
+    options.count("--jobs", args.jobs)
     plan = make_plan(scenario_path(args.scenario), args.seeds, args.overrides, args.grid)
     out_dir = Path(args.out) if args.out else Path("runs") / f"sweep-{plan.scenario_name}"
     check_folder(out_dir)
