@@ -2,7 +2,8 @@
 
 Reads commands from FILE, from standard input when it is not a terminal (`rocelab cli < commands.txt`, as
 simple_switch_CLI is fed), or interactively at a `RuntimeCmd: ` prompt. Every line is carried out in order, as
-simple_switch_CLI does; a failed line prints `FILE:LINE: error: ...` on stderr and the next lines still run.
+simple_switch_CLI does; a failed line prints `FILE:LINE: error: ...` on stderr and the next lines still run. An
+unknown command fails its line, and so does `help X` of no command X (at the prompt: cmd.Cmd's `*** No help on X`).
 Exit status: 0 every line succeeded, 1 some line failed, 2 bad usage, an unreadable file, no server or no pipeline.
 """
 from __future__ import annotations
