@@ -11,8 +11,10 @@ import math
 from emulator.errors import UsageError
 
 
-def count(option: str, value: int, least: int = 1) -> int:
-    """`value`, a whole number of `least` or more."""
+def count(option: str, value: int, least: int = 1, most: int | None = None) -> int:
+    """`value`, a whole number of `least` or more (and `most` or less)."""
+    if most is not None and not least <= value <= most:
+        raise UsageError(f"{option} must be from {least} to {most:,}, got {value}")
     if value < least:
         raise UsageError(f"{option} must be {least} or more, got {value}")
     return value

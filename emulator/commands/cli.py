@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from emulator import options
 from emulator.errors import UsageError
 
 EPILOG = """Commands (help lists them all, help CMD describes one):
@@ -74,6 +75,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
     if not 0 < args.timeout < float("inf"):  # -1 or 0 blamed a server that was there ("no server answered")
         raise UsageError(f"rocelab cli: --timeout must be a finite number of seconds above 0, got {args.timeout:g}")
+    options.count("--device-id", args.device_id, least=0, most=(1 << 64) - 1)  # a uint64: -1 was a traceback
     lines = _read_lines(args.file) if args.file else None
     client = P4RuntimeClient(args.grpc_addr, args.device_id, _election_id(args.election_id), timeout=args.timeout)
     try:
