@@ -181,11 +181,15 @@ def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch)
     import io
 
     address, device, tmp, (p4info, config) = sw
-    monkeypatch.setattr("sys.stdin", io.StringIO("table_add l2 fwd 0x9 => 0x99 1\nbogus\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"table_add l2 fwd 0x9 => 0x99 1\nbogus\n")))
     assert main(["cli", "--grpc-addr", address]) == 1
     out, err = capsys.readouterr()
     assert "Entry has been added with handle 0" in out and err.strip() == "<stdin>:2: error: unknown command " \
         "'bogus' ('help' lists the commands)"
+    # standard input is read as a command file is: a byte that is not UTF-8 was an "unknown command '\udcff'"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"show_tables\n\xff\n")))
+    assert main(["cli", "--grpc-addr", address]) == 2
+    assert "rocelab cli: <stdin> is not UTF-8 text (byte 12)" in capsys.readouterr().err
     assert main(["cli", "--grpc-addr", address, str(tmp / "missing.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert main(["cli", "--grpc-addr", address, "--p4info", str(p4info), str(tmp / "x")]) == 2

@@ -50,10 +50,15 @@ def _election_id(text: str) -> tuple[int, int]:
     return high, low
 
 
-def _read_lines(path: str) -> list[str]:
+def _read_lines(path: str | None) -> list[str]:
+    """The command file's lines, or standard input's (path None), with the same checks: stdin was read whole
+    without a bound, and a byte that is not UTF-8 became an "unknown command '\udcff'" per line."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(64 * 1024 * 1024 + 1)
+        if path is None:
+            path, data = "<stdin>", sys.stdin.buffer.read(64 * 1024 * 1024 + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(64 * 1024 * 1024 + 1)
     except OSError as exc:
         raise UsageError(f"rocelab cli: cannot read {path}: {exc.strerror}") from None
     if len(data) > 64 * 1024 * 1024:
@@ -94,7 +99,7 @@ def main(args: argparse.Namespace) -> int:
         if lines is not None:
             return 1 if shell.run_lines(lines, args.file) else 0
         if not sys.stdin.isatty():
-            return 1 if shell.run_lines(sys.stdin.read().splitlines(), "<stdin>") else 0
+            return 1 if shell.run_lines(_read_lines(None), "<stdin>") else 0
         shell.cmdloop()
         return 1 if shell.failed else 0
     finally:
