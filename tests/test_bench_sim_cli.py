@@ -19,7 +19,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("args, message", [
     (("sim", "--sweep", "abc"), "--sweep: expected sender counts like 8,32,128, got 'abc'"),
-    (("sim", "--sweep", "8"), "--sweep: give at least two sender counts"),
+    (("sim", "--sweep", "8"), "--sweep: give at least two different sender counts"),
     (("sim", "--fabrics", "3"), "--fabrics: give two or more host counts"),
     (("sim", "--builtin", "--senders", "0"), "--senders must be 1 or more, got 0"),
     (("sim", "--builtin", "--bytes", "0"), "--bytes must be 1 or more, got 0"),

@@ -260,8 +260,8 @@ def sweep(args: argparse.Namespace) -> dict:
         counts = [int(x) for x in args.sweep.split(",") if x.strip()]
     except ValueError:
         raise UsageError(f"--sweep: expected sender counts like 8,32,128, got {args.sweep!r}") from None
-    if len(counts) < 2 or min(counts) < 1:
-        raise UsageError(f"--sweep: give at least two sender counts of 1 or more, got {args.sweep!r}")
+    if len(set(counts)) < 2 or min(counts) < 1:  # --sweep 8,8 fitted a line through one point: ZeroDivisionError
+        raise UsageError(f"--sweep: give at least two different sender counts of 1 or more, got {args.sweep!r}")
     out: dict[str, Any] = {}
     points = []
     for n in counts:
