@@ -19,10 +19,24 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("args, message", [
     (("sim", "--sweep", "abc"), "--sweep: expected sender counts like 8,32,128, got 'abc'"),
-    (("sim", "--sweep", "8"), "--sweep: give at least two sender counts"),
+    (("sim", "--sweep", "8"), "--sweep: give at least two different sender counts"),
     (("sim", "--fabrics", "3"), "--fabrics: give two or more host counts"),
-    (("sim", "--builtin", "--senders", "0"), "--senders and --bytes must be 1 or more, got 0"),
-    (("sim", "--builtin", "--bytes", "0"), "--senders and --bytes must be 1 or more"),
+    (("sim", "--builtin", "--senders", "0"), "--senders must be 1 or more, got 0"),
+    (("sim", "--builtin", "--bytes", "0"), "--bytes must be 1 or more, got 0"),
+    (("sim", "--seconds", "nan"), "--seconds must be a finite number of seconds above 0, got nan"),
+    (("sim", "--fabrics", "16,32", "--fabric-bytes", "-5"), "--fabric-bytes must be 1 or more, got -5"),
+    # options of one kind of run given to another were dropped without a word
+    (("sim", "--bytes", "5"), "--bytes is for the built-in incast (--builtin or --switch fake) or --sweep; this "
+                              "runs a scenario file (the default), which would ignore it"),
+    (("sim", "--no-pfc"), "--no-pfc is for the built-in incast"),
+    (("sim", "--builtin", "--scenario", "incast_dcqcn"), "--scenario is for a scenario file (the default); this "
+                                                         "runs the built-in incast"),
+    (("sim", "--sweep", "2,4", "--senders", "3"), "--senders is for the built-in incast (--builtin or --switch "
+                                                  "fake); this runs --sweep"),
+    (("sim", "--fabric-bytes", "100"), "--fabric-bytes is for --fabrics; this runs a scenario file"),
+    (("sim", "--fabrics", "16,32", "--builtin"), "--builtin is for the built-in incast"),
+    (("pipeline", "--packets", "0"), "--packets must be 1 or more, got 0"),
+    (("startup", "--runs", "0"), "--runs must be 1 or more, got 0"),
 ])
 def test_bad_bench_sim_arguments_exit_2_naming_the_option(args, message):
     r = _bench(*args)

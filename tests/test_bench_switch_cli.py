@@ -27,6 +27,9 @@ def test_frames_below_one_is_refused_before_anything_is_made(monkeypatch):
     monkeypatch.setattr(bench, "_Lab", made)
     with pytest.raises(UsageError, match="--frames must be 1 or more, got 0"):
         bench.run(argparse.Namespace(frames=0, repeat=1))
+    # --repeat 0 (or -1) ran once and reported "repeats": 1
+    with pytest.raises(UsageError, match="--repeat must be 1 or more, got 0"):
+        bench.run(argparse.Namespace(frames=10, repeat=0))
 
 
 def _netns() -> str:

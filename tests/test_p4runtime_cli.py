@@ -181,11 +181,15 @@ def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch)
     import io
 
     address, device, tmp, (p4info, config) = sw
-    monkeypatch.setattr("sys.stdin", io.StringIO("table_add l2 fwd 0x9 => 0x99 1\nbogus\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"table_add l2 fwd 0x9 => 0x99 1\nbogus\n")))
     assert main(["cli", "--grpc-addr", address]) == 1
     out, err = capsys.readouterr()
     assert "Entry has been added with handle 0" in out and err.strip() == "<stdin>:2: error: unknown command " \
         "'bogus' ('help' lists the commands)"
+    # standard input is read as a command file is: a byte that is not UTF-8 was an "unknown command '\udcff'"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"show_tables\n\xff\n")))
+    assert main(["cli", "--grpc-addr", address]) == 2
+    assert "rocelab cli: <stdin> is not UTF-8 text (byte 12)" in capsys.readouterr().err
     assert main(["cli", "--grpc-addr", address, str(tmp / "missing.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert main(["cli", "--grpc-addr", address, "--p4info", str(p4info), str(tmp / "x")]) == 2
@@ -349,3 +353,24 @@ def test_fuzzed_command_lines_give_messages_never_tracebacks(tmp_path_factory):
             assert first["nope"] == "unknown command 'nope' ('help' lists the commands)"
     finally:
         handle.stop()
+
+
+def test_help_on_no_command_fails_the_line_as_an_unknown_command_does():
+    """`help nosuch` printed cmd.Cmd's `*** No help on nosuch` and counted as a success, so a script of it exited 0
+    while a script of `nosuch` exited 1. At the prompt it still prints cmd.Cmd's line (simple_switch_CLI's)."""
+    import io
+
+    from emulator.p4runtime.cli_commands import RuntimeCli
+
+    out, err = io.StringIO(), io.StringIO()
+    cli = RuntimeCli(client=None, stdout=out)
+    assert cli.run_lines(["help table_add", "help nosuch", "nosuch"], "cmds.txt", err=err) == 2
+    assert err.getvalue().splitlines() == [
+        "cmds.txt:2: error: no help on 'nosuch': not a command ('help' lists the commands)",
+        "cmds.txt:3: error: unknown command 'nosuch' ('help' lists the commands)"]
+    assert "table_add <table name> <action name>" in out.getvalue()
+    out.truncate(0)
+    out.seek(0)
+    cli.failed = 0
+    assert cli.onecmd("help nosuch") is False
+    assert out.getvalue() == "*** No help on nosuch\n" and cli.failed == 1  # the exit status at the end says so

@@ -154,7 +154,7 @@ def test_bench_sim_sweep_reports_each_size_and_the_cost_exponent(capsys):
     assert set(result) == {"frames_per_s", "wall_s", "cost_exponent"}
     full = bench._module("sim").run(args)
     assert full["recorded"] is True and full["frames_4"] > full["frames_2"] > 0  # twice the senders, more frames
-    with pytest.raises(RocelabError, match="at least two sender counts"):
+    with pytest.raises(RocelabError, match="at least two different sender counts"):
         bench.main(parser.parse_args(["sim", "--sweep", "8"]))
     with pytest.raises(RocelabError, match="expected sender counts"):
         bench.main(parser.parse_args(["sim", "--sweep", "8,x"]))

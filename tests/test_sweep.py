@@ -169,3 +169,20 @@ def test_an_unknown_metric_is_named_and_gets_no_empty_plot(scenario, tmp_path, c
     assert "--metric goodput_gpbs: not a figure of sweep.csv" in err and "goodput_gbps" in err
     assert not (out / "sweep-goodput_gpbs.png").exists()
     assert (out / "sweep-goodput_gbps.png").exists()
+
+
+@pytest.mark.parametrize("metric", [None, "fairness.last_fct_ns"])
+def test_a_plot_name_that_is_not_a_regular_file_is_refused_before_any_run(scenario, tmp_path, capsys, metric):
+    """A sweep-*.png that is a symbolic link (or a folder) was found only when the plots were written, after every
+    run: the whole sweep cost, then exit 2 with runs/ and sweep.csv left behind. The default plots are checked
+    too, since which of them have figures is known only after the runs."""
+    out = tmp_path / "sweep"
+    out.mkdir()
+    elsewhere = tmp_path / "elsewhere.png"
+    elsewhere.write_text("not ours")
+    name = "sweep-fairness_last_fct_ns.png"
+    (out / name).symlink_to(elsewhere)
+    asked = ["--metric", metric] if metric else []
+    assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out), "--quiet", *asked]) == 2
+    assert f"will not replace {out / name}: it is not a regular file" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == [".rocelab.lock", name] and elsewhere.read_text() == "not ours"

@@ -12,13 +12,13 @@ with `struct` and copy the bytes. The ratio says how far the generated pipeline 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import struct
 import time
 from pathlib import Path
 
-from emulator.errors import ConfigError, RuntimeApiError, UsageError
+from emulator import options
+from emulator.errors import RuntimeApiError, UsageError
 
 FABRIC_P4 = Path(__file__).resolve().parents[2] / "p4src" / "fabric.p4"
 JSON_KEYS = ("pipeline_pps", "baseline_pps")
@@ -50,12 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> dict:
-    seconds = float(getattr(args, "seconds", 3.0))
-    n_packets = int(getattr(args, "packets", 4096))
-    payload = int(getattr(args, "payload", 1024))
-    if not 0 < seconds < math.inf or n_packets <= 0 or payload < 0:  # NaN and inf: measure() never returned
-        raise ConfigError(f"--seconds must be a finite number above 0 (got {seconds}), --packets 1 or more (got "
-                          f"{n_packets}), --payload 0 or more (got {payload})")
+    seconds = options.seconds("--seconds", float(getattr(args, "seconds", 3.0)))  # nan, inf: measure() never returned
+    n_packets = options.count("--packets", int(getattr(args, "packets", 4096)))
+    payload = options.count("--payload", int(getattr(args, "payload", 1024)), least=0)
     switch = build_switch(getattr(args, "program", str(FABRIC_P4)))
     packets = make_packets(n_packets, payload, seed=int(getattr(args, "seed", 1)))
 

@@ -9,7 +9,9 @@ rates at the scenario's intervals, as `rocelab run` does); the built-in incast d
 `--sweep 8,32,128` runs the built-in incast at each sender count and fits the CPU time of each run against its
 frames (`cost_exponent`: 1.0 means a flat cost per frame; CPU time, not wall time, so that other work on a shared
 machine does not bend the curve). `--fabrics 16,256` runs a permutation on leaf-spines of that many hosts and
-prints frames/s of each side by side (fabric_scale.py). Last line: JSON {"frames_per_s": N, "wall_s": W}.
+prints frames/s of each side by side (fabric_scale.py). An option of one kind of run given to another
+(`--senders` to a scenario run, `--fabric-bytes` without --fabrics) is refused, as are counts below 1 and a
+--seconds that is not a finite number above 0. Last line: JSON {"frames_per_s": N, "wall_s": W}.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from emulator import options
 from emulator.errors import RocelabError, UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,10 +50,11 @@ G100 = 100_000_000_000
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scenario", default=str(INCAST_PFC), help="scenario file to run (default: incast_pfc)")
+    # the defaults of the options only one kind of run takes are set in run(): given, they are checked against it
+    p.add_argument("--scenario", help="scenario file to run (default: incast_pfc)")
     p.add_argument("--builtin", action="store_true", help="run the built-in incast instead of a scenario file")
-    p.add_argument("--senders", type=int, default=8, help="built-in incast senders (default 8)")
-    p.add_argument("--bytes", type=int, default=1_000_000, help="bytes each sender writes (default 1,000,000)")
+    p.add_argument("--senders", type=int, help="built-in incast senders (default 8)")
+    p.add_argument("--bytes", type=int, help="built-in incast (and --sweep): bytes each sender writes (default 1,000,000)")
     p.add_argument("--seconds", type=float, default=20.0, help="wall-clock limit (default 20)")
     p.add_argument("--switch", choices=("fabric", "fake"), default="fabric",
                    help="built-in incast: fabric.p4 on the v1model target (default) or a trivial forwarder")
@@ -64,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fabrics", default=None, metavar="N,N,...",
                    help="run a permutation on leaf-spines of N hosts each (e.g. 16,256) and report frames/s of each "
                         "side by side (emulator/bench/fabric_scale.py)")
-    p.add_argument("--fabric-bytes", type=int, default=64 * 1024,
+    p.add_argument("--fabric-bytes", type=int,
                    help="--fabrics: bytes each host writes (default 65,536)")
     p.add_argument("--seed", type=int, default=1)
 
@@ -150,10 +154,40 @@ class _FakeRouter:
         return self.fake.egress(job, now_ns, queue)
 
 
+# Which kind of run each option is for. Given to another kind, it was dropped without a word: `--senders 64` ran the
+# scenario's 8 senders, `--fabric-bytes` without --fabrics nothing at all.
+RUNS = {"scenario": "a scenario file (the default)", "builtin": "the built-in incast (--builtin or --switch fake)",
+        "sweep": "--sweep", "fabrics": "--fabrics"}
+OPTION_RUNS = {"scenario": ("scenario",), "builtin": ("builtin", "sweep"), "senders": ("builtin",),
+               "bytes": ("builtin", "sweep"), "no_pfc": ("builtin", "sweep"), "fabrics": ("fabrics",),
+               "fabric_bytes": ("fabrics",)}
+DEFAULTS = {"scenario": str(INCAST_PFC), "senders": 8, "bytes": 1_000_000, "fabric_bytes": 64 * 1024}
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse numbers out of range and options the run would ignore, then fill in the defaults (once: --sweep's
+    runs are built-in incasts made from these arguments)."""
+    if getattr(args, "options_checked", False):
+        return
+    # --seconds 0 stopped the run at its first check and printed a rate; nan never stopped it
+    args.seconds = options.seconds("--seconds", getattr(args, "seconds", 20.0))
+    kind = ("sweep" if getattr(args, "sweep", None) else "fabrics" if getattr(args, "fabrics", None) else
+            "builtin" if getattr(args, "builtin", False) or getattr(args, "switch", "fabric") == "fake" else "scenario")
+    for name, kinds in OPTION_RUNS.items():
+        flag = "--" + name.replace("_", "-")
+        if getattr(args, name, None) not in (None, False) and kind not in kinds:
+            raise UsageError(f"{flag} is for {' or '.join(RUNS[k] for k in kinds)}; this runs {RUNS[kind]}, which "
+                             "would ignore it")
+        if type(getattr(args, name, None)) is int:  # an incast of nothing printed zeros
+            options.count(flag, getattr(args, name))
+    for name, value in DEFAULTS.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
+    args.options_checked = True
+
+
 def run(args: argparse.Namespace) -> dict:
-    seconds = getattr(args, "seconds", 20.0)
-    if not seconds > 0:  # 0 or less stopped the run at its first check and printed a rate; NaN never stopped it
-        raise UsageError(f"--seconds must be a positive number of seconds, got {seconds}")
+    check_options(args)
     if getattr(args, "sweep", None):
         return sweep(args)
     if getattr(args, "fabrics", None):
@@ -176,8 +210,6 @@ def run(args: argparse.Namespace) -> dict:
         Recorder(net, interval_ns=sc.outputs.sample_interval).track_flows(built.flows, sc.outputs.rate_interval)
         record = True
     else:
-        if args.senders < 1 or args.bytes < 1:  # an incast of nothing "ran" and printed zeros
-            raise UsageError(f"--senders and --bytes must be 1 or more, got {args.senders} and {args.bytes}")
         net, messages = build_incast(args.senders, args.bytes, args.switch, not args.no_pfc, args.seed)
         if record:
             Recorder(net, interval_ns=SAMPLE_NS)
@@ -228,8 +260,8 @@ def sweep(args: argparse.Namespace) -> dict:
         counts = [int(x) for x in args.sweep.split(",") if x.strip()]
     except ValueError:
         raise UsageError(f"--sweep: expected sender counts like 8,32,128, got {args.sweep!r}") from None
-    if len(counts) < 2 or min(counts) < 1:
-        raise UsageError(f"--sweep: give at least two sender counts of 1 or more, got {args.sweep!r}")
+    if len(set(counts)) < 2 or min(counts) < 1:  # --sweep 8,8 fitted a line through one point: ZeroDivisionError
+        raise UsageError(f"--sweep: give at least two different sender counts of 1 or more, got {args.sweep!r}")
     out: dict[str, Any] = {}
     points = []
     for n in counts:

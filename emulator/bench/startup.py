@@ -37,15 +37,8 @@ DESCRIPTIONS = {
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--runs", type=_positive, default=7, help="timed runs per command (default 7)")
+    p.add_argument("--runs", type=int, default=7, help="timed runs per command (default 7)")
     p.add_argument("--program", default=str(PROGRAM), help="the program compiled and run (default p4src/basic_ipv4.p4)")
-
-
-def _positive(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return n
 
 
 @dataclass
@@ -81,8 +74,10 @@ def time_command(argv: list[str], runs: int, cwd: str, env: dict[str, str]) -> T
 
 
 def run(args: argparse.Namespace) -> dict:
+    from emulator import options
     from emulator.errors import UsageError
 
+    options.count("--runs", args.runs)
     program = str(Path(args.program).resolve())
     if not Path(program).is_file():
         raise UsageError(f"--program {args.program}: no such file")

@@ -28,8 +28,9 @@ import tempfile
 import textwrap
 import time
 
+from emulator import options
 from emulator.bench import listen
-from emulator.errors import RocelabError, UsageError
+from emulator.errors import RocelabError
 
 JSON_KEYS = ("switch_pps", "bare_loop_pps", "writes_per_s")  # the last line: the goals' figures; the table has the rest
 DESCRIPTIONS = {
@@ -361,12 +362,12 @@ def _writes(stub, channel, p4info, switch_pid: int, repeat: int = 3, batches: in
 def run(args: argparse.Namespace) -> dict:
     from emulator.signals import stop_on_signals
 
-    frames = args.frames
-    if frames < 1:  # each measurement's receiver waited 30 s for a first frame: minutes of nothing, then zeros
-        raise UsageError(f"--frames must be 1 or more, got {frames}")
+    # --frames 0: each measurement's receiver waited 30 s for a first frame, minutes of nothing, then zeros;
+    # --repeat 0 ran once and said "repeats": 1
+    frames = options.count("--frames", args.frames)
+    repeat = options.count("--repeat", int(getattr(args, "repeat", 5)))
     if os.geteuid() != 0:
         raise RocelabError("bench switch needs root (network namespaces and raw sockets)")
-    repeat = max(1, int(getattr(args, "repeat", 5)))
     costs = in_process_costs()
     # SIGTERM and SIGHUP unwind like Ctrl-C, so that _Lab removes its namespaces and veths (the default action killed
     # the process and left them: they are not in rocelab clean's registry)

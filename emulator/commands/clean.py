@@ -17,8 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from emulator.mininet.state import clean, runs, state_root
+    from emulator.report.output import refuse_non_folder
 
     root = Path(args.state_dir) if args.state_dir else state_root()
+    # a file there read as an empty registry: "0 run(s) cleaned", exit 0, whatever the runs had left
+    refuse_non_folder(root, "--state-dir" if args.state_dir else "state folder")
     before = runs(root)
     removed = clean(root, include_live=args.all)
     live = len(runs(root))

@@ -2,7 +2,8 @@
 
 Reads commands from FILE, from standard input when it is not a terminal (`rocelab cli < commands.txt`, as
 simple_switch_CLI is fed), or interactively at a `RuntimeCmd: ` prompt. Every line is carried out in order, as
-simple_switch_CLI does; a failed line prints `FILE:LINE: error: ...` on stderr and the next lines still run.
+simple_switch_CLI does; a failed line prints `FILE:LINE: error: ...` on stderr and the next lines still run. An
+unknown command fails its line, and so does `help X` of no command X (at the prompt: cmd.Cmd's `*** No help on X`).
 Exit status: 0 every line succeeded, 1 some line failed, 2 bad usage, an unreadable file, no server or no pipeline.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from emulator import options
 from emulator.errors import UsageError
 
 EPILOG = """Commands (help lists them all, help CMD describes one):
@@ -48,10 +50,15 @@ def _election_id(text: str) -> tuple[int, int]:
     return high, low
 
 
-def _read_lines(path: str) -> list[str]:
+def _read_lines(path: str | None) -> list[str]:
+    """The command file's lines, or standard input's (path None), with the same checks: stdin was read whole
+    without a bound, and a byte that is not UTF-8 became an "unknown command '\udcff'" per line."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(64 * 1024 * 1024 + 1)
+        if path is None:
+            path, data = "<stdin>", sys.stdin.buffer.read(64 * 1024 * 1024 + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(64 * 1024 * 1024 + 1)
     except OSError as exc:
         raise UsageError(f"rocelab cli: cannot read {path}: {exc.strerror}") from None
     if len(data) > 64 * 1024 * 1024:
@@ -73,6 +80,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
     if not 0 < args.timeout < float("inf"):  # -1 or 0 blamed a server that was there ("no server answered")
         raise UsageError(f"rocelab cli: --timeout must be a finite number of seconds above 0, got {args.timeout:g}")
+    options.count("--device-id", args.device_id, least=0, most=(1 << 64) - 1)  # a uint64: -1 was a traceback
     lines = _read_lines(args.file) if args.file else None
     client = P4RuntimeClient(args.grpc_addr, args.device_id, _election_id(args.election_id), timeout=args.timeout)
     try:
@@ -91,7 +99,7 @@ def main(args: argparse.Namespace) -> int:
         if lines is not None:
             return 1 if shell.run_lines(lines, args.file) else 0
         if not sys.stdin.isatty():
-            return 1 if shell.run_lines(sys.stdin.read().splitlines(), "<stdin>") else 0
+            return 1 if shell.run_lines(_read_lines(None), "<stdin>") else 0
         shell.cmdloop()
         return 1 if shell.failed else 0
     finally:

@@ -55,21 +55,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with -v: only the command and packet lines, no pipeline trace")
 
 
-def _defines(items: list[str]) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, _, value = item.partition("=")
-        out[name] = value if value else "1"
-    return out
-
-
 def main(args: argparse.Namespace) -> int:
+    from emulator.commands.compile import parse_defines  # one reading of -D (stf's took -D 'A B' and -D 1X)
     from emulator.target.plugins import load_plugins
     from emulator.target.stf import run_stf
 
     load_plugins(args.extern_plugins)
     result = run_stf(args.program, args.stf, include_dirs=args.include_dirs, verbose=args.verbose,
-                     defines=_defines(args.defines), trace=getattr(args, "trace", None))
+                     defines=parse_defines(args.defines), trace=getattr(args, "trace", None))
     for line in result.log:
         print(line)
     if result.passed:

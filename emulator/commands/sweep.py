@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="parallel local processes (default: the number of CPUs)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS "
                    "(e.g. tcp://10.0.0.5:8786) instead of local processes")
-    p.add_argument("--dask-timeout", type=float, default=10.0, metavar="S",
+    p.add_argument("--dask-timeout", type=float, metavar="S",
                    help="seconds to wait for the Dask scheduler to answer (default 10)")
     p.add_argument("--metric", action="append", default=[], metavar="NAME",
                    help="a sweep.csv column to plot (repeatable; default: goodput, collective time, ...)")
@@ -43,18 +43,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from emulator import options
     from emulator.commands.scenario_arg import scenario_path
     from emulator.errors import UsageError
     from emulator.report.output import check_folder
     from emulator.sweep.execute import connect_dask, run_sweep
     from emulator.sweep.plan import make_plan
 
-    if args.jobs < 1:
-        raise UsageError(f"--jobs must be 1 or more, got {args.jobs}")
+    options.count("--jobs", args.jobs)
+    if args.dask_timeout is not None and not args.dask:  # it was ignored without a word
+        raise UsageError("--dask-timeout needs --dask (local processes wait for no scheduler)")
     plan = make_plan(scenario_path(args.scenario), args.seeds, args.overrides, args.grid)
     out_dir = Path(args.out) if args.out else Path("runs") / f"sweep-{plan.scenario_name}"
     check_folder(out_dir)
-    client = connect_dask(args.dask, args.dask_timeout) if args.dask else None
+    client = connect_dask(args.dask, 10.0 if args.dask_timeout is None else args.dask_timeout) if args.dask else None
     console = Console(stderr=True, quiet=args.quiet)
     try:
         with _bar(console) as progress:

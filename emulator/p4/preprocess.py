@@ -203,6 +203,24 @@ class _Pre(pcpp.Preprocessor):
     def on_comment(self, tok):
         return True  # keep it; _assemble blanks it out so columns stay exact
 
+    def collect_args(self, tokenlist, ignore_errors=False):
+        # pcpp gives up on a call whose `(` is never closed and leaves the rest of the text unexpanded, so the
+        # parser's error came at the end of the file or at a stray token, naming no macro
+        out = super().collect_args(tokenlist, ignore_errors)
+        if out[0] == 0 and self.expansion_depth == 1:
+            opening = next((t for t in tokenlist if t.type not in self.t_WS), None)
+            if opening is not None and opening.value == "(":
+                self._unterminated(self.expansion_line or tokenlist, opening)
+        return out
+
+    def _unterminated(self, line, opening) -> None:
+        """Fail at the macro name before `opening`, the `(` of a call whose argument list never ends."""
+        at = next((i for i, t in enumerate(line) if t is opening), 0)
+        name = next((t for t in reversed(line[:at]) if t.type not in self.t_WS and t.type not in self.t_COMMENT),
+                    opening)
+        self._fail(f"unterminated argument list of macro {name.value}: no ')' closes it before the end of the file "
+                   "or the next # directive", self._loc(name))
+
     def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's own signature
         # pcpp calls this on every line (depth 0) and again on each macro body and argument it substitutes
         # (depth 1+): only the latter is expansion work

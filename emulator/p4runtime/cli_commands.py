@@ -70,6 +70,14 @@ class CliError(RocelabError):
     """A command that is malformed or cannot be carried out."""
 
 
+class NoHelp(CliError):
+    """`help X` of no command X: cmd.Cmd's `*** No help on X` at the prompt, a failed line in a script."""
+
+    def __init__(self, topic: str):
+        super().__init__(f"no help on '{topic}': not a command ('help' lists the commands)")
+        self.topic = topic
+
+
 def _n(args: list[str], n: int, usage: str) -> None:
     if len(args) != n:
         raise CliError(f"wrong number of arguments, expected {n} but got {len(args)} (usage: {usage})")
@@ -95,6 +103,7 @@ class RuntimeCli(cmd.Cmd):
         super().__init__(stdout=stdout or sys.stdout)
         self.client = client
         self.failed = 0
+        self.last_error: Exception | None = None  # the last line's, for onecmd
 
     # ------------------------------------------------------------------ running lines
     def say(self, *parts) -> None:
@@ -105,10 +114,12 @@ class RuntimeCli(cmd.Cmd):
         line = line.strip()
         if not line or line.startswith("#"):
             return None
+        self.last_error = None
         try:
             self.onecmd_raw(line)
         except (RocelabError, P4RuntimeError, ValueError) as exc:  # P4RuntimeError: an answer we cannot decode
             self.failed += 1
+            self.last_error = exc
             return str(exc)
         return None
 
@@ -151,7 +162,8 @@ class RuntimeCli(cmd.Cmd):
             return True
         msg = self.execute(line)
         if msg is not None:
-            self.say(f"Error: {msg}")
+            err = self.last_error
+            self.say(self.nohelp % err.topic if isinstance(err, NoHelp) else f"Error: {msg}")
         return False
 
     def emptyline(self) -> bool:
@@ -534,9 +546,13 @@ class RuntimeCli(cmd.Cmd):
     # ------------------------------------------------------------------ help
     def do_help(self, arg):
         "List available commands with \"help\" or detailed help with \"help cmd\"."
-        if arg.strip() and arg.strip() in THRIFT_ONLY:
-            self.say(f"{arg.strip()}: Thrift only, not available over P4Runtime ({THRIFT_ONLY[arg.strip()]})")
+        topic = arg.strip()
+        if topic and topic in THRIFT_ONLY:
+            self.say(f"{topic}: Thrift only, not available over P4Runtime ({THRIFT_ONLY[topic]})")
             return
+        if topic and not (getattr(self, "do_" + topic, None) or getattr(self, "help_" + topic, None)):
+            # cmd.Cmd printed "*** No help on X" and the line counted as a success: a script's exit status was 0
+            raise NoHelp(topic)
         super().do_help(arg)
 
     def get_names(self):

@@ -29,7 +29,7 @@ _PART = ".part-"
 class OutputDir:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        _refuse_non_folder(self.path, "output folder")
+        refuse_non_folder(self.path, "output folder")
         self._made = _missing_dirs(self.path)  # removed again if the run writes nothing
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -160,7 +160,7 @@ def listed_files(folder: str | Path) -> list[str]:
 def check_folder(path: str | Path, what: str = "output folder") -> None:
     """Refuse, before any work, an output folder that is a file or cannot be made (it is made now)."""
     path = Path(path)
-    _refuse_non_folder(path, what)
+    refuse_non_folder(path, what)
     made = _missing_dirs(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -172,7 +172,7 @@ def check_folder(path: str | Path, what: str = "output folder") -> None:
         _remove_dirs(made)  # made to see that it can be; the run makes it again
 
 
-def _refuse_non_folder(path: Path, what: str) -> None:
+def refuse_non_folder(path: Path, what: str) -> None:
     """A path that exists and is not a folder, or a symbolic link that leads nowhere (mkdir said only "File
     exists" of it), is refused by name."""
     if path.is_symlink() and not path.exists():

@@ -7,13 +7,13 @@ Ctrl-C is not stored, so it runs again next time; a run that failed with an erro
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator import options
 from emulator.errors import UsageError
 from emulator.report.output import OutputDir
 from emulator.sweep import results
@@ -39,8 +39,7 @@ class SweepOutcome:
 
 def connect_dask(address: str, timeout_s: float = 10.0) -> Any:
     """A client of the Dask scheduler at `address`; a clear error when nothing answers there."""
-    if not math.isfinite(timeout_s) or timeout_s <= 0:  # nan and inf reached dask as 'nans': a KeyError traceback
-        raise UsageError(f"--dask-timeout must be a number of seconds above 0, got {timeout_s:g}")
+    options.seconds("--dask-timeout", timeout_s)  # nan and inf reached dask as 'nans': a KeyError traceback
     try:
         from dask.distributed import Client
     except ImportError:
@@ -118,7 +117,7 @@ def run_sweep(plan: SweepPlan, out_dir: str | Path, jobs: int = 1, client: Any =
 
 def _run(plan: SweepPlan, out: OutputDir, jobs: int, client: Any, progress: Progress | None,
          metrics: list[str] | None) -> SweepOutcome:
-    out.check_replaceable(["sweep.json", "sweep.csv", "sweep_summary.csv"])  # before any run, not after the first
+    out.check_replaceable(results.output_names(metrics))  # before any run, not after the first
     summaries: dict[str, dict[str, Any]] = {}
     for t in plan.tasks:
         s = stored_summary(out.path, t)

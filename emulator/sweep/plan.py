@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from emulator import options
 from emulator.errors import ConfigError, UsageError
 from emulator.files import SCENARIO_LIMIT, read_text
 from emulator.scenario.load import parse_scenario
@@ -118,8 +119,7 @@ def make_plan(scenario: str | Path, seeds: int, sets: list[str] = (), grids: lis
     path = Path(scenario)
     # as `rocelab run` reads it: bounded (/dev/zero), UTF-8 or a located error (not a UnicodeDecodeError)
     text = read_text(path, "scenario", SCENARIO_LIMIT, lambda msg: ConfigError(msg, file=str(path)))
-    if seeds < 1:
-        raise UsageError(f"--seeds must be 1 or more, got {seeds}")
+    options.count("--seeds", seeds)
     sets = [f"{p}={v}" for p, v in (split_assignment(s, "--set") for s in sets)]
     axes = [parse_grid(g) for g in grids]
     runs = seeds * math.prod(len(a.values) for a in axes)

@@ -137,7 +137,18 @@ def plot_metric(out: OutputDir, stats: list[dict], rows: Sequence[dict[str, Any]
         ax.set_xlabel("seed")
         ax.legend(fontsize=7)
     ax.set_ylabel(metric)
-    return _save(out, f"sweep-{metric.replace('.', '_')}.png", plt, fig)
+    return _save(out, plot_name(metric), plt, fig)
+
+
+def plot_name(metric: str) -> str:
+    return f"sweep-{metric.replace('.', '_')}.png"
+
+
+def output_names(metrics: Sequence[str] | None) -> list[str]:
+    """Every file a sweep may write in its folder, checked before the first run (a plot name that is a symlink or
+    a folder was found after the whole sweep had run): the plot of each asked metric, or of each default one
+    (which defaults have figures is known only once runs finished)."""
+    return ["sweep.json", "sweep.csv", "sweep_summary.csv", *(plot_name(m) for m in metrics or DEFAULT_METRICS)]
 
 
 def _numeric(values: Sequence[str]) -> list[float | str]:

@@ -30,8 +30,15 @@ class ParserReject(Exception):
 
 
 class P4Fault(Exception):
-    """A run-time fault on which simple_switch stops (a failed assert/assume): the switch abandons the packet and
-    records `str(fault)` (V1Switch.fatal_errors)."""
+    """A run-time fault that ends a packet (a failed assert/assume, a loop past its budget): the switch drops the
+    packet and records the fault (V1Switch.faults; fatal_errors holds their reports). `reference` says what
+    simple_switch does instead, for the STF runner's failure and the trace."""
+
+    reference = "simple_switch stops here"
+    stage, port = "", 0  # set by the switch: the block that raised it and the packet's ingress port
+
+    def report(self) -> str:
+        return f"{self} ({self.stage}, packet from port {self.port})"
 
 
 class ExitBlock(Exception):

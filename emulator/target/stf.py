@@ -215,8 +215,8 @@ class StfRunner:
         if isinstance(cmd, PacketCmd):
             self._trace(f"packet {cmd.port} {cmd.data.hex().upper()}", self.tracer is not None)
             self.sent += 1
-            failed = getattr(getattr(self.target, "switch", None), "fatal_errors", None)
-            seen = len(failed) if failed is not None else 0
+            faults = getattr(getattr(self.target, "switch", None), "faults", None)
+            seen = len(faults) if faults is not None else 0
             frames = self.target.process(cmd.port, cmd.data, self.now_ns)
             if self.tracer is not None:
                 self.log += ["    " + line for line in self.tracer.lines()]
@@ -224,11 +224,11 @@ class StfRunner:
             for port, data in frames:
                 self._trace(f"  -> port {port}: {bytes(data).hex().upper()}", self.tracer is not None)
                 self.outputs.setdefault(port, []).append(bytes(data))
-            for msg in (failed[seen:] if failed is not None else ()):
-                # simple_switch logs the P4 file and line and exits: the test fails, the packet is dropped
-                self._trace(f"  {msg}")
-                self.failures.append(f"{self.test.path}:{cmd.line}: packet {cmd.port}: P4 {msg} "
-                                     "(simple_switch stops here)")
+            for fault in (faults[seen:] if faults is not None else ()):
+                # the packet was dropped; the test fails, saying what simple_switch does instead
+                self._trace(f"  {fault.report()}")
+                self.failures.append(f"{self.test.path}:{cmd.line}: packet {cmd.port}: P4 {fault.report()} "
+                                     f"({fault.reference})")
         elif isinstance(cmd, ExpectCmd | NoPacketCmd):
             pass
         elif isinstance(cmd, AddCmd):

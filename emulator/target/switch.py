@@ -185,9 +185,7 @@ class V1Switch:
         self._has_bytes_depth = "enq_qdepth_bytes" in sm_fields
         self._has_priority = "priority" in sm_fields
         self.digest_names = [d.name for d in info.digests]
-        # faults on which simple_switch would stop, oldest first: "assert failed at FILE:LINE (stage, packet from
-        # port P)" per false assert()/assume()
-        self.fatal_errors: list[str] = []
+        self.faults: list[P4Fault] = []  # the faults that dropped packets, oldest first (fatal_errors: their reports)
         # every header byte-aligned and fixed-size: the deparser emits only byte strings
         self._aligned = all(getattr(c, "_width", 0) % 8 == 0 and not getattr(c, "_has_varbit", False)
                             for c in cp.classes.values())
@@ -230,12 +228,18 @@ class V1Switch:
         res.dropped = not res.jobs
         return res
 
+    @property
+    def fatal_errors(self) -> list[str]:
+        """"assert failed at FILE:LINE (stage, packet from port P)", per fault, oldest first."""
+        return [fault.report() for fault in self.faults]
+
     def _fault(self, exc: P4Fault, stage: str, port: int) -> None:
-        """A false assert()/assume() (simple_switch logs the source line and exits): we abandon the packet (no
-        output, clone, digest or recirculation of it) and record the fault for the caller (STF runner, tests)."""
-        self.fatal_errors.append(f"{exc} ({stage}, packet from port {port})")
+        """A false assert()/assume() (simple_switch logs the source line and exits) or a loop past its budget: we
+        drop the packet (no output, clone, digest or recirculation of it) and record the fault for the caller."""
+        exc.stage, exc.port = stage, port
+        self.faults.append(exc)
         if self.tracer is not None:
-            self.tracer.at(stage, "decision", "packet abandoned", f"({exc}: simple_switch would stop)")
+            self.tracer.at(stage, "decision", "packet dropped", f"({exc}: {exc.reference})")
 
     # -------------------------------------------------------------------------------------------- tracing
     def _hook_trace(self) -> None:

@@ -32,12 +32,14 @@ class P4AssertionFailed(P4Fault):
 
 
 class P4LoopLimit(P4Fault):
-    """A block's loops made more than LOOP_PASS_LIMIT passes: simple_switch would never finish the packet (it has
-    no limit); the switch abandons it and records `for loop at FILE:LINE ...` like a failed assert."""
+    """A block's loops made more than LOOP_PASS_LIMIT passes: the switch drops the packet and records `for loop at
+    FILE:LINE ...`. The budget is rocelab's own: simple_switch has none (it would spin on the packet for ever)."""
+
+    reference = "simple_switch has no loop budget and would never finish the packet"
 
     def __init__(self, where: str):
         super().__init__(f"for loop at {where}: more than {LOOP_PASS_LIMIT:,} loop passes in one run of the "
-                         "block (a loop that does not end?); packet abandoned")
+                         "block, rocelab's budget (a loop that does not end?): packet dropped")
         self.where = where
 
 
