@@ -148,7 +148,7 @@ def test_idle_timeouts_and_direct_counters_see_the_fast_paths_hits(lab, tmp_path
         m.exact.value = bytes.fromhex("020000000002")
         te.table_entry.action.action.action_id = idx.action("I.fwd").id
         te.table_entry.action.action.params.add(param_id=1, value=b"\x02")
-        te.table_entry.idle_timeout_ns = 300_000_000
+        te.table_entry.idle_timeout_ns = 600_000_000  # 24 frame gaps: room for a loaded machine's stalls
         ctl.write((p4runtime_pb2.Update.INSERT, te))
         frame = bytes.fromhex("020000000002" "020000000001" "0800") + bytes(50)
         cap = capture(lab, h2[0], WAIT_S, count=60)
@@ -162,7 +162,7 @@ def test_idle_timeouts_and_direct_counters_see_the_fast_paths_hits(lab, tmp_path
             note = ctl.responses.get_nowait()
             while note.WhichOneof("update") != "idle_timeout_notification":
                 note = ctl.responses.get_nowait()
-            if silence_ms < 250:
+            if silence_ms < 450:  # the timeout less the switch's idle-scan and scheduling slack
                 pytest.fail(f"idle notification while traffic flowed (longest gap {silence_ms:.0f} ms): {note}")
         except queue.Empty:
             pass

@@ -241,81 +241,10 @@ class V1Switch:
         if self.tracer is not None:
             self.tracer.at(stage, "decision", "packet dropped", f"({exc}: {exc.reference})")
 
-    # -------------------------------------------------------------------------------------------- tracing
     def _hook_trace(self) -> None:
-        """Trace mode only: wrap the generated ingress, egress and deparser entry points so that the after-ingress
-        (PRE) and after-egress decisions and the deparsed frame are reported. The untraced packet path has no
-        hook at all."""
-        tr = self.tracer
-        run_ingress, run_egress, run_deparser = self._run_ingress, self._run_egress, self._run_deparser
-        rt = self.rt
+        from emulator.target.switch_trace import hook_trace
 
-        def traced_ingress(hdr, meta, sm):
-            run_ingress(hdr, meta, sm)
-            self._trace_after_ingress(tr, rt.cur, sm)
-
-        def traced_egress(hdr, meta, sm):
-            run_egress(hdr, meta, sm)
-            self._trace_after_egress(tr, rt.cur, sm)
-
-        def traced_deparser(parts, hdr):
-            run_deparser(parts, hdr)
-            ctx = rt.cur
-            frame = join_emitted(parts, ctx.payload)
-            tr.deparsed_frame(frame)
-            if ctx.recirculate is not None:
-                tr.at("out", "out", "recirculated", f"({len(frame)} bytes, back to ingress)")
-                return
-            n = len(frame) if ctx.truncate is None else min(len(frame), ctx.truncate)
-            cut = f", truncated from {len(frame)}" if n < len(frame) else ""
-            tr.at("out", "out", f"port {ctx.sm.egress_port}", f"({n} bytes{cut})")
-
-        self._run_ingress, self._run_egress, self._run_deparser = traced_ingress, traced_egress, traced_deparser
-
-    def _trace_clone(self, tr, ctx, stage: str, kind: str) -> None:
-        _ctype, session, _copier = ctx.clone
-        targets = self.pre.clone_targets(session)
-        if targets is None:
-            tr.at(stage, "decision", f"clone {kind} session {session}", "not configured: no copy")
-        else:
-            ports = ", ".join(str(p) for _rid, p in targets[0])
-            n = len(targets[0])
-            tr.at(stage, "decision", f"clone {kind} session {session}", f"{n} {'copy' if n == 1 else 'copies'}"
-                  + (f" to port {ports}" if n == 1 else f" (ports {ports})" if n else "")
-                  + (f", truncated to {targets[1]} bytes" if targets[1] is not None else ""))
-
-    def _trace_after_ingress(self, tr, ctx, sm) -> None:
-        """The v1model after-ingress decisions, in BMv2's order (what _ingress_pass is about to do)."""
-        if ctx.clone is not None:
-            self._trace_clone(tr, ctx, "pre", "I2E")
-        for name, values in ctx.digests or ():
-            tr.at("pre", "decision", f"digest {name}", str(values))
-        if ctx.resubmit is not None:
-            tr.at("pre", "decision", "resubmit")
-            return
-        grp = sm.mcast_grp
-        if grp:
-            reps = self.pre.replicas(grp)
-            ports = ", ".join(f"{p}" + (f" rid {rid}" if rid else "") for rid, p in reps)
-            tr.at("pre", "decision", f"multicast group {grp}", f"{len(reps)} replicas" + (
-                f" (ports {ports})" if reps else " (no such group or an empty one: nothing is sent)"))
-            return
-        if sm.egress_spec == self.drop_port:
-            tr.at("pre", "decision", "dropped", f"(egress_spec {self.drop_port})")
-            return
-        tr.at("pre", "decision", f"unicast to port {sm.egress_spec}",
-              "(recirculate after egress)" if ctx.recirculate is not None else "")
-
-    def _trace_after_egress(self, tr, ctx, sm) -> None:
-        if ctx.clone is not None:
-            self._trace_clone(tr, ctx, "egress", "E2E")
-        for what, done in (("digest", ctx.digests), ("resubmit", ctx.resubmit is not None)):
-            if done:  # simple_switch acts on a digest or a resubmit after ingress only
-                tr.at("egress", "decision", f"{what} ignored", "(called in egress: simple_switch acts on it after "
-                      "ingress only)")
-        if sm.egress_spec == self.drop_port or sm.egress_port == DROP_PORT:
-            tr.at("egress", "decision", "dropped",
-                  f"(egress_spec {self.drop_port})" if sm.egress_spec == self.drop_port else "")
+        hook_trace(self)
 
     def recirculate_ingress(self, data: bytes, now_ns: int) -> IngressResult:
         """Re-inject a recirculated packet (its ingress port travels with it)."""
