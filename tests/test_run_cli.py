@@ -187,7 +187,13 @@ def test_seed_gives_identical_results(tmp_path):
 
 @pytest.mark.parametrize("override, message", [
     ("workload.incast.receiver=zz", "incast_pfc.yaml:28: error: workload.incast.receiver: unknown host 'zz'"),
-    ("switch.pfc.xon=40KB", "error: switch.pfc: xon (40000 B) must be below xoff (32000 B)"),
+    ("switch.pfc.xon=40KB", "error: switch.pfc.xon: 40,000 B must be below xoff (32,000 B)"),
+    # a check across fields names the field it refuses, not the mapping that holds it (it said `switch.pfc:`,
+    # `workload.senders:` and `switch.pfc.xoff_bytes:`, a name no scenario has)
+    ("switch.pfc.priorities=[3,8]", "error: switch.pfc.priorities[1]: must be between 0 and 7, got 8"),
+    ("switch.pfc.xoff=0", "error: switch.pfc.xoff: must be greater than 0"),
+    ("switch.ecn={mode: red, kmin: 5KB, kmax: 1KB}", "error: switch.ecn.kmin: 5,000 B must be below kmax"),
+    ("workload.incast.senders=[]", "error: workload.incast.senders: needs at least one sender (from --set"),
     ("switch.buffer.size=10KB", "incast_pfc.yaml:16: error: switch.buffer.size: switch s1: a 10,000-byte buffer "
                                 "leaves -501,956 bytes shared after the reserve (9 ports x 8 priorities"),
     ("switch.buffer.size=10KB", "it must hold at least one 1,098-byte frame (from --set switch.buffer.size=10KB)"),

@@ -201,10 +201,14 @@ class PfcSpec(Strict):
 
     @model_validator(mode="after")
     def _thresholds(self):
+        # each message names its field (the loader appends it to this model's path: switch.pfc.xoff)
+        if self.xoff == 0:
+            raise ValueError("xoff: must be greater than 0 (leave it out for the dynamic threshold)")
         if self.xoff is not None and self.xon is not None and self.xon >= self.xoff:
-            raise ValueError(f"xon ({self.xon} B) must be below xoff ({self.xoff} B)")
-        if any(not 0 <= p <= 7 for p in self.priorities):
-            raise ValueError("priorities must be between 0 and 7")
+            raise ValueError(f"xon: {self.xon:,} B must be below xoff ({self.xoff:,} B)")
+        for i, p in enumerate(self.priorities):
+            if not 0 <= p <= 7:
+                raise ValueError(f"priorities[{i}]: must be between 0 and 7, got {p}")
         return self
 
 
@@ -222,7 +226,7 @@ class EcnSpec(Strict):
     @model_validator(mode="after")
     def _order(self):
         if self.mode == "red" and self.kmin >= self.kmax:
-            raise ValueError(f"kmin ({self.kmin} B) must be below kmax ({self.kmax} B)")
+            raise ValueError(f"kmin: {self.kmin:,} B must be below kmax ({self.kmax:,} B)")
         return self
 
 
@@ -412,8 +416,9 @@ class CollectiveSpec(Strict):
     def _sane(self):
         if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):
             raise ValueError("hosts: a collective needs two or more distinct hosts")
-        if self.bytes <= 0 or self.chunk <= 0:
-            raise ValueError("bytes and chunk must be positive")
+        for field in ("bytes", "chunk"):  # named alone: "bytes and chunk" sent a user to a chunk never written
+            if getattr(self, field) <= 0:
+                raise ValueError(f"{field}: must be greater than 0, got {getattr(self, field)}")
         if self.root is not None and self.root not in self.hosts:
             raise ValueError(f"root: '{self.root}' is not one of the collective's hosts")
         return self
@@ -534,6 +539,8 @@ class Scenario(Strict):
                 raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
+            if not wl.incast.senders:
+                raise ValueError("workload.incast.senders: needs at least one sender")
             for i, s in enumerate(wl.incast.senders):
                 check(s, f"workload.incast.senders[{i}]")
             check(wl.incast.receiver, "workload.incast.receiver")
@@ -544,6 +551,9 @@ class Scenario(Strict):
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
                     check(h, f"workload.{key}.{field}[{i}]")
+        m2m = wl.many_to_many
+        if m2m and (len(set(m2m.hosts)) != len(m2m.hosts) or len(set(m2m.hosts) | set(m2m.receivers or [])) < 2):
+            raise ValueError("workload.many_to_many.hosts: needs distinct hosts, two or more with the receivers")
         perm = wl.permutation
         if perm and (len(set(perm.hosts)) != len(perm.hosts) or (len(perm.hosts) < 2 and not perm.receivers)):
             raise ValueError("workload.permutation.hosts: needs two or more distinct hosts")
