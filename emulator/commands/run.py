@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from emulator.commands.scenario_arg import scenario_path
+from emulator.commands.scenario_arg import out_folder, scenario_path
 from emulator.errors import ConfigError, UsageError
 from emulator.scenario.bundled import bundled_names
 
@@ -26,7 +26,7 @@ EXIT_FOR_STATUS = {"complete": EXIT_COMPLETE, "incomplete": EXIT_INCOMPLETE, "in
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", metavar="SCENARIO.yaml",
                    help=f"the scenario file, or the name of a bundled one ({', '.join(bundled_names())})")
-    p.add_argument("--out", metavar="DIR", help="output folder (default runs/<scenario name>)")
+    p.add_argument("--out", metavar="DIR", type=out_folder, help="output folder (default runs/<scenario name>)")
     p.add_argument("--seed", type=int, help="override the scenario's seed")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="PATH=VALUE",
                    help="override a field, e.g. --set switch.pfc.enabled=false (repeatable; value is YAML)")

@@ -19,6 +19,7 @@ EXIT_INCOMPLETE = 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from emulator.commands.scenario_arg import out_folder
     from emulator.scenario.bundled import bundled_names
 
     p.add_argument("scenario", metavar="SCENARIO.yaml",
@@ -28,7 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a fixed override for every run (repeatable; value is YAML)")
     p.add_argument("--grid", action="append", default=[], metavar="PATH=V1,V2,...",
                    help="sweep PATH over these values (repeatable: the product of the axes)")
-    p.add_argument("--out", metavar="DIR", help="output folder (default runs/sweep-<scenario name>)")
+    p.add_argument("--out", metavar="DIR", type=out_folder,
+                   help="output folder (default runs/sweep-<scenario name>)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
                    help="parallel local processes (default: the number of CPUs)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS "
