@@ -169,3 +169,13 @@ def test_an_unknown_metric_is_named_and_gets_no_empty_plot(scenario, tmp_path, c
     assert "--metric goodput_gpbs: not a figure of sweep.csv" in err and "goodput_gbps" in err
     assert not (out / "sweep-goodput_gpbs.png").exists()
     assert (out / "sweep-goodput_gbps.png").exists()
+
+
+def test_a_list_valued_grid_point_is_printed_as_written(scenario, tmp_path, capsys):
+    """`--grid 'workload.incast.senders=[h1],[h1,h2]'` (a sweep over N): the table's grid column was empty, as Rich
+    took `[h1,h2]` for markup."""
+    out = tmp_path / "sweep"
+    assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out),
+                "--grid", "workload.incast.senders=[h1],[h1,h2]"]) == 0
+    text = capsys.readouterr().out
+    assert "[h1]" in text and "[h1,h2]" in text

@@ -44,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from emulator.commands.scenario_arg import scenario_path
     from emulator.errors import UsageError
@@ -69,7 +70,7 @@ def main(args: argparse.Namespace) -> int:
         _print(Console(width=max(Console().width, 120)), outcome, plan, out_dir)
     _warn_unknown_metrics(args.metric, outcome, plan)
     for run, error in outcome.failed:
-        console.print(f"[bold red]run {run} failed:[/] {error}")
+        console.print(f"[bold red]run {run} failed:[/] {escape(str(error))}")
     if outcome.interrupted:
         return EXIT_INCOMPLETE
     return EXIT_FAILED if outcome.failed else 0
@@ -121,6 +122,7 @@ class _bar:
 
 
 def _print(console, outcome, plan, out_dir: Path) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     console.print(f"[bold]{plan.scenario_name}[/]: {len(outcome.rows)} of {len(plan.tasks)} runs finished "
@@ -131,10 +133,11 @@ def _print(console, outcome, plan, out_dir: Path) -> None:
         for col in [a.path for a in plan.axes] + ["figure", "runs", "mean", "std", "min", "max"]:
             table.add_column(col, justify="left" if col == "figure" else "right")
         for s in stats:
-            table.add_row(*[str(s[a.path]) for a in plan.axes], s["metric"], str(s["runs"]),
+            # escaped: a grid value such as [h1,h2] (a list of senders) is Rich markup and printed as nothing
+            table.add_row(*[escape(str(s[a.path])) for a in plan.axes], s["metric"], str(s["runs"]),
                           *(f"{s[k]:.4g}" for k in ("mean", "std", "min", "max")))
         console.print(table)
-    console.print(f"outputs in {out_dir}/: sweep.csv, sweep_summary.csv, sweep-*.png, runs/*/summary.json")
+    console.print(f"outputs in {escape(str(out_dir))}/: sweep.csv, sweep_summary.csv, sweep-*.png, runs/*/summary.json")
 
 
 def _stats(outcome, plan) -> list[dict]:
