@@ -101,6 +101,28 @@ def test_later_steps_start_only_when_inputs_arrived(tmp_path):
     assert (tmp_path / "collective.png").stat().st_size > 0
 
 
+def test_a_collective_run_reports_its_collective_not_empty_flow_outputs(tmp_path, capsys):
+    """A collective's transfers are no flows: the console printed an empty flows table and not the collective's
+    time, busbw or bound; fct.png and throughput.png were empty axes. Now the console shows the collective, fct.png
+    is not written, and throughput.png shows the NICs' transmit rates."""
+    import yaml
+
+    from emulator.cli import main as cli
+    from emulator.report.plots import host_rows
+
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_star("all_reduce").model_dump(mode="json", exclude_unset=True)))
+    out = tmp_path / "out"
+    assert cli(["run", str(path), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "busbw (Gb/s)" in text and "time / bound" in text and "FCT" not in text
+    assert (out / "throughput.png").exists() and (out / "collective.png").exists()
+    assert not (out / "fct.png").exists()
+    outcome = run_scenario(_star("all_reduce"))
+    rows = host_rows(outcome.recorder, outcome.summary["hosts"])
+    assert {r[1] for r in rows} == {"h1", "h2", "h3", "h4"} and max(r[2] for r in rows) > 50
+
+
 def test_more_channels_open_more_qps_and_still_respect_the_bound():
     one = run_scenario(_star("all_gather", channels=1)).summary["collective"]
     four = run_scenario(_star("all_gather", channels=4)).summary["collective"]
