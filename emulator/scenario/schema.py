@@ -171,9 +171,12 @@ class Topology(Strict):
                                      "starting with a letter or digit, at most 100): it names capture and trace "
                                      "files")
         names = self.switches + self.hosts
-        dup = {n for n, k in Counter(names).items() if k > 1}
-        if dup:
-            raise ValueError(f"duplicate node names: {sorted(dup)}")
+        seen: dict[str, str] = {}
+        for what, i, name in [("switches", i, n) for i, n in enumerate(self.switches)] + \
+                [("hosts", i, n) for i, n in enumerate(self.hosts)]:
+            if name in seen:  # the second of the two is named, with the first (it said `topology: duplicate ...`)
+                raise ValueError(f"{what}[{i}]: '{name}' is also topology.{seen[name]}")
+            seen[name] = f"{what}[{i}]"
         known = set(names)
         for i, link in enumerate(self.links):
             for end in (link.a, link.b):
