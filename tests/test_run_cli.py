@@ -259,3 +259,22 @@ def test_trace_logs_the_pipeline_of_the_first_packets(tmp_path):
 def test_trace_of_an_unknown_switch_is_refused(tmp_path, capsys):
     code, _ = run_cli(tmp_path, "--set", "outputs.trace={switches: [s9]}")
     assert code == 2 and "outputs.trace.switches[0]: unknown switch 's9'" in capsys.readouterr().err
+
+
+def test_a_closed_stdout_does_not_change_the_exit_status(tmp_path):
+    """`rocelab run x | head -1`: Rich answered the broken pipe with exit 1 (the status of a failed flow) for a run
+    that completed; the tables are dropped and the status stays the run's."""
+    import os
+    import sys
+
+    cmd = [sys.executable, "-m", "emulator.cli", "run", str(INCAST), "--out", str(tmp_path / "out"), "--no-plots",
+           "--set", "workload.incast.bytes=16KiB"]
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first table: every write to stdout is EPIPE
+    try:
+        done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["status"] == "complete"

@@ -117,11 +117,10 @@ def _report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path, la
 
 
 def _print_report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path) -> int:
-    from rich.console import Console
+    from emulator.commands.console import stdout_console
 
     if not args.quiet:
-        console_out = Console()
-        print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
+        print_summary(stdout_console(110), summary, out_dir)
     problems = summary.get("problems") or [] if summary["status"] == "incomplete" else []
     for line in problems[:10]:
         print(f"{args.scenario}: {line}", file=sys.stderr)
@@ -135,6 +134,7 @@ def _print_report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Pa
 def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     from rich.console import Console
 
+    from emulator.commands.console import stdout_console
     from emulator.mininet.runner import MininetOptions, run_scenario_mininet
 
     err = Console(stderr=True)
@@ -144,7 +144,7 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     with _scenario_errors(args.scenario, args.overrides):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
-    return _report(args, outcome.summary, out_dir, lambda summary: print_realtime(Console(), summary))
+    return _report(args, outcome.summary, out_dir, lambda summary: print_realtime(stdout_console(), summary))
 
 
 # One message, one line: rich wraps at the console's width (80 columns when the output is a file or a pipe), which

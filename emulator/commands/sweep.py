@@ -67,7 +67,9 @@ def main(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     if not args.quiet:
-        _print(Console(width=max(Console().width, 120)), outcome, plan, out_dir)
+        from emulator.commands.console import stdout_console
+
+        _print(stdout_console(120), outcome, plan, out_dir)
     _warn_unknown_metrics(args.metric, outcome, plan)
     for run, error in outcome.failed:
         console.print(f"[bold red]run {run} failed:[/] {escape(str(error))}")
