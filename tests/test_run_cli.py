@@ -278,3 +278,12 @@ def test_a_closed_stdout_does_not_change_the_exit_status(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["status"] == "complete"
+
+
+def test_a_run_that_reaches_its_duration_with_a_transfer_left_is_incomplete(tmp_path):
+    """`duration` stops the run; a flow that is no backlog and had not completed by then makes it incomplete (it was
+    reported complete, exit 0, as the Mininet engine never did). Backlogged flows are what a duration is for."""
+    code, out = run_cli(tmp_path, "--set", "duration=20us")
+    s = json.loads((out / "summary.json").read_text())
+    assert (code, s["status"], s["complete"], s["stop_reason"]) == (1, "incomplete", False, "duration")
+    assert len(s["problems"]) == 8 and "had not completed when the run stopped (duration)" in s["problems"][0]
