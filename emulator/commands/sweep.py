@@ -71,11 +71,17 @@ def main(args: argparse.Namespace) -> int:
 
         _print(stdout_console(120), outcome, plan, out_dir)
     _warn_unknown_metrics(args.metric, outcome, plan)
+    # on stderr even with --quiet, as `rocelab run` says its problems: the reason for exit status 1
+    loud = Console(stderr=True)
     for run, error in outcome.failed:
-        console.print(f"[bold red]run {run} failed:[/] {escape(str(error))}")
+        loud.print(f"[bold red]run {run} failed:[/] {escape(str(error))}", soft_wrap=True)
+    for run, problem in outcome.incomplete[:10]:
+        loud.print(f"[bold red]run {run} incomplete:[/] {escape(str(problem))}", soft_wrap=True)
+    if len(outcome.incomplete) > 10:
+        loud.print(f"... and {len(outcome.incomplete) - 10} more incomplete runs (sweep.csv: complete False)")
     if outcome.interrupted:
         return EXIT_INCOMPLETE
-    return EXIT_FAILED if outcome.failed else 0
+    return EXIT_FAILED if outcome.failed or outcome.incomplete else 0
 
 
 def _warn_unknown_metrics(asked: list[str], outcome, plan) -> None:
