@@ -312,7 +312,8 @@ class Collective:
                     f"retries timed out")
         if self._left:
             acked = sum(1 for tm in self.timing if tm.ack_ns is not None)
-            return (f"{what} had not completed when the run stopped ({reason}): {acked} of {len(self.transfers)} "
+            why = "stalled: nothing in flight and no timer set" if reason == "stalled" else reason
+            return (f"{what} had not completed when the run stopped ({why}): {acked} of {len(self.transfers)} "
                     f"transfers acknowledged")
         return None
 

@@ -136,12 +136,16 @@ def collective_summary(built: BuiltScenario) -> dict[str, Any]:
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
-    """Why the run ended, in the scenario's terms: completed | duration | max_duration | flows_failed |
+    """Why the run ended, in the scenario's terms: completed | duration | max_duration | flows_failed | stalled |
     interrupted. Only completed and duration are complete runs."""
     if engine_reason == "interrupted":
         return "interrupted"
     if failed:
         return "flows_failed"
+    if engine_reason == "idle" and work_left:
+        # nothing in flight and no timer set, long before any stop (nic.timeout 0 never resends a lost packet):
+        # it said "max_duration" of a run that ended at 10 µs of a 1 s max_duration
+        return "stalled"
     if has_duration:
         return "duration"
     return "max_duration" if work_left else "completed"
