@@ -101,6 +101,28 @@ def test_later_steps_start_only_when_inputs_arrived(tmp_path):
     assert (tmp_path / "collective.png").stat().st_size > 0
 
 
+def test_a_collective_run_reports_its_collective_not_empty_flow_outputs(tmp_path, capsys):
+    """A collective's transfers are no flows: the console printed an empty flows table and not the collective's
+    time, busbw or bound; fct.png and throughput.png were empty axes. Now the console shows the collective, fct.png
+    is not written, and throughput.png shows the NICs' transmit rates."""
+    import yaml
+
+    from emulator.cli import main as cli
+    from emulator.report.plots import host_rows
+
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_star("all_reduce").model_dump(mode="json", exclude_unset=True)))
+    out = tmp_path / "out"
+    assert cli(["run", str(path), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "busbw (Gb/s)" in text and "time / bound" in text and "FCT" not in text
+    assert (out / "throughput.png").exists() and (out / "collective.png").exists()
+    assert not (out / "fct.png").exists()
+    outcome = run_scenario(_star("all_reduce"))
+    rows = host_rows(outcome.recorder, outcome.summary["hosts"])
+    assert {r[1] for r in rows} == {"h1", "h2", "h3", "h4"} and max(r[2] for r in rows) > 50
+
+
 def test_more_channels_open_more_qps_and_still_respect_the_bound():
     one = run_scenario(_star("all_gather", channels=1)).summary["collective"]
     four = run_scenario(_star("all_gather", channels=4)).summary["collective"]
@@ -165,3 +187,35 @@ def test_steps_are_checked():
     with pytest.raises(ConfigError) as exc:
         CollectiveConfig("all_gather", ("h1", "h2", "h3"), 1024, steps=3)
     assert "steps must be 1 to 2" in str(exc.value)
+
+
+def test_a_collective_whose_transfer_fails_is_reported_failed(tmp_path, capsys):
+    """A QP past its retries fails its WRITE without a completion callback: the collective waited for ever, the run
+    went idle, and ended "max_duration" (at 40 µs) with exit 1 and no problem named. Now the failure is seen, the
+    run stops, and summary.json, stderr and the exit status say which transfer failed."""
+    import yaml
+
+    from emulator.cli import main as cli
+
+    sc = _star("all_reduce", hosts=["h1", "h2", "h3"], bytes="48KiB")
+    data = sc.model_dump(mode="json", exclude_unset=True)
+    data["nic"] = {"rto": "20us", "retry_count": 1}
+    data["switch"]["entries"] = [{"table": "FabricIngress.ipv4_lpm", "match": {"hdr.ipv4.dstAddr": ["10.0.0.2", 32]},
+                                  "action": "FabricIngress.drop"}]  # nothing reaches h2
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(data))
+    out = tmp_path / "out"
+    assert cli(["run", str(path), "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "transfer(s) failed, the first step 0 from h1 to h2" in err and "Warning" not in err
+    s = yaml.safe_load((out / "summary.json").read_text())
+    assert (s["status"], s["stop_reason"], s["collective"]["failed"]) == ("incomplete", "flows_failed", True)
+    assert len(s["problems"]) == 1 and (out / "collective.png").exists()
+
+
+def test_a_collective_stopped_early_names_what_is_left():
+    out = run_scenario(_star("all_reduce").model_copy(update={"max_duration": 5_000}))
+    s = out.summary
+    assert (s["status"], s["stop_reason"]) == ("incomplete", "max_duration")
+    assert s["problems"] == [f"the collective (all_reduce over 4 ranks) had not completed when the run stopped "
+                             f"(max_duration): 0 of {s['collective']['transfers']} transfers acknowledged"]

@@ -116,9 +116,9 @@ def test_routes_cover_runs_of_hosts_with_one_prefix_and_a_user_host_route_still_
 
 
 @pytest.mark.parametrize("routing, message", [
-    ({"hash": "crc32", "polynomial": 0x1EDC6F41}, "polynomial needs hash crc32_custom"),
+    ({"hash": "crc32", "polynomial": 0x1EDC6F41}, "polynomial: needs hash crc32_custom"),
     ({"hash": "crc16_custom", "polynomial": 0x1EDC6F41}, "does not fit crc16_custom"),
-    ({"mode": "ecmp", "flowlet_gap": "1500ns"}, "whole microseconds"),
+    ({"mode": "ecmp", "flowlet_gap": "1500ns"}, "flowlet_gap: 1,500 ns is not whole microseconds"),
     ({"mode": "zigzag"}, "mode"),
 ])
 def test_bad_routing_settings_are_named(routing, message):

@@ -187,7 +187,13 @@ def test_seed_gives_identical_results(tmp_path):
 
 @pytest.mark.parametrize("override, message", [
     ("workload.incast.receiver=zz", "incast_pfc.yaml:28: error: workload.incast.receiver: unknown host 'zz'"),
-    ("switch.pfc.xon=40KB", "error: switch.pfc: xon (40000 B) must be below xoff (32000 B)"),
+    ("switch.pfc.xon=40KB", "error: switch.pfc.xon: 40,000 B must be below xoff (32,000 B)"),
+    # a check across fields names the field it refuses, not the mapping that holds it (it said `switch.pfc:`,
+    # `workload.senders:` and `switch.pfc.xoff_bytes:`, a name no scenario has)
+    ("switch.pfc.priorities=[3,8]", "error: switch.pfc.priorities[1]: must be between 0 and 7, got 8"),
+    ("switch.pfc.xoff=0", "error: switch.pfc.xoff: must be greater than 0"),
+    ("switch.ecn={mode: red, kmin: 5KB, kmax: 1KB}", "error: switch.ecn.kmin: 5,000 B must be below kmax"),
+    ("workload.incast.senders=[]", "error: workload.incast.senders: needs at least one sender (from --set"),
     ("switch.buffer.size=10KB", "incast_pfc.yaml:16: error: switch.buffer.size: switch s1: a 10,000-byte buffer "
                                 "leaves -501,956 bytes shared after the reserve (9 ports x 8 priorities"),
     ("switch.buffer.size=10KB", "it must hold at least one 1,098-byte frame (from --set switch.buffer.size=10KB)"),
@@ -253,3 +259,31 @@ def test_trace_logs_the_pipeline_of_the_first_packets(tmp_path):
 def test_trace_of_an_unknown_switch_is_refused(tmp_path, capsys):
     code, _ = run_cli(tmp_path, "--set", "outputs.trace={switches: [s9]}")
     assert code == 2 and "outputs.trace.switches[0]: unknown switch 's9'" in capsys.readouterr().err
+
+
+def test_a_closed_stdout_does_not_change_the_exit_status(tmp_path):
+    """`rocelab run x | head -1`: Rich answered the broken pipe with exit 1 (the status of a failed flow) for a run
+    that completed; the tables are dropped and the status stays the run's."""
+    import os
+    import sys
+
+    cmd = [sys.executable, "-m", "emulator.cli", "run", str(INCAST), "--out", str(tmp_path / "out"), "--no-plots",
+           "--set", "workload.incast.bytes=16KiB"]
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first table: every write to stdout is EPIPE
+    try:
+        done = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["status"] == "complete"
+
+
+def test_a_run_that_reaches_its_duration_with_a_transfer_left_is_incomplete(tmp_path):
+    """`duration` stops the run; a flow that is no backlog and had not completed by then makes it incomplete (it was
+    reported complete, exit 0, as the Mininet engine never did). Backlogged flows are what a duration is for."""
+    code, out = run_cli(tmp_path, "--set", "duration=20us")
+    s = json.loads((out / "summary.json").read_text())
+    assert (code, s["status"], s["complete"], s["stop_reason"]) == (1, "incomplete", False, "duration")
+    assert len(s["problems"]) == 8 and "had not completed when the run stopped (duration)" in s["problems"][0]

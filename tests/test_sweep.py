@@ -186,3 +186,26 @@ def test_a_plot_name_that_is_not_a_regular_file_is_refused_before_any_run(scenar
     assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out), "--quiet", *asked]) == 2
     assert f"will not replace {out / name}: it is not a regular file" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == [".rocelab.lock", name] and elsewhere.read_text() == "not ours"
+
+
+def test_a_list_valued_grid_point_is_printed_as_written(scenario, tmp_path, capsys):
+    """`--grid 'workload.incast.senders=[h1],[h1,h2]'` (a sweep over N): the table's grid column was empty, as Rich
+    took `[h1,h2]` for markup."""
+    out = tmp_path / "sweep"
+    assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out),
+                "--grid", "workload.incast.senders=[h1],[h1,h2]"]) == 0
+    text = capsys.readouterr().out
+    assert "[h1]" in text and "[h1,h2]" in text
+
+
+def test_a_run_that_ended_incomplete_makes_the_sweep_exit_1_and_is_named(scenario, tmp_path, capsys):
+    """A run whose flows did not complete is in sweep.csv (complete False) and in its means; the sweep exited 0
+    and said nothing. Now it is named on stderr (even with --quiet) and in sweep.json, and the sweep exits 1."""
+    out = tmp_path / "sweep"
+    assert cli(["sweep", str(scenario), "--seeds", "1", "--jobs", "1", "--out", str(out), "--quiet",
+                "--set", "duration=30us", "--grid", "workload.incast.bytes=4KiB,1MiB"]) == 1
+    err = capsys.readouterr().err
+    plan = json.loads((out / "sweep.json").read_text())
+    assert len(plan["incomplete"]) == 1 and "had not completed when the run stopped (duration)" in err
+    assert f"run {plan['incomplete'][0]['run']} incomplete" in err
+    assert [r["complete"] for r in _rows(out / "sweep.csv")] == ["True", "False"]

@@ -185,6 +185,7 @@ class _Timing:
     arrive_ns: int | None = None
     ack_ns: int | None = None
     failed: bool = False
+    msg: Any = None  # the posted WRITE: a QP that gives up fails it without a completion callback
 
 
 @dataclass
@@ -253,7 +254,8 @@ class Collective:
         self.timing[t.index].post_ns = now_ns
         self._in_flight[(src.name, qp.qpn)].append(t.index)
         self._recv_fifo[(self.nics[self.host(t.dst, t.channel)].name, qp.remote_qpn)].append(t.index)
-        src.post_write(qp, t.nbytes, now_ns, name=f"{self.cfg.name}-s{t.step}-r{t.src}-c{t.channel}")
+        self.timing[t.index].msg = src.post_write(qp, t.nbytes, now_ns,
+                                                  name=f"{self.cfg.name}-s{t.step}-r{t.src}-c{t.channel}")
 
     def _hook(self, nic: Any) -> None:
         """Chain this collective's completion and arrival handlers in front of whatever the NIC had."""
@@ -294,7 +296,26 @@ class Collective:
 
     @property
     def failed(self) -> bool:
-        return any(t.failed for t in self.timing)
+        # the message's own flag too: a QP past its retries fails its WRITEs and calls no completion handler, so a
+        # collective that only listened for completions waited for ever (the run went idle, "max_duration", exit 1
+        # with no problem named; had it ended, it would have been reported complete)
+        return any(t.failed or (t.msg is not None and t.msg.failed) for t in self.timing)
+
+    def problem(self, reason: str) -> str | None:
+        """Why the collective did not complete, in one sentence (None when it did)."""
+        what = f"the collective ({self.cfg.op} over {len(self.cfg.ranks)} ranks)"
+        bad = [t for t, tm in zip(self.transfers, self.timing) if tm.failed or (tm.msg is not None and tm.msg.failed)]
+        if bad:
+            t = bad[0]
+            return (f"{what}: {len(bad)} transfer(s) failed, the first step {t.step} from "
+                    f"{self.host(t.src, t.channel)} to {self.host(t.dst, t.channel)}: the sender gave up after its "
+                    f"retries timed out")
+        if self._left:
+            acked = sum(1 for tm in self.timing if tm.ack_ns is not None)
+            why = "stalled: nothing in flight and no timer set" if reason == "stalled" else reason
+            return (f"{what} had not completed when the run stopped ({why}): {acked} of {len(self.transfers)} "
+                    f"transfers acknowledged")
+        return None
 
     @property
     def steps(self) -> int:

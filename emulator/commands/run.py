@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from emulator.commands.scenario_arg import scenario_path
+from emulator.commands.scenario_arg import out_folder, scenario_path
 from emulator.errors import ConfigError, UsageError
 from emulator.scenario.bundled import bundled_names
 
@@ -26,7 +26,7 @@ EXIT_FOR_STATUS = {"complete": EXIT_COMPLETE, "incomplete": EXIT_INCOMPLETE, "in
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", metavar="SCENARIO.yaml",
                    help=f"the scenario file, or the name of a bundled one ({', '.join(bundled_names())})")
-    p.add_argument("--out", metavar="DIR", help="output folder (default runs/<scenario name>)")
+    p.add_argument("--out", metavar="DIR", type=out_folder, help="output folder (default runs/<scenario name>)")
     p.add_argument("--seed", type=int, help="override the scenario's seed")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="PATH=VALUE",
                    help="override a field, e.g. --set switch.pfc.enabled=false (repeatable; value is YAML)")
@@ -117,11 +117,10 @@ def _report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path, la
 
 
 def _print_report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Path) -> int:
-    from rich.console import Console
+    from emulator.commands.console import stdout_console
 
     if not args.quiet:
-        console_out = Console()
-        print_summary(Console(width=max(console_out.width, 110)), summary, out_dir)
+        print_summary(stdout_console(110), summary, out_dir)
     problems = summary.get("problems") or [] if summary["status"] == "incomplete" else []
     for line in problems[:10]:
         print(f"{args.scenario}: {line}", file=sys.stderr)
@@ -135,6 +134,7 @@ def _print_report(args: argparse.Namespace, summary: dict[str, Any], out_dir: Pa
 def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     from rich.console import Console
 
+    from emulator.commands.console import stdout_console
     from emulator.mininet.runner import MininetOptions, run_scenario_mininet
 
     err = Console(stderr=True)
@@ -144,7 +144,7 @@ def _run_mininet(args: argparse.Namespace, sc: Any, out_dir: Path) -> int:
     with _scenario_errors(args.scenario, args.overrides):
         outcome = run_scenario_mininet(sc, out_dir, base_dir=Path(args.scenario).parent, opts=opts,
                                        plots=False if args.no_plots else None)
-    return _report(args, outcome.summary, out_dir, lambda summary: print_realtime(Console(), summary))
+    return _report(args, outcome.summary, out_dir, lambda summary: print_realtime(stdout_console(), summary))
 
 
 # One message, one line: rich wraps at the console's width (80 columns when the output is a file or a pipe), which
@@ -190,23 +190,17 @@ class _progress:
 
 
 def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     status = "complete" if s["complete"] else f"INCOMPLETE ({s['stop_reason']})"
     how = "simulated" if s.get("engine", "sim") == "sim" else "in real time"  # the Mininet engine runs on the wall clock
     console.print(f"[bold]{s['scenario']}[/]: {status}; {s['sim_time_ns'] / 1000:,.1f} µs {how}, "
                   f"{s['wall_time_s']:.1f} s of wall time, {s['packets_transmitted']:,} frames")
-    flows = Table(title="flows")
-    for col in ("flow", "src→dst", "bytes", "FCT (µs)", "goodput (Gb/s)", "paused", "retx", "done"):
-        flows.add_column(col, justify="left" if col in ("flow", "src→dst") else "right", no_wrap=col == "flow")
-    for f in s["flows"]:
-        span = f["fct_ns"] if f["fct_ns"] else (f["end_ns"] or 0) - (f["start_ns"] or 0)
-        paused = f"{f['paused_ns'] / span:.0%}" if span else "-"
-        flows.add_row(f["name"], f"{f['src']}→{f['dst']}", f"{f['bytes']:,}",
-                      f"{f['fct_ns'] / 1000:,.1f}" if f["fct_ns"] else "-",
-                      _gbps(f["goodput_gbps"]) if f["goodput_gbps"] else "-", paused,
-                      str(f["retransmitted_packets"]), "yes" if f["completed"] else ("backlog" if f["backlogged"] else "no"))
-    console.print(flows)
+    if s["flows"] or "collective" not in s:  # a collective's transfers are no flows: it printed an empty table
+        console.print(_flow_table(s["flows"]))
+    if "collective" in s:
+        console.print(_collective_table(s["collective"]))
     t, fair = s["totals"], s["fairness"]
     totals = Table(title="totals", show_header=False)
     for label, value in (("drops", t["drops"]), ("ECN-marked packets", t["ecn_marked"]),
@@ -216,7 +210,44 @@ def print_summary(console: Any, s: dict[str, Any], out_dir: Path) -> None:
                          ("goodput Jain index", f"{fair['goodput_jain']:.4f}" if fair["goodput_jain"] else "-")):
         totals.add_row(label, str(value))
     console.print(totals)
-    console.print(f"outputs in {out_dir}/: {written_files(out_dir)}")
+    # escaped, as every text a user chose: Rich reads `[h1]` or `[bold]` in a name as markup and drops it
+    console.print(f"outputs in {escape(str(out_dir))}/: {written_files(out_dir)}")
+
+
+def _flow_table(flows: list[dict]) -> Any:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="flows")
+    for col in ("flow", "src→dst", "bytes", "FCT (µs)", "goodput (Gb/s)", "paused", "retx", "done"):
+        table.add_column(col, justify="left" if col in ("flow", "src→dst") else "right", no_wrap=col == "flow")
+    for f in flows:
+        span = f["fct_ns"] if f["fct_ns"] else (f["end_ns"] or 0) - (f["start_ns"] or 0)
+        paused = f"{f['paused_ns'] / span:.0%}" if span else "-"
+        table.add_row(escape(f["name"]), f"{f['src']}→{f['dst']}", f"{f['bytes']:,}",
+                      f"{f['fct_ns'] / 1000:,.1f}" if f["fct_ns"] else "-",
+                      _gbps(f["goodput_gbps"]) if f["goodput_gbps"] else "-", paused,
+                      str(f["retransmitted_packets"]), "yes" if f["completed"] else ("backlog" if f["backlogged"] else "no"))
+    return table
+
+
+def _collective_table(c: dict[str, Any]) -> Any:
+    """The collective's figures (summary.json's `collective`): what a run of one is for."""
+    from rich.table import Table
+
+    table = Table(title="collective", show_header=False)
+    steps = f"{c['steps_run']} of {c['steps_whole']}" if c["steps_run"] != c["steps_whole"] else str(c["steps_run"])
+    rows = [("operation", f"{c['op']}, {c['n']} ranks, {c['channels']} channel(s)"),
+            ("bytes per rank", f"{c['bytes']:,}"), ("steps", steps),
+            ("completed", "yes" if c["completed"] else ("FAILED" if c["failed"] else "no")),
+            ("time (µs)", f"{c['time_ns'] / 1000:,.1f}" if c["time_ns"] is not None else "-"),
+            ("bandwidth bound (µs)", f"{c['bound_ns'] / 1000:,.1f}" if c.get("bound_ns") else "-"),
+            ("time / bound", f"{c['time_over_bound']:.3f}" if c.get("time_over_bound") else "-"),
+            ("algbw (Gb/s)", _gbps(c["algbw_gbps"]) if c.get("algbw_gbps") else "-"),
+            ("busbw (Gb/s)", _gbps(c["busbw_gbps"]) if c.get("busbw_gbps") else "-")]
+    for label, value in rows:
+        table.add_row(label, value)
+    return table
 
 
 def _gbps(value: float) -> str:

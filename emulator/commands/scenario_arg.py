@@ -16,3 +16,13 @@ def scenario_path(arg: str) -> Path:
         raise UsageError(f"{arg}: error: no such file here, and no bundled scenario of that name (bundled: "
                          f"{', '.join(bundled_names())})")
     return path
+
+
+def out_folder(arg: str) -> str:
+    """argparse type of --out: an empty value is refused. `--out "$DIR"` with DIR unset gave '', which was taken as
+    no --out at all: the outputs went to runs/<name> instead of the folder the user meant."""
+    if not arg:
+        import argparse
+
+        raise argparse.ArgumentTypeError("an empty folder name (leave --out out for the default)")
+    return arg

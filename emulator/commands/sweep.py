@@ -19,6 +19,7 @@ EXIT_INCOMPLETE = 3
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from emulator.commands.scenario_arg import out_folder
     from emulator.scenario.bundled import bundled_names
 
     p.add_argument("scenario", metavar="SCENARIO.yaml",
@@ -28,7 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a fixed override for every run (repeatable; value is YAML)")
     p.add_argument("--grid", action="append", default=[], metavar="PATH=V1,V2,...",
                    help="sweep PATH over these values (repeatable: the product of the axes)")
-    p.add_argument("--out", metavar="DIR", help="output folder (default runs/sweep-<scenario name>)")
+    p.add_argument("--out", metavar="DIR", type=out_folder,
+                   help="output folder (default runs/sweep-<scenario name>)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
                    help="parallel local processes (default: the number of CPUs)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS "
@@ -42,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from emulator import options
     from emulator.commands.scenario_arg import scenario_path
@@ -66,13 +69,21 @@ def main(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     if not args.quiet:
-        _print(Console(width=max(Console().width, 120)), outcome, plan, out_dir)
+        from emulator.commands.console import stdout_console
+
+        _print(stdout_console(120), outcome, plan, out_dir)
     _warn_unknown_metrics(args.metric, outcome, plan)
+    # on stderr even with --quiet, as `rocelab run` says its problems: the reason for exit status 1
+    loud = Console(stderr=True)
     for run, error in outcome.failed:
-        console.print(f"[bold red]run {run} failed:[/] {error}")
+        loud.print(f"[bold red]run {run} failed:[/] {escape(str(error))}", soft_wrap=True)
+    for run, problem in outcome.incomplete[:10]:
+        loud.print(f"[bold red]run {run} incomplete:[/] {escape(str(problem))}", soft_wrap=True)
+    if len(outcome.incomplete) > 10:
+        loud.print(f"... and {len(outcome.incomplete) - 10} more incomplete runs (sweep.csv: complete False)")
     if outcome.interrupted:
         return EXIT_INCOMPLETE
-    return EXIT_FAILED if outcome.failed else 0
+    return EXIT_FAILED if outcome.failed or outcome.incomplete else 0
 
 
 def _warn_unknown_metrics(asked: list[str], outcome, plan) -> None:
@@ -121,6 +132,7 @@ class _bar:
 
 
 def _print(console, outcome, plan, out_dir: Path) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     console.print(f"[bold]{plan.scenario_name}[/]: {len(outcome.rows)} of {len(plan.tasks)} runs finished "
@@ -131,10 +143,11 @@ def _print(console, outcome, plan, out_dir: Path) -> None:
         for col in [a.path for a in plan.axes] + ["figure", "runs", "mean", "std", "min", "max"]:
             table.add_column(col, justify="left" if col == "figure" else "right")
         for s in stats:
-            table.add_row(*[str(s[a.path]) for a in plan.axes], s["metric"], str(s["runs"]),
+            # escaped: a grid value such as [h1,h2] (a list of senders) is Rich markup and printed as nothing
+            table.add_row(*[escape(str(s[a.path])) for a in plan.axes], s["metric"], str(s["runs"]),
                           *(f"{s[k]:.4g}" for k in ("mean", "std", "min", "max")))
         console.print(table)
-    console.print(f"outputs in {out_dir}/: sweep.csv, sweep_summary.csv, sweep-*.png, runs/*/summary.json")
+    console.print(f"outputs in {escape(str(out_dir))}/: sweep.csv, sweep_summary.csv, sweep-*.png, runs/*/summary.json")
 
 
 def _stats(outcome, plan) -> list[dict]:

@@ -69,5 +69,8 @@ def plot_collective(out: OutputDir, report: dict[str, Any], title: str) -> Path:
     bottom.set_ylim(bottom=0)
     for ax in (top, bottom):
         ax.grid(True, alpha=0.3)
-    top.legend(fontsize=6, loc="upper left", ncol=2)
+    if top.get_legend_handles_labels()[0]:  # no rank finished a step (the run failed or stopped early): no legend,
+        top.legend(fontsize=6, loc="upper left", ncol=2)  # and no matplotlib warning on stderr about it
+    else:
+        top.text(0.5, 0.5, "no rank finished a step", transform=top.transAxes, ha="center")
     return _save(out, "collective.png", plt, fig)

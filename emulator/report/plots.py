@@ -1,10 +1,10 @@
 """PNG plots of a run, from the recorder's series and the summary: what a person looks at first.
 
 - queues.png: egress queue depth (KB) over time, one line per busy (switch, port, priority);
-- throughput.png: each flow's delivered rate (Gb/s) over time;
+- throughput.png: each flow's delivered rate (Gb/s) over time (a collective: each NIC's transmit rate);
 - pauses.png: PFC pause timeline — for each (switch, port, priority) that sent XOFF, the intervals it held its
   peer paused;
-- fct.png: flow completion times (or goodput of backlogged flows), one bar per flow.
+- fct.png: flow completion times (or goodput of backlogged flows), one bar per flow (none for a collective).
 matplotlib with the Agg backend: no display needed.
 """
 from __future__ import annotations
@@ -58,9 +58,11 @@ def plot_queues(out: OutputDir, rows: list[tuple], title: str) -> Path:
     return _save(out, "queues.png", plt, fig)
 
 
-def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: int, end_ns: int) -> Path:
+def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: int, end_ns: int,
+                    what: tuple[str, str] = ("per-flow throughput", "delivered data")) -> Path:
     """Two panels: throughput averaged over bins of about 1/30 of the run (PFC on/off cycles of tens of µs make
-    per-sample rates flicker between 0 and line rate), and cumulative delivered data, whose slope is the rate."""
+    per-sample rates flicker between 0 and line rate), and cumulative delivered data, whose slope is the rate.
+    `what` names the two panels' series (a collective's are its NICs' transmit rates)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -71,8 +73,8 @@ def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: 
     for t, name, gbps, nbytes in rows:
         series[name].append((t, gbps, nbytes))
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), dpi=110, sharex=True)
-    top.set_title(f"{title}: per-flow throughput ({k * interval_ns / 1000:g} µs bins)")
-    bottom.set_title("delivered data (slope = throughput)")
+    top.set_title(f"{title}: {what[0]} ({k * interval_ns / 1000:g} µs bins)")
+    bottom.set_title(f"{what[1]} (slope = throughput)")
     for name in sorted(series)[:MAX_LINES]:
         pts = series[name]
         bins = [pts[i:i + k] for i in range(0, len(pts), k)]
@@ -159,8 +161,20 @@ def plot_completions(out: OutputDir, flows: list[dict], title: str) -> Path:
     return _save(out, "fct.png", plt, fig)
 
 
+def host_rows(rec: Any, hosts: Any) -> list[tuple]:
+    """The NICs' transmit rates as flow-rate rows (time, host, Gb/s, bytes): a collective's transfers are no flows,
+    so this is what its throughput plot shows (it drew empty axes, as did an empty completion-time plot)."""
+    return [(t, node, gbps, round(gbps * rec.interval_ns / 8)) for t, node, _, gbps in rec.throughput_rows
+            if node in hosts]
+
+
 def write_plots(out: OutputDir, rec: Any, summary: dict[str, Any]) -> list[Path]:
     title = summary.get("scenario", "run")
+    if not summary["flows"]:  # a collective: its own plot (collective.png) shows its transfers' completions
+        return [plot_queues(out, rec.queue_rows, title),
+                plot_flow_rates(out, host_rows(rec, summary["hosts"]), title, rec.interval_ns, summary["sim_time_ns"],
+                                ("NIC transmit throughput", "data sent, frame bytes")),
+                plot_pauses(out, rec.pause_rows, summary["sim_time_ns"], title)]
     return [plot_queues(out, rec.queue_rows, title),
             plot_flow_rates(out, rec.flow_rows, title, rec.flow_interval_ns, summary["sim_time_ns"]),
             plot_pauses(out, rec.pause_rows, summary["sim_time_ns"], title),

@@ -2,7 +2,7 @@
 
 Top level: `engine`, `scenario`, `seed`, `status` (complete | incomplete | interrupted), `complete` (false when
 interrupted, when a flow failed, or when max_duration stopped the run with work left), `stop_reason` (completed |
-duration | max_duration | flows_failed | interrupted), `problems` (a sentence per flow that did not complete), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
+duration | max_duration | flows_failed | stalled | interrupted), `problems` (a sentence per flow that did not complete), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
 control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
 
 totals:
@@ -129,6 +129,9 @@ def run_status(complete: bool, stop_reason: str) -> str:
     return "complete" if complete else "incomplete"
 
 
+STALLED = "stalled: nothing in flight and no timer set, as when a lost packet has no ACK timeout (nic.timeout 0)"
+
+
 def flow_problems(flows: list[dict], stop_reason: str) -> list[str]:
     """One sentence per flow that did not complete, saying why."""
     out = []
@@ -138,5 +141,6 @@ def flow_problems(flows: list[dict], stop_reason: str) -> list[str]:
                        f"timed out (no acknowledgement came back: no route, a dead path, or every packet dropped)")
         elif not f["completed"] and not f["backlogged"]:
             when = "was not started" if f["start_ns"] is None else "had not completed"
-            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) {when} when the run stopped ({stop_reason})")
+            why = STALLED if stop_reason == "stalled" else stop_reason
+            out.append(f"{f['name']} ({f['src']} -> {f['dst']}) {when} when the run stopped ({why})")
     return out

@@ -162,6 +162,13 @@ def _plain_errors(errors: list[dict]) -> list[tuple[list, str]]:
     out = []
     for loc, errs in by_loc.items():
         typed = [e for e in errs if e["type"] in _TYPE_WORDS]
+        if len(typed) == len(errs) and any(other[:len(loc)] == loc and len(other) > len(loc) for other in by_loc):
+            # one member of a union (`loss: 0.01` or `[a, b]`) refused the type while another took it and found
+            # fault inside (`loss[1]`): only that fault is the user's (it said "expected a number, got [0, 1]" too)
+            continue
+        if len(loc) and isinstance(loc[-1], int) and [e["type"] for e in errs] == ["missing"]:
+            out.append((list(loc), "an item is missing (the list is too short)"))
+            continue
         if len(errs) > 1 and len(typed) < len(errs):
             errs = [e for e in errs if e not in typed]  # the value had an accepted type: say what is wrong with it
         if len(errs) > 1 and len(typed) == len(errs):
@@ -184,7 +191,7 @@ _TYPE_WORDS = {
     "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
     "float_type": "a number", "float_parsing": "a number", "bool_type": "true or false",
     "bool_parsing": "true or false", "string_type": "text", "list_type": "a list", "dict_type": "a mapping",
-    "model_type": "a mapping of fields", "model_attributes_type": "a mapping of fields",
+    "model_type": "a mapping of fields", "model_attributes_type": "a mapping of fields", "tuple_type": "a list",
 }
 
 

@@ -100,6 +100,7 @@ SHORTHANDS = "star, two_level, fat_tree, dual_plane, rail"
 MAX_HOSTS = 16_384  # fabric.p4's ipv4_lpm holds 16,384 routes; the NIC MACs number hosts in 16 bits
 MAX_SWITCHES = 2_048
 MAX_PORTS = 510  # per switch: ports 1..510
+MIN_SAMPLE_NS = 100  # outputs.sample_interval, rate_interval
 
 
 class Topology(Strict):
@@ -171,9 +172,12 @@ class Topology(Strict):
                                      "starting with a letter or digit, at most 100): it names capture and trace "
                                      "files")
         names = self.switches + self.hosts
-        dup = {n for n, k in Counter(names).items() if k > 1}
-        if dup:
-            raise ValueError(f"duplicate node names: {sorted(dup)}")
+        seen: dict[str, str] = {}
+        for what, i, name in [("switches", i, n) for i, n in enumerate(self.switches)] + \
+                [("hosts", i, n) for i, n in enumerate(self.hosts)]:
+            if name in seen:  # the second of the two is named, with the first (it said `topology: duplicate ...`)
+                raise ValueError(f"{what}[{i}]: '{name}' is also topology.{seen[name]}")
+            seen[name] = f"{what}[{i}]"
         known = set(names)
         for i, link in enumerate(self.links):
             for end in (link.a, link.b):
@@ -201,10 +205,14 @@ class PfcSpec(Strict):
 
     @model_validator(mode="after")
     def _thresholds(self):
+        # each message names its field (the loader appends it to this model's path: switch.pfc.xoff)
+        if self.xoff == 0:
+            raise ValueError("xoff: must be greater than 0 (leave it out for the dynamic threshold)")
         if self.xoff is not None and self.xon is not None and self.xon >= self.xoff:
-            raise ValueError(f"xon ({self.xon} B) must be below xoff ({self.xoff} B)")
-        if any(not 0 <= p <= 7 for p in self.priorities):
-            raise ValueError("priorities must be between 0 and 7")
+            raise ValueError(f"xon: {self.xon:,} B must be below xoff ({self.xoff:,} B)")
+        for i, p in enumerate(self.priorities):
+            if not 0 <= p <= 7:
+                raise ValueError(f"priorities[{i}]: must be between 0 and 7, got {p}")
         return self
 
 
@@ -222,7 +230,7 @@ class EcnSpec(Strict):
     @model_validator(mode="after")
     def _order(self):
         if self.mode == "red" and self.kmin >= self.kmax:
-            raise ValueError(f"kmin ({self.kmin} B) must be below kmax ({self.kmax} B)")
+            raise ValueError(f"kmin: {self.kmin:,} B must be below kmax ({self.kmax:,} B)")
         return self
 
 
@@ -268,11 +276,11 @@ class RoutingSpec(Strict):
     def _polynomial(self):
         if self.polynomial is not None:
             if not self.hash.endswith("_custom"):
-                raise ValueError(f"polynomial needs hash crc32_custom or crc16_custom (hash is {self.hash})")
+                raise ValueError(f"polynomial: needs hash crc32_custom or crc16_custom (hash is {self.hash})")
             if self.hash == "crc16_custom" and self.polynomial >= 2**16:
-                raise ValueError(f"polynomial {self.polynomial:#x} does not fit crc16_custom's 16 bits")
+                raise ValueError(f"polynomial: {self.polynomial:#x} does not fit crc16_custom's 16 bits")
         if self.flowlet_gap % 1000:
-            raise ValueError(f"flowlet_gap ({self.flowlet_gap} ns) must be whole microseconds (P4 timestamps)")
+            raise ValueError(f"flowlet_gap: {self.flowlet_gap:,} ns is not whole microseconds (P4 timestamps)")
         return self
 
 
@@ -412,8 +420,9 @@ class CollectiveSpec(Strict):
     def _sane(self):
         if len(self.hosts) < 2 or len(set(self.hosts)) != len(self.hosts):
             raise ValueError("hosts: a collective needs two or more distinct hosts")
-        if self.bytes <= 0 or self.chunk <= 0:
-            raise ValueError("bytes and chunk must be positive")
+        for field in ("bytes", "chunk"):  # named alone: "bytes and chunk" sent a user to a chunk never written
+            if getattr(self, field) <= 0:
+                raise ValueError(f"{field}: must be greater than 0, got {getattr(self, field)}")
         if self.root is not None and self.root not in self.hosts:
             raise ValueError(f"root: '{self.root}' is not one of the collective's hosts")
         return self
@@ -445,6 +454,16 @@ class Outputs(Strict):
     rate_interval: Duration = Field(10_000, gt=0)  # per-flow delivered rate samples (ns)
     plots: bool = True
     trace: TraceSpec | None = None
+
+    @field_validator("sample_interval", "rate_interval")
+    @classmethod
+    def _coarse_enough(cls, v: int) -> int:
+        # a row per port or flow per interval: 1 ns made 716 MB of flows.csv and 2.9 GB of memory for a 1.5 ms
+        # incast (a longer run ran out of memory), and no frame is shorter than tens of ns at these rates
+        if v < MIN_SAMPLE_NS:
+            raise ValueError(f"must be at least {MIN_SAMPLE_NS} ns, got {v:,} ns (a 1,024-byte frame takes 88 ns at "
+                             f"100 Gb/s; finer samples only multiply the rows)")
+        return v
 
 
 def twin_port(host: str) -> str:
@@ -534,6 +553,8 @@ class Scenario(Strict):
                 raise ValueError(f"workload.flows[{i}].dst: '{f.dst}' is also the sender (a flow needs two hosts)")
         wl = self.workload
         if wl.incast:
+            if not wl.incast.senders:
+                raise ValueError("workload.incast.senders: needs at least one sender")
             for i, s in enumerate(wl.incast.senders):
                 check(s, f"workload.incast.senders[{i}]")
             check(wl.incast.receiver, "workload.incast.receiver")
@@ -544,6 +565,9 @@ class Scenario(Strict):
             for field in ("hosts", "receivers"):
                 for i, h in enumerate(getattr(spec, field, None) or []):
                     check(h, f"workload.{key}.{field}[{i}]")
+        m2m = wl.many_to_many
+        if m2m and (len(set(m2m.hosts)) != len(m2m.hosts) or len(set(m2m.hosts) | set(m2m.receivers or [])) < 2):
+            raise ValueError("workload.many_to_many.hosts: needs distinct hosts, two or more with the receivers")
         perm = wl.permutation
         if perm and (len(set(perm.hosts)) != len(perm.hosts) or (len(perm.hosts) < 2 and not perm.receivers)):
             raise ValueError("workload.permutation.hosts: needs two or more distinct hosts")

@@ -67,3 +67,20 @@ def check_paths(sc: Any, graph: Any, flows: list[tuple[str, Any]]) -> None:
             raise ConfigError(f"the local ACK timeout of {f.src} ({rto:,} ns) is not longer than the round trip's "
                               f"propagation delay to {f.dst} ({rtt:,} ns): every packet would time out "
                               f"(flow {f.name})", f"{owner}.{field}")
+
+
+def check_flow_names(sc: Any, flows: list[tuple[str, Any]]) -> None:
+    """Every flow's name is its own: summary.json, flows.csv and the plots key their rows by it, so a name given to
+    one flow that another gets by default (`flow0-h1-h2`, `incast-0-h2-h1`) merged the two. The flow whose name was
+    written is the one named in the error (the schema already refuses two written names that are the same)."""
+    owners: dict[str, list[str]] = {}
+    for where, f in flows:
+        owners.setdefault(f.name, []).append(where)
+    written = {f"workload.flows[{i}]" for i, f in enumerate(sc.workload.flows) if f.name}
+    for name, wheres in sorted(owners.items()):
+        if len(wheres) > 1:
+            culprit = min((w for w in wheres if w in written), default=wheres[-1])
+            other = next(w for w in wheres if w != culprit)
+            raise ConfigError(f"'{name}' is also the name of "
+                              f"{other if other.startswith('workload.flows[') else 'a flow of ' + other}",
+                              f"{culprit}.name" if culprit in written else culprit)

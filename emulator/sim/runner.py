@@ -108,12 +108,14 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
     built.net.close()  # flush and close the pcaps before they are renamed into place
     rec.finish(res.end_ns)
     coll = built.collective
-    left = sc.duration is None and not (all(f.done for f in built.flows) and (coll is None or coll.done))
     flows = flow_report(built.flows, res.end_ns)
-    failed = any(f["failed"] for f in flows)
+    # work left: a transfer (not a backlog) unfinished. A run that reached `duration` with one left is incomplete
+    # (it was reported complete, exit 0, as the Mininet engine never did)
+    left = any(not f["completed"] and not f["backlogged"] for f in flows) or (coll is not None and not coll.done)
+    failed = any(f["failed"] for f in flows) or (coll is not None and coll.failed)
     reason = stop_reason(res.reason, sc.duration is not None, left, failed)
     summary = build_summary(engine=ENGINE, scenario=sc, stop_reason=reason,
-                            complete=reason in ("completed", "duration"),
+                            complete=reason == "completed" or (reason == "duration" and not left),
                             sim_time_ns=res.end_ns, wall_time_s=res.wall_s,
                             packets_transmitted=res.frames_tx, flows=flows,
                             switches=res.switches, hosts=res.hosts,
@@ -121,6 +123,9 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
                             links=built.paths.links(res.end_ns), uplink_flows=built.paths.flows_per_link())
     if coll is not None:
         summary["collective"] = collective_summary(built)
+        problem = coll.problem(reason)
+        if problem:
+            summary["problems"].append(problem)
     return summary
 
 
@@ -131,12 +136,16 @@ def collective_summary(built: BuiltScenario) -> dict[str, Any]:
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
-    """Why the run ended, in the scenario's terms: completed | duration | max_duration | flows_failed |
+    """Why the run ended, in the scenario's terms: completed | duration | max_duration | flows_failed | stalled |
     interrupted. Only completed and duration are complete runs."""
     if engine_reason == "interrupted":
         return "interrupted"
     if failed:
         return "flows_failed"
+    if engine_reason == "idle" and work_left:
+        # nothing in flight and no timer set, long before any stop (nic.timeout 0 never resends a lost packet):
+        # it said "max_duration" of a run that ended at 10 µs of a 1 s max_duration
+        return "stalled"
     if has_duration:
         return "duration"
     return "max_duration" if work_left else "completed"

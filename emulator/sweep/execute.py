@@ -29,6 +29,9 @@ class SweepOutcome:
     ran: int = 0  # runs executed now
     reused: int = 0  # finished runs found in the folder
     failed: list[tuple[str, str]] = field(default_factory=list)  # (run id, error)
+    # (run id, its first problem): runs that ended with a flow or the collective unfinished or failed. They are in
+    # sweep.csv (`complete` False) and its means, so the sweep says so and exits 1, as `rocelab run` does
+    incomplete: list[tuple[str, str]] = field(default_factory=list)
     interrupted: bool = False
     files: list[Path] = field(default_factory=list)
 
@@ -149,11 +152,14 @@ def _run(plan: SweepPlan, out: OutputDir, jobs: int, client: Any, progress: Prog
     except KeyboardInterrupt:
         outcome.interrupted = True
     outcome.rows = _write_rows(out, plan, summaries)
+    outcome.incomplete = [(t.run_id, (summaries[t.run_id].get("problems") or [summaries[t.run_id].get("stop_reason")])[0])
+                          for t in plan.tasks if t.run_id in summaries and summaries[t.run_id].get("complete") is False]
     if outcome.rows:
         outcome.files += results.write_summary(out, outcome.rows, plan.axes, plan.scenario_name, metrics)
     outcome.files.append(out.write_json("sweep.json", plan.describe() | {
         "finished": len(summaries), "ran_now": outcome.ran, "reused": outcome.reused,
         "failed": [{"run": r, "error": e} for r, e in outcome.failed], "interrupted": outcome.interrupted,
+        "incomplete": [{"run": r, "problem": p} for r, p in outcome.incomplete],
         "wall_time_s": round(time.monotonic() - wall0, 2), "executor": "dask" if client is not None else
         f"local ({jobs} process{'es' if jobs > 1 else ''})"}))
     return outcome
