@@ -177,6 +177,26 @@ counter_read port_counter 99
     assert [e.match for e in RuntimeApi(device.switch).table_entries("l2")] == [(5,)]
 
 
+def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
+    """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
+    exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """act_prof_create_member ecmp_sel set_port 1
+act_prof_create_group ecmp_sel
+act_prof_add_member_to_group ecmp_sel 0 0
+act_prof_delete_member ecmp_sel 5
+act_prof_delete_group ecmp_sel 5
+act_prof_delete_member ecmp_sel 0
+""")
+    path = tmp / "commands.txt"
+    assert rc == 1 and "Member has been created with handle 0" in out, err
+    assert err.strip().splitlines() == [
+        f"{path}:4: error: Write: NOT_FOUND: Member id does not exist: 6 (member handle 5)",
+        f"{path}:5: error: Write: NOT_FOUND: Group id does not exist: 6 (group handle 5)",
+        f"{path}:6: error: Write: FAILED_PRECONDITION: member 1 of action profile 'Ing.ecmp_sel' is in group 1 "
+        "(member handle 0, group handle 0)"]
+
+
 def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch):
     import io
 
