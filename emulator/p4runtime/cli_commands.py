@@ -472,7 +472,8 @@ class RuntimeCli(cmd.Cmd):
         if c.direct:
             self.say("this is the direct counter for table", c.table)
         packets, nbytes = self.client.counter_read(c.name, index)
-        self.say(f"{args[0]}[{index}]= ({nbytes} bytes, {packets} packets)")
+        # simple_switch_CLI prints the Thrift value's repr after "NAME[I]= ", and scripts that drive it parse that
+        self.say(f"{args[0]}[{index}]=  BmCounterValue(packets={packets}, bytes={nbytes})")
 
     def do_counter_write(self, line):
         "Write counter value: counter_write <name> <index> <packets> <bytes>"
