@@ -179,6 +179,29 @@ counter_read port_counter 99
     assert [e.match for e in RuntimeApi(device.switch).table_entries("l2")] == [(5,)]
 
 
+def test_mc_dump_prints_simple_switch_clis_lines(sw, capsys):
+    """L1 handles, two nodes of one rid as two lines, and the LAGS section: scripts grep this output."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """mc_mgrp_create 8
+mc_node_create 65000 2
+mc_node_create 65000 1
+mc_node_create 5 4 3
+mc_node_associate 8 0
+mc_node_associate 8 1
+mc_node_associate 8 2
+mc_dump
+""")
+    assert rc == 0, err
+    assert out.endswith("==========\nMC ENTRIES\n**********\nmgrp(8)\n"
+                        "  -> (L1h=0, rid=65000) -> (ports=[2], lags=[])\n"
+                        "  -> (L1h=1, rid=65000) -> (ports=[1], lags=[])\n"
+                        "  -> (L1h=2, rid=5) -> (ports=[3, 4], lags=[])\n"
+                        "==========\nLAGS\n==========\n")
+    rc, out, err = run_cli(capsys, address, tmp, "mc_dump\n")  # another session: no nodes, a line per rid
+    assert rc == 0 and "  -> (L1h=0, rid=5) -> (ports=[3, 4], lags=[])\n" \
+        "  -> (L1h=1, rid=65000) -> (ports=[1, 2], lags=[])\n" in out, (out, err)
+
+
 def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
     """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
     exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""
@@ -320,7 +343,7 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
         assert "Dumping entry 0x0" in r.stdout and "Dumping entry 0x1" not in r.stdout.split("TABLE ENTRIES")[1]
         assert "* hdr.ipv4.srcAddr    : TERNARY   0a000000 &&& ff000000\n" in r.stdout
         assert "Priority: 7\n" in r.stdout  # BMv2's priority, back from P4Runtime's 2^31 - 8
-        assert "mgrp(1)\n  -> (rid=0) -> (ports=[1, 2], lags=[])" in r.stdout
+        assert "mgrp(1)\n  -> (L1h=0, rid=0) -> (ports=[1, 2], lags=[])\n==========\nLAGS\n" in r.stdout
         r = subprocess.run(cli, input="table_add nope x 1\n", capture_output=True, text=True, timeout=60)
         assert r.returncode == 1 and r.stderr.startswith("<stdin>:1: error: unknown table 'nope'")
         assert "Traceback" not in r.stderr

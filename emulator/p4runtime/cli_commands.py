@@ -449,12 +449,11 @@ class RuntimeCli(cmd.Cmd):
             mg = e.multicast_group_entry
             self.say("**********")
             self.say(f"mgrp({mg.multicast_group_id})")
-            by_rid: dict[int, list[int]] = {}
-            for r in mg.replicas:
-                by_rid.setdefault(r.instance, []).append(r.egress_port)
-            for rid, ports in sorted(by_rid.items()):
-                self.say(f"  -> (rid={rid}) -> (ports=[{', '.join(map(str, ports))}], lags=[])")
-        self.say("==========")
+            replicas = [(r.instance, r.egress_port if r.WhichOneof("port_kind") != "port"
+                         else int.from_bytes(r.port, "big")) for r in mg.replicas]
+            for h, rid, ports in self.client.mc_dump_nodes(mg.multicast_group_id, replicas):
+                self.say(f"  -> (L1h={h}, rid={rid}) -> (ports=[{', '.join(map(str, ports))}], lags=[])")
+        self.say("==========\nLAGS\n==========")  # simple_switch_CLI's; SimplePre has none over P4Runtime
 
     def do_mirroring_add_mc(self, line):
         "Add mirroring session to the ports of a multicast group (as they are now): mirroring_add_mc <mirror_id> <mgrp>"
