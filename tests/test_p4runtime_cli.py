@@ -202,6 +202,27 @@ mc_dump
         "  -> (L1h=1, rid=65000) -> (ports=[1, 2], lags=[])\n" in out, (out, err)
 
 
+def test_table_dump_entry_from_key_and_mirroring_get(sw, capsys):
+    """Two simple_switch_CLI commands that were 'unknown command': an entry found by its key (and priority), and a
+    mirroring session printed as simple_switch_CLI's MirroringSessionConfig repr."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """table_add l2 fwd 0x5 => 0x55 2
+table_add acl to_cpu 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7
+mirroring_add 11 4
+table_dump_entry_from_key l2 0x5
+table_dump_entry_from_key acl 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7
+table_dump_entry_from_key acl 10.0.0.0&&&255.0.0.0 0->255 0&&&0 8
+mirroring_get 11
+mirroring_get 12
+""")
+    path = tmp / "commands.txt"
+    assert rc == 1 and err.strip().splitlines() == [
+        f"{path}:6: error: table 'Ing.acl' has no entry with this match key",
+        f"{path}:8: error: no mirroring session 12"], err
+    assert "Dumping entry 0x0\nMatch key:\n* hdr.eth.dst" in out and "Priority: 7\n" in out
+    assert out.endswith("MirroringSessionConfig(port=4, mgid=None)\n")
+
+
 def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
     """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
     exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""

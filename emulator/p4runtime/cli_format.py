@@ -76,3 +76,25 @@ def show_actions(info, names=None) -> str:
         params = ",\t".join(f"{p.name}({p.bitwidth})" for p in a.params)
         out.append(f"{name:30} [{params}]")
     return "\n".join(out)
+
+
+# simple_switch commands that only its Thrift server carries out, and what to do instead
+THRIFT_ONLY = {
+    "set_queue_rate": "the egress rate is a switch option (rocelab-switch --port-rate)",
+    "set_queue_depth": "queue sizes are switch options",
+    "load_new_config_file": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
+    "swap_configs": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
+    "port_add": "ports are given to the switch with -i PORT@IFACE",
+    "port_remove": "ports are given to the switch with -i PORT@IFACE",
+    "shell": "run shell commands outside the CLI",
+    "serialize_state": "read the entities with P4Runtime Read",
+    "write_config_to_file": "GetForwardingPipelineConfig returns the device config",
+    "reset_state": "delete the entities with P4Runtime writes",
+    "get_time_elapsed": "not exposed over P4Runtime",
+    "get_time_since_epoch": "not exposed over P4Runtime",
+    "show_ports": "ports are given to the switch with -i PORT@IFACE",
+    "switch_info": "P4Runtime Capabilities gives the API version",
+    "mc_set_lag_membership": "there are no LAGs in P4Runtime's packet replication engine",
+    "set_crc16_parameters": "not exposed over P4Runtime",
+    "set_crc32_parameters": "not exposed over P4Runtime",
+}

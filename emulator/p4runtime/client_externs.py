@@ -167,6 +167,15 @@ class ExternOps:
         replicas = [(0, int(port))] if port is not None else self.mc_group_replicas(mgrp)
         self.clone_session_set(session, replicas, truncate)
 
+    def clone_session_replicas(self, session: int) -> list[tuple[int, int]] | None:
+        """(rid, port) replicas of clone session `session`, None when it does not exist."""
+        from emulator.proto import p4runtime_pb2
+
+        q = p4runtime_pb2.PacketReplicationEngineEntry()
+        q.clone_session_entry.session_id = session
+        found = self._read_pre(q)
+        return [(r.instance, r.egress_port) for r in found[0].clone_session_entry.replicas] if found else None
+
     def mirroring_delete(self, session: int) -> None:
         self._pre(DELETE, "clone_session_entry", session_id=session)
 
