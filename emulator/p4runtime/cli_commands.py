@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from emulator.errors import RocelabError
 from emulator.p4runtime.cli_format import (
     MAX_PRIORITY,
+    TABLE_TO_PROFILE,
     THRIFT_ONLY,
     action_text,
     bmv2_priority,
@@ -32,19 +33,6 @@ from emulator.p4runtime.cli_format import (
 from emulator.p4runtime.client import RemoteEntry
 from emulator.p4runtime.errors import P4RuntimeError
 from emulator.target.api import parse_value
-
-# deprecated table_indirect_* spellings: the command on the table's action profile
-TABLE_TO_PROFILE = {
-    "table_indirect_create_member": "act_prof_create_member",
-    "table_indirect_delete_member": "act_prof_delete_member",
-    "table_indirect_modify_member": "act_prof_modify_member",
-    "table_indirect_create_group": "act_prof_create_group",
-    "table_indirect_delete_group": "act_prof_delete_group",
-    "table_indirect_add_member_to_group": "act_prof_add_member_to_group",
-    "table_indirect_remove_member_from_group": "act_prof_remove_member_from_group",
-    "table_dump_member": "act_prof_dump_member",
-    "table_dump_group": "act_prof_dump_group",
-}
 
 
 class CliError(RocelabError):

@@ -98,3 +98,16 @@ THRIFT_ONLY = {
     "set_crc16_parameters": "not exposed over P4Runtime",
     "set_crc32_parameters": "not exposed over P4Runtime",
 }
+
+# deprecated table_indirect_* spellings: the command on the table's action profile
+TABLE_TO_PROFILE = {
+    "table_indirect_create_member": "act_prof_create_member",
+    "table_indirect_delete_member": "act_prof_delete_member",
+    "table_indirect_modify_member": "act_prof_modify_member",
+    "table_indirect_create_group": "act_prof_create_group",
+    "table_indirect_delete_group": "act_prof_delete_group",
+    "table_indirect_add_member_to_group": "act_prof_add_member_to_group",
+    "table_indirect_remove_member_from_group": "act_prof_remove_member_from_group",
+    "table_dump_member": "act_prof_dump_member",
+    "table_dump_group": "act_prof_dump_group",
+}
