@@ -273,6 +273,14 @@ def test_an_address_that_is_not_host_port_is_refused_at_once(capsys, addr):
     assert f"--grpc-addr '{addr}': expected HOST:PORT" in err
 
 
+@pytest.mark.parametrize("opt", ["--thrift-port", "--thrift-ip", "--json"])
+def test_simple_switch_cli_options_say_what_to_give_instead(capsys, opt):
+    """`simple_switch_CLI --thrift-port 9090` with the tool's name changed was 'unrecognized arguments', no hint."""
+    assert main(["cli", opt, "9090", "--timeout", "30"]) == 2
+    err = capsys.readouterr().err
+    assert f"rocelab cli: {opt} is simple_switch_CLI's (Thrift)" in err and "--grpc-addr HOST:PORT" in err
+
+
 def test_no_pipeline_and_wrong_device(capsys, tmp_path):
     device = Device(device_id=0)
     handle = serve(device, "127.0.0.1:0")
