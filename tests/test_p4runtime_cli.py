@@ -223,6 +223,15 @@ mirroring_get 12
     assert out.endswith("MirroringSessionConfig(port=4, mgid=None)\n")
 
 
+def test_meter_rates_out_of_order_are_named_in_the_units_typed(sw, capsys):
+    """The server's refusal named rates per second ('PIR 100000 is below CIR 500000') for rates typed per us."""
+    address, _, tmp, _ = sw
+    rc, _, err = run_cli(capsys, address, tmp, "meter_set_rates port_meter 1 0.5:10 0.1:20\n")
+    assert rc == 1 and err.strip().endswith(":1: error: invalid rates: the second (PIR) 0.1:20 is below the first "
+                                            "(CIR) 0.5:10; BMv2's two-rate meters need CIR <= PIR "
+                                            "(INVALID_INFO_RATE_VALUE)"), err
+
+
 def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
     """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
     exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""

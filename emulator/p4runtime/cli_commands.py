@@ -502,6 +502,9 @@ class RuntimeCli(cmd.Cmd):
                 raise CliError(f"error while parsing rate '{text}' (expected <rate>:<burst>)") from None
             if not 0 <= out[-1][0] < float("inf") or out[-1][1] < 0:
                 raise CliError(f"rate '{text}' out of range")
+        if out[1][0] < out[0][0]:  # the server would name the rates per second, not in the units typed here
+            raise CliError(f"invalid rates: the second (PIR) {args[1]} is below the first (CIR) {args[0]}; BMv2's "
+                           "two-rate meters need CIR <= PIR (INVALID_INFO_RATE_VALUE)")
         return out
 
     def do_meter_set_rates(self, line):
