@@ -232,6 +232,20 @@ def test_meter_rates_out_of_order_are_named_in_the_units_typed(sw, capsys):
                                             "(INVALID_INFO_RATE_VALUE)"), err
 
 
+def test_host_bits_beyond_the_mask_are_cleared_as_bmv2_does(sw, capsys):
+    """simple_switch_CLI takes `10.0.5.1/24` and `10.0.0.1&&&255.0.0.0` (BMv2 stores the masked value); P4Runtime
+    refuses them ('incorrect number of trailing zeros'), so such commands.txt lines failed here."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """table_add ipv4_lpm fwd 10.0.5.1/24 => 0x55 2
+table_add acl to_cpu 10.0.0.1&&&255.0.0.0 0->255 0&&&0 7
+table_dump ipv4_lpm
+table_dump acl
+table_dump_entry_from_key ipv4_lpm 10.0.5.9/24
+""")
+    assert rc == 0, err
+    assert out.count("LPM       0a000500/24\n") == 2 and "TERNARY   0a000000 &&& ff000000\n" in out
+
+
 def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
     """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
     exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""

@@ -260,7 +260,7 @@ class P4RuntimeClient(ExternOps):
         te = p4runtime_pb2.TableEntry(table_id=t.id)
         for f, spec in zip(t.fields, parse_match(t.name, t.fields, match)):
             fm = p4runtime_pb2.FieldMatch()
-            if codec.encode_match(f, spec, fm):
+            if codec.encode_match(f, codec.bmv2_masked(f, spec), fm):
                 te.match.append(fm)
         if t.needs_priority:
             if priority is None or not 0 < priority < 1 << 31:
