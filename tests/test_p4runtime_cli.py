@@ -140,7 +140,9 @@ act_prof_dump_member ecmp_sel 1
     # simple_switch_CLI's progress lines (they were missing: the commands said nothing)
     assert "Associating node 0 to multicast group 7\nAssociating node 1 to multicast group 7\n" in out
     assert "last_len[3]= 77" in out
-    assert "port_counter[2]= (500 bytes, 5 packets)" in out and "port_counter[2]= (0 bytes, 0 packets)" in out
+    # simple_switch_CLI's words, which scripts around it parse (its Thrift value's repr)
+    assert "port_counter[2]=  BmCounterValue(packets=5, bytes=500)" in out
+    assert "port_counter[2]=  BmCounterValue(packets=0, bytes=0)" in out
     assert "0: info rate = 0.5, burst size = 1000\n1: info rate = 1.0, burst size = 2000" in out
     assert "last_len= 0, 0, 0, 0, 0, 0, 0, 0" in out
     state = device.switch.state
@@ -177,6 +179,93 @@ counter_read port_counter 99
     assert [e.match for e in RuntimeApi(device.switch).table_entries("l2")] == [(5,)]
 
 
+def test_mc_dump_prints_simple_switch_clis_lines(sw, capsys):
+    """L1 handles, two nodes of one rid as two lines, and the LAGS section: scripts grep this output."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """mc_mgrp_create 8
+mc_node_create 65000 2
+mc_node_create 65000 1
+mc_node_create 5 4 3
+mc_node_associate 8 0
+mc_node_associate 8 1
+mc_node_associate 8 2
+mc_dump
+""")
+    assert rc == 0, err
+    assert out.endswith("==========\nMC ENTRIES\n**********\nmgrp(8)\n"
+                        "  -> (L1h=0, rid=65000) -> (ports=[2], lags=[])\n"
+                        "  -> (L1h=1, rid=65000) -> (ports=[1], lags=[])\n"
+                        "  -> (L1h=2, rid=5) -> (ports=[3, 4], lags=[])\n"
+                        "==========\nLAGS\n==========\n")
+    rc, out, err = run_cli(capsys, address, tmp, "mc_dump\n")  # another session: no nodes, a line per rid
+    assert rc == 0 and "  -> (L1h=0, rid=5) -> (ports=[3, 4], lags=[])\n" \
+        "  -> (L1h=1, rid=65000) -> (ports=[1, 2], lags=[])\n" in out, (out, err)
+
+
+def test_table_dump_entry_from_key_and_mirroring_get(sw, capsys):
+    """Two simple_switch_CLI commands that were 'unknown command': an entry found by its key (and priority), and a
+    mirroring session printed as simple_switch_CLI's MirroringSessionConfig repr."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """table_add l2 fwd 0x5 => 0x55 2
+table_add acl to_cpu 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7
+mirroring_add 11 4
+table_dump_entry_from_key l2 0x5
+table_dump_entry_from_key acl 10.0.0.0&&&255.0.0.0 0->255 0&&&0 7
+table_dump_entry_from_key acl 10.0.0.0&&&255.0.0.0 0->255 0&&&0 8
+mirroring_get 11
+mirroring_get 12
+""")
+    path = tmp / "commands.txt"
+    assert rc == 1 and err.strip().splitlines() == [
+        f"{path}:6: error: table 'Ing.acl' has no entry with this match key",
+        f"{path}:8: error: no mirroring session 12"], err
+    assert "Dumping entry 0x0\nMatch key:\n* hdr.eth.dst" in out and "Priority: 7\n" in out
+    assert out.endswith("MirroringSessionConfig(port=4, mgid=None)\n")
+
+
+def test_meter_rates_out_of_order_are_named_in_the_units_typed(sw, capsys):
+    """The server's refusal named rates per second ('PIR 100000 is below CIR 500000') for rates typed per us."""
+    address, _, tmp, _ = sw
+    rc, _, err = run_cli(capsys, address, tmp, "meter_set_rates port_meter 1 0.5:10 0.1:20\n")
+    assert rc == 1 and err.strip().endswith(":1: error: invalid rates: the second (PIR) 0.1:20 is below the first "
+                                            "(CIR) 0.5:10; BMv2's two-rate meters need CIR <= PIR "
+                                            "(INVALID_INFO_RATE_VALUE)"), err
+
+
+def test_host_bits_beyond_the_mask_are_cleared_as_bmv2_does(sw, capsys):
+    """simple_switch_CLI takes `10.0.5.1/24` and `10.0.0.1&&&255.0.0.0` (BMv2 stores the masked value); P4Runtime
+    refuses them ('incorrect number of trailing zeros'), so such commands.txt lines failed here."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """table_add ipv4_lpm fwd 10.0.5.1/24 => 0x55 2
+table_add acl to_cpu 10.0.0.1&&&255.0.0.0 0->255 0&&&0 7
+table_dump ipv4_lpm
+table_dump acl
+table_dump_entry_from_key ipv4_lpm 10.0.5.9/24
+""")
+    assert rc == 0, err
+    assert out.count("LPM       0a000500/24\n") == 2 and "TERNARY   0a000000 &&& ff000000\n" in out
+
+
+def test_action_profile_refusals_name_the_handles_typed(sw, capsys):
+    """The server names P4Runtime ids, one more than the handles the user typed and was shown: "Member id does not
+    exist: 6" for `act_prof_delete_member ecmp_sel 5` seemed to be about another member."""
+    address, _, tmp, _ = sw
+    rc, out, err = run_cli(capsys, address, tmp, """act_prof_create_member ecmp_sel set_port 1
+act_prof_create_group ecmp_sel
+act_prof_add_member_to_group ecmp_sel 0 0
+act_prof_delete_member ecmp_sel 5
+act_prof_delete_group ecmp_sel 5
+act_prof_delete_member ecmp_sel 0
+""")
+    path = tmp / "commands.txt"
+    assert rc == 1 and "Member has been created with handle 0" in out, err
+    assert err.strip().splitlines() == [
+        f"{path}:4: error: Write: NOT_FOUND: Member id does not exist: 6 (member handle 5)",
+        f"{path}:5: error: Write: NOT_FOUND: Group id does not exist: 6 (group handle 5)",
+        f"{path}:6: error: Write: FAILED_PRECONDITION: member 1 of action profile 'Ing.ecmp_sel' is in group 1 "
+        "(member handle 0, group handle 0)"]
+
+
 def test_stdin_usage_errors_and_pipeline_push(sw, capsys, tmp_path, monkeypatch):
     import io
 
@@ -209,6 +298,14 @@ def test_an_address_that_is_not_host_port_is_refused_at_once(capsys, addr):
     assert main(["cli", "--grpc-addr", addr, "--timeout", "30"]) == 2
     err = capsys.readouterr().err
     assert f"--grpc-addr '{addr}': expected HOST:PORT" in err
+
+
+@pytest.mark.parametrize("opt", ["--thrift-port", "--thrift-ip", "--json"])
+def test_simple_switch_cli_options_say_what_to_give_instead(capsys, opt):
+    """`simple_switch_CLI --thrift-port 9090` with the tool's name changed was 'unrecognized arguments', no hint."""
+    assert main(["cli", opt, "9090", "--timeout", "30"]) == 2
+    err = capsys.readouterr().err
+    assert f"rocelab cli: {opt} is simple_switch_CLI's (Thrift)" in err and "--grpc-addr HOST:PORT" in err
 
 
 def test_no_pipeline_and_wrong_device(capsys, tmp_path):
@@ -302,7 +399,7 @@ def test_rocelab_cli_process_against_rocelab_switch(tmp_path):
         assert "Dumping entry 0x0" in r.stdout and "Dumping entry 0x1" not in r.stdout.split("TABLE ENTRIES")[1]
         assert "* hdr.ipv4.srcAddr    : TERNARY   0a000000 &&& ff000000\n" in r.stdout
         assert "Priority: 7\n" in r.stdout  # BMv2's priority, back from P4Runtime's 2^31 - 8
-        assert "mgrp(1)\n  -> (rid=0) -> (ports=[1, 2], lags=[])" in r.stdout
+        assert "mgrp(1)\n  -> (L1h=0, rid=0) -> (ports=[1, 2], lags=[])\n==========\nLAGS\n" in r.stdout
         r = subprocess.run(cli, input="table_add nope x 1\n", capture_output=True, text=True, timeout=60)
         assert r.returncode == 1 and r.stderr.startswith("<stdin>:1: error: unknown table 'nope'")
         assert "Traceback" not in r.stderr

@@ -262,6 +262,19 @@ def test_clone_sessions_have_pis_messages_and_replica_order(h, ctl):
     assert _fails(ctl, INSERT, e) == (grpc.StatusCode.OUT_OF_RANGE.value[0], "Clone session id out-of-range")
 
 
+def test_clone_session_ports_are_checked_as_multicast_ones(h, ctl):
+    """A copy to a port v1model's 9-bit egress_port cannot name vanished without a word; a multicast group with the
+    same replica was refused (PI makes clone sessions multicast groups, so both are refused alike)."""
+    e = p4runtime_pb2.Entity()
+    cs = e.packet_replication_engine_entry.clone_session_entry
+    cs.session_id = 5
+    cs.replicas.add(egress_port=600, instance=0)
+    assert _fails(ctl, INSERT, e) == (BAD.value[0], "bad port 600 for clone session 5 (0..510)")
+    assert _fails(ctl, INSERT, _mcast(3, [(600, 1)])) == (BAD.value[0], "bad port 600 for a multicast node (0..510)")
+    cs.replicas[0].egress_port = 510
+    ctl.write((INSERT, e))
+
+
 def test_counters_take_modify_and_delete_resets_them_as_pi(h, ctl):
     """PI: MODIFY sets a counter cell, DELETE resets it to zero, INSERT is refused with its words; in a
     ROLLBACK_ON_ERROR batch that fails, a reset is undone too."""

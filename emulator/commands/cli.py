@@ -38,6 +38,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--p4info", help="push this P4Info (text/.json/.bin) first, with --config")
     p.add_argument("--config", help="the device config to push with --p4info (rocelab compile -o FILE)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the server (default 10)")
+    for opt in THRIFT_OPTIONS:  # simple_switch_CLI's own: taken only to say what to give instead
+        p.add_argument(opt, dest=f"thrift_{opt[2:]}", help=argparse.SUPPRESS)
+
+
+# simple_switch_CLI's options, which name its Thrift server or what it reads from it
+THRIFT_OPTIONS = ("--thrift-port", "--thrift-ip", "--json", "--pre")
+
+
+def _refuse_thrift_options(args: argparse.Namespace) -> None:
+    """A command line written for simple_switch_CLI was 'unrecognized arguments: --thrift-port' with no hint."""
+    given = [opt for opt in THRIFT_OPTIONS if getattr(args, f"thrift_{opt[2:]}", None) is not None]
+    if given:
+        raise UsageError(f"rocelab cli: {given[0]} is simple_switch_CLI's (Thrift); rocelab cli speaks P4Runtime and "
+                         "reads the program from the switch: give the switch's P4Runtime address with --grpc-addr "
+                         "HOST:PORT (rocelab-switch's default 127.0.0.1:9559; the tutorials' s1 is 127.0.0.1:50051)")
 
 
 def _election_id(text: str) -> tuple[int, int]:
@@ -74,6 +89,7 @@ def main(args: argparse.Namespace) -> int:
     from emulator.p4runtime.cli_commands import RuntimeCli
     from emulator.p4runtime.client import P4RuntimeClient, P4RuntimeClientError
 
+    _refuse_thrift_options(args)
     if (args.p4info is None) != (args.config is None):
         raise UsageError("rocelab cli: --p4info and --config go together")
     if not is_host_port(args.grpc_addr):  # gRPC would say UNAVAILABLE only after --timeout

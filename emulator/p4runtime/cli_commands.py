@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from emulator.errors import RocelabError
 from emulator.p4runtime.cli_format import (
     MAX_PRIORITY,
+    TABLE_TO_PROFILE,
+    THRIFT_ONLY,
     action_text,
     bmv2_priority,
     format_table_dump,
@@ -31,39 +33,6 @@ from emulator.p4runtime.cli_format import (
 from emulator.p4runtime.client import RemoteEntry
 from emulator.p4runtime.errors import P4RuntimeError
 from emulator.target.api import parse_value
-
-THRIFT_ONLY = {
-    "set_queue_rate": "the egress rate is a switch option (rocelab-switch --port-rate)",
-    "set_queue_depth": "queue sizes are switch options",
-    "load_new_config_file": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
-    "swap_configs": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
-    "port_add": "ports are given to the switch with -i PORT@IFACE",
-    "port_remove": "ports are given to the switch with -i PORT@IFACE",
-    "shell": "run shell commands outside the CLI",
-    "serialize_state": "read the entities with P4Runtime Read",
-    "write_config_to_file": "GetForwardingPipelineConfig returns the device config",
-    "reset_state": "delete the entities with P4Runtime writes",
-    "get_time_elapsed": "not exposed over P4Runtime",
-    "get_time_since_epoch": "not exposed over P4Runtime",
-    "show_ports": "ports are given to the switch with -i PORT@IFACE",
-    "switch_info": "P4Runtime Capabilities gives the API version",
-    "mc_set_lag_membership": "there are no LAGs in P4Runtime's packet replication engine",
-    "set_crc16_parameters": "not exposed over P4Runtime",
-    "set_crc32_parameters": "not exposed over P4Runtime",
-}
-
-# deprecated table_indirect_* spellings: the command on the table's action profile
-TABLE_TO_PROFILE = {
-    "table_indirect_create_member": "act_prof_create_member",
-    "table_indirect_delete_member": "act_prof_delete_member",
-    "table_indirect_modify_member": "act_prof_modify_member",
-    "table_indirect_create_group": "act_prof_create_group",
-    "table_indirect_delete_group": "act_prof_delete_group",
-    "table_indirect_add_member_to_group": "act_prof_add_member_to_group",
-    "table_indirect_remove_member_from_group": "act_prof_remove_member_from_group",
-    "table_dump_member": "act_prof_dump_member",
-    "table_dump_group": "act_prof_dump_group",
-}
 
 
 class CliError(RocelabError):
@@ -311,6 +280,16 @@ class RuntimeCli(cmd.Cmd):
         text = format_table_dump(c.info, t, found, c.table_default(t.name), bmv2_priority).splitlines()
         self.say("\n".join(text[3:-4]))
 
+    def do_table_dump_entry_from_key(self, line):
+        "Display some information about a table entry: table_dump_entry_from_key <table name> <match fields> [priority]"
+        args = line.split()
+        _least(args, 1, "table_dump_entry_from_key <table name> <match fields> [priority]")
+        t = self.client.info.table(args[0])
+        rest = args[1:]
+        prio = self._priority(t, rest)
+        h = self.client.table_find(t.name, self._match(t, rest), prio)
+        self.do_table_dump_entry(f"{t.name} {h}")
+
     # ------------------------------------------------------------------ indirect tables
     def _indirect_add(self, line: str, kind: str) -> None:
         args = line.split()
@@ -461,18 +440,31 @@ class RuntimeCli(cmd.Cmd):
             mg = e.multicast_group_entry
             self.say("**********")
             self.say(f"mgrp({mg.multicast_group_id})")
-            by_rid: dict[int, list[int]] = {}
-            for r in mg.replicas:
-                by_rid.setdefault(r.instance, []).append(r.egress_port)
-            for rid, ports in sorted(by_rid.items()):
-                self.say(f"  -> (rid={rid}) -> (ports=[{', '.join(map(str, ports))}], lags=[])")
-        self.say("==========")
+            replicas = [(r.instance, r.egress_port if r.WhichOneof("port_kind") != "port"
+                         else int.from_bytes(r.port, "big")) for r in mg.replicas]
+            for h, rid, ports in self.client.mc_dump_nodes(mg.multicast_group_id, replicas):
+                self.say(f"  -> (L1h={h}, rid={rid}) -> (ports=[{', '.join(map(str, ports))}], lags=[])")
+        self.say("==========\nLAGS\n==========")  # simple_switch_CLI's; SimplePre has none over P4Runtime
 
     def do_mirroring_add_mc(self, line):
         "Add mirroring session to the ports of a multicast group (as they are now): mirroring_add_mc <mirror_id> <mgrp>"
         args = line.split()
         _n(args, 2, "mirroring_add_mc <mirror_id> <mgrp>")
         self.client.mirroring_add(_int(args[0], "mirror id"), mgrp=_int(args[1], "multicast group id"))
+
+    def do_mirroring_get(self, line):
+        "Display mirroring session: mirroring_get <mirror_id>"
+        args = line.split()
+        _n(args, 1, "mirroring_get <mirror_id>")
+        sid = _int(args[0], "mirror id")
+        replicas = self.client.clone_session_replicas(sid)
+        if replicas is None:
+            raise CliError(f"no mirroring session {sid}")
+        port = replicas[0][1] if len(replicas) == 1 and replicas[0][0] == 0 else None
+        # simple_switch_CLI's repr; a P4Runtime session lists replicas, not a multicast group (mgid stays None)
+        self.say(f"MirroringSessionConfig(port={port}, mgid=None)")
+        if port is None:
+            self.say("replicas (rid, port):", replicas)
 
     # ------------------------------------------------------------------ counters, registers, meters
     def do_counter_read(self, line):
@@ -484,7 +476,8 @@ class RuntimeCli(cmd.Cmd):
         if c.direct:
             self.say("this is the direct counter for table", c.table)
         packets, nbytes = self.client.counter_read(c.name, index)
-        self.say(f"{args[0]}[{index}]= ({nbytes} bytes, {packets} packets)")
+        # simple_switch_CLI prints the Thrift value's repr after "NAME[I]= ", and scripts that drive it parse that
+        self.say(f"{args[0]}[{index}]=  BmCounterValue(packets={packets}, bytes={nbytes})")
 
     def do_counter_write(self, line):
         "Write counter value: counter_write <name> <index> <packets> <bytes>"
@@ -521,6 +514,9 @@ class RuntimeCli(cmd.Cmd):
                 raise CliError(f"error while parsing rate '{text}' (expected <rate>:<burst>)") from None
             if not 0 <= out[-1][0] < float("inf") or out[-1][1] < 0:
                 raise CliError(f"rate '{text}' out of range")
+        if out[1][0] < out[0][0]:  # the server would name the rates per second, not in the units typed here
+            raise CliError(f"invalid rates: the second (PIR) {args[1]} is below the first (CIR) {args[0]}; BMv2's "
+                           "two-rate meters need CIR <= PIR (INVALID_INFO_RATE_VALUE)")
         return out
 
     def do_meter_set_rates(self, line):

@@ -76,3 +76,38 @@ def show_actions(info, names=None) -> str:
         params = ",\t".join(f"{p.name}({p.bitwidth})" for p in a.params)
         out.append(f"{name:30} [{params}]")
     return "\n".join(out)
+
+
+# simple_switch commands that only its Thrift server carries out, and what to do instead
+THRIFT_ONLY = {
+    "set_queue_rate": "the egress rate is a switch option (rocelab-switch --port-rate)",
+    "set_queue_depth": "queue sizes are switch options",
+    "load_new_config_file": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
+    "swap_configs": "push a new pipeline with SetForwardingPipelineConfig (--p4info/--config)",
+    "port_add": "ports are given to the switch with -i PORT@IFACE",
+    "port_remove": "ports are given to the switch with -i PORT@IFACE",
+    "shell": "run shell commands outside the CLI",
+    "serialize_state": "read the entities with P4Runtime Read",
+    "write_config_to_file": "GetForwardingPipelineConfig returns the device config",
+    "reset_state": "delete the entities with P4Runtime writes",
+    "get_time_elapsed": "not exposed over P4Runtime",
+    "get_time_since_epoch": "not exposed over P4Runtime",
+    "show_ports": "ports are given to the switch with -i PORT@IFACE",
+    "switch_info": "P4Runtime Capabilities gives the API version",
+    "mc_set_lag_membership": "there are no LAGs in P4Runtime's packet replication engine",
+    "set_crc16_parameters": "not exposed over P4Runtime",
+    "set_crc32_parameters": "not exposed over P4Runtime",
+}
+
+# deprecated table_indirect_* spellings: the command on the table's action profile
+TABLE_TO_PROFILE = {
+    "table_indirect_create_member": "act_prof_create_member",
+    "table_indirect_delete_member": "act_prof_delete_member",
+    "table_indirect_modify_member": "act_prof_modify_member",
+    "table_indirect_create_group": "act_prof_create_group",
+    "table_indirect_delete_group": "act_prof_delete_group",
+    "table_indirect_add_member_to_group": "act_prof_add_member_to_group",
+    "table_indirect_remove_member_from_group": "act_prof_remove_member_from_group",
+    "table_dump_member": "act_prof_dump_member",
+    "table_dump_group": "act_prof_dump_group",
+}

@@ -33,7 +33,7 @@ import grpc
 from emulator.errors import RocelabError, RuntimeApiError, UsageError
 from emulator.p4runtime import codec
 from emulator.p4runtime.client_externs import ExternOps, Node
-from emulator.p4runtime.handles import handle_of, id_of
+from emulator.p4runtime.handles import handle_of, id_of, with_handles
 from emulator.p4runtime.p4info_index import P4InfoIndex, TableInfo
 from emulator.target.api import parse_match, parse_params, parse_value
 
@@ -243,7 +243,12 @@ class P4RuntimeClient(ExternOps):
         return ent
 
     def _write_one(self, kind: int, which: str, msg) -> None:
-        self.write((kind, self._entity(which, msg)))
+        try:
+            self.write((kind, self._entity(which, msg)))
+        except P4RuntimeClientError as exc:
+            if not which.startswith("action_profile_"):
+                raise
+            raise P4RuntimeClientError("Write", exc.code, with_handles(exc.message)) from None
 
     def _read_one(self, which: str, msg) -> list:
         return [getattr(e, which) for e in self.read(self._entity(which, msg))]
@@ -255,7 +260,7 @@ class P4RuntimeClient(ExternOps):
         te = p4runtime_pb2.TableEntry(table_id=t.id)
         for f, spec in zip(t.fields, parse_match(t.name, t.fields, match)):
             fm = p4runtime_pb2.FieldMatch()
-            if codec.encode_match(f, spec, fm):
+            if codec.encode_match(f, codec.bmv2_masked(f, spec), fm):
                 te.match.append(fm)
         if t.needs_priority:
             if priority is None or not 0 < priority < 1 << 31:

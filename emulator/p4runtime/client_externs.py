@@ -61,6 +61,26 @@ class ExternOps:
             raise RuntimeApiError(f"no multicast group {grp}")
         return [(r.instance, r.egress_port) for r in found[0].multicast_group_entry.replicas]
 
+    def mc_dump_nodes(self, grp: int, replicas) -> list[tuple[int, int, list[int]]]:
+        """(L1 handle, rid, ports) lines of simple_switch_CLI's mc_dump for group `grp` holding these (rid, port)
+        replicas: this session's nodes associated with it under their handles, as BMv2 prints its nodes (two nodes
+        of one rid stay two lines); what no node of this session explains, one line per rid, numbered on from the
+        handles in use (P4Runtime has no nodes, so another session's cannot be named)."""
+        left = list(replicas)
+        lines = []
+        for h, node in sorted(self._nodes.items()):
+            if grp in node.groups:
+                lines.append((h, node.rid, sorted(node.ports)))
+                for p in node.ports:
+                    if (node.rid, p) in left:
+                        left.remove((node.rid, p))
+        by_rid: dict[int, list[int]] = {}
+        for rid, port in left:
+            by_rid.setdefault(rid, []).append(port)
+        taken = set(self._nodes)
+        free = (i for i in range(len(taken) + len(by_rid) + 1) if i not in taken)
+        return lines + [(next(free), rid, sorted(ports)) for rid, ports in sorted(by_rid.items())]
+
     def mc_node_create(self, rid: int, ports) -> int:
         h = next(i for i in range(len(self._nodes) + 1) if i not in self._nodes)
         self._nodes[h] = Node(int(rid), [int(p) for p in ports])
@@ -146,6 +166,15 @@ class ExternOps:
             raise RuntimeApiError("mirroring_add needs exactly one of an egress port or a multicast group")
         replicas = [(0, int(port))] if port is not None else self.mc_group_replicas(mgrp)
         self.clone_session_set(session, replicas, truncate)
+
+    def clone_session_replicas(self, session: int) -> list[tuple[int, int]] | None:
+        """(rid, port) replicas of clone session `session`, None when it does not exist."""
+        from emulator.proto import p4runtime_pb2
+
+        q = p4runtime_pb2.PacketReplicationEngineEntry()
+        q.clone_session_entry.session_id = session
+        found = self._read_pre(q)
+        return [(r.instance, r.egress_port) for r in found[0].clone_session_entry.replicas] if found else None
 
     def mirroring_delete(self, session: int) -> None:
         self._pre(DELETE, "clone_session_entry", session_id=session)

@@ -107,6 +107,20 @@ def wildcard(field) -> object:
     raise invalid("Missing non-ternary field in match key")  # PI's words for an omitted exact field
 
 
+def bmv2_masked(field, spec):
+    """A ternary or lpm spec with the value's bits outside the mask (or prefix) cleared, as BMv2 stores the entry
+    simple_switch_CLI adds (`10.0.1.1/24`, `10.0.0.1&&&255.0.0.0`); P4Runtime (PI) refuses such values, so a client
+    speaking for simple_switch_CLI clears them first."""
+    kind, w = field.match_kind, field.bitwidth
+    if kind == "ternary":
+        v, m = spec
+        return (v & m, m)
+    if kind == "lpm":
+        v, plen = spec
+        return (v & (((1 << plen) - 1) << (w - plen)), plen)
+    return spec
+
+
 def encode_match(field, spec, fm) -> bool:
     """Fill a p4.v1.FieldMatch from a target spec; False when the spec is a wildcard (omitted in reads)."""
     kind, w = field.match_kind, field.bitwidth

@@ -35,9 +35,9 @@ class CloneSession:
     class_of_service: int = 0
 
 
-def _check_port(port: object) -> None:
+def _check_port(port: object, what: str = "a multicast node") -> None:
     if not isinstance(port, int) or not 0 <= port < 511:
-        raise RuntimeApiError(f"bad port {port!r} for a multicast node (0..510)")
+        raise RuntimeApiError(f"bad port {port!r} for {what} (0..510)")
 
 
 class Pre:
@@ -167,8 +167,12 @@ class Pre:
 
     def clone_session_set(self, session: int, replicas, truncate: int | None = None,
                           class_of_service: int = 0) -> None:
-        """P4Runtime CloneSessionEntry: copies to each (instance, port) replica."""
+        """P4Runtime CloneSessionEntry: copies to each (instance, port) replica. Ports are checked as a multicast
+        group's are: PI makes a clone session's replicas a multicast group, and a copy to a port v1model's 9-bit
+        egress_port cannot name would vanish without a word."""
         self._check_session(session)
+        for _, port in replicas:
+            _check_port(port, f"clone session {session}")
         self.sessions[session] = CloneSession(session, replicas=[(int(r), int(p)) for r, p in replicas],
                                               truncate=truncate, class_of_service=class_of_service)
 
