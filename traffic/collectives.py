@@ -187,6 +187,10 @@ class _Timing:
     failed: bool = False
     msg: Any = None  # the posted WRITE: a QP that gives up fails it without a completion callback
 
+    @property
+    def gave_up(self) -> bool:
+        return self.failed or (self.msg is not None and self.msg.failed)
+
 
 @dataclass
 class Collective:
@@ -299,12 +303,12 @@ class Collective:
         # the message's own flag too: a QP past its retries fails its WRITEs and calls no completion handler, so a
         # collective that only listened for completions waited for ever (the run went idle, "max_duration", exit 1
         # with no problem named; had it ended, it would have been reported complete)
-        return any(t.failed or (t.msg is not None and t.msg.failed) for t in self.timing)
+        return any(t.gave_up for t in self.timing)
 
     def problem(self, reason: str) -> str | None:
         """Why the collective did not complete, in one sentence (None when it did)."""
         what = f"the collective ({self.cfg.op} over {len(self.cfg.ranks)} ranks)"
-        bad = [t for t, tm in zip(self.transfers, self.timing) if tm.failed or (tm.msg is not None and tm.msg.failed)]
+        bad = [t for t, tm in zip(self.transfers, self.timing) if tm.gave_up]
         if bad:
             t = bad[0]
             return (f"{what}: {len(bad)} transfer(s) failed, the first step {t.step} from "
