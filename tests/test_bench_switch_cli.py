@@ -59,7 +59,29 @@ def test_sigterm_removes_the_benchs_namespaces_and_veths():
     left += [n for n in (f"{tag}s1", f"{tag}s2") if f" {n}@" in links or f" {n}:" in links]
     for name in left:  # never leave them on the machine, even when the test fails
         subprocess.run(["ip", "netns" if name.endswith(("h1", "h2")) else "link", "del", name], capture_output=True)
+    senders = _senders_of("2000000")
+    for pid in senders:  # the sender kept the deleted namespace alive and sent on, orphaned, for minutes
+        os.kill(pid, signal.SIGKILL)
     assert not left, f"SIGTERM left {left}"
+    assert not senders, f"SIGTERM left the bench's sender running (pids {senders})"
+
+
+def _senders_of(frames: str) -> list[int]:
+    """Pids of the bench's frame senders (its SENDER code) told to send `frames` frames."""
+    import textwrap
+
+    from emulator.bench.switch import SENDER
+
+    code = textwrap.dedent(SENDER)
+    out = []
+    for entry in os.listdir("/proc"):
+        try:
+            args = open(f"/proc/{entry}/cmdline", "rb").read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if code in args and frames in args:
+            out.append(int(entry))
+    return out
 
 
 # Burns the CPU seconds it reads on stdin, then says how much CPU its main thread has used, and waits (asleep).

@@ -134,6 +134,7 @@ class _Lab:
         self.ns = [f"{tag}h1", f"{tag}h2"]
         self.root = [f"{tag}s1", f"{tag}s2"]
         self.made: list[tuple[str, str]] = []
+        self.procs: list[subprocess.Popen] = []  # senders and receivers in the namespaces, ended by __exit__
 
     def __enter__(self):
         try:
@@ -151,13 +152,22 @@ class _Lab:
         return self
 
     def __exit__(self, *exc) -> None:
+        # first the processes in the namespaces: a sender stopped mid-measurement by SIGTERM or Ctrl-C kept the
+        # deleted namespace alive and sent on for minutes, orphaned
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        self.procs.clear()
         for kind, name in reversed(self.made):
             subprocess.run(["ip", kind, "del", name], capture_output=True)
         self.made.clear()
 
     def py(self, ns: str, code: str, *args: str) -> subprocess.Popen:
-        return subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", textwrap.dedent(code), *args],
+        proc = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", textwrap.dedent(code), *args],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.procs.append(proc)
+        return proc
 
 
 IN_FLIGHT = 3  # write requests a pipelining controller keeps unanswered
