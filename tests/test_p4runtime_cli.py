@@ -471,3 +471,37 @@ def test_help_on_no_command_fails_the_line_as_an_unknown_command_does():
     cli.failed = 0
     assert cli.onecmd("help nosuch") is False
     assert out.getvalue() == "*** No help on nosuch\n" and cli.failed == 1  # the exit status at the end says so
+
+
+def test_a_unix_socket_address_serves_and_is_reached(tmp_path, capsys):
+    """simple_switch_grpc's gRPC takes `--grpc-server-addr unix:PATH`; rocelab-switch and `rocelab cli` refused it as
+    not HOST:PORT. The server binds the socket, names it, and removes it when it stops."""
+    import subprocess
+    import sys
+
+    from test_switchd import stop
+
+    sock = tmp_path / "p4rt.sock"
+    p4info, config = compile_program(RT_P4, tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "emulator.switchd.main", "--no-p4", "--", "--grpc-server-addr",
+                             f"unix:{sock}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        said = ""
+        while "P4Runtime on" not in said:
+            line = proc.stderr.readline()
+            assert line, f"the switch exited: {said}"
+            said += line
+        assert f"P4Runtime on unix:{sock}" in said and sock.is_socket()
+        rc, out, err = run_cli(capsys, f"unix:{sock}", tmp_path,
+                               "table_add l2 fwd 00:00:00:00:00:02 => 00:00:00:00:00:22 3\n",
+                               "--p4info", str(p4info), "--config", str(config))
+        assert rc == 0 and "Entry has been added with handle 0" in out, (out, err)
+    finally:
+        assert stop(proc) == 0
+    assert not sock.exists()
+
+
+@pytest.mark.parametrize("address", ["unix:", "unix:///", "unix-abstract:", "localhost", "unix"])
+def test_an_address_of_neither_form_is_refused_by_name(address, capsys):
+    assert main(["cli", "--grpc-addr", address, "/dev/null"]) == 2
+    assert f"--grpc-addr '{address}': expected HOST:PORT (e.g. 127.0.0.1:9559) or unix:PATH" in capsys.readouterr().err

@@ -85,15 +85,15 @@ def _read_lines(path: str | None) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from emulator.p4runtime.address import is_host_port
+    from emulator.p4runtime.address import EXPECTED, is_grpc_address
     from emulator.p4runtime.cli_commands import RuntimeCli
     from emulator.p4runtime.client import P4RuntimeClient, P4RuntimeClientError
 
     _refuse_thrift_options(args)
     if (args.p4info is None) != (args.config is None):
         raise UsageError("rocelab cli: --p4info and --config go together")
-    if not is_host_port(args.grpc_addr):  # gRPC would say UNAVAILABLE only after --timeout
-        raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
+    if not is_grpc_address(args.grpc_addr):  # gRPC would say UNAVAILABLE only after --timeout
+        raise UsageError(f"rocelab cli: --grpc-addr '{args.grpc_addr}': expected {EXPECTED}")
     if not 0 < args.timeout < float("inf"):  # -1 or 0 blamed a server that was there ("no server answered")
         raise UsageError(f"rocelab cli: --timeout must be a finite number of seconds above 0, got {args.timeout:g}")
     options.count("--device-id", args.device_id, least=0, most=(1 << 64) - 1)  # a uint64: -1 was a traceback

@@ -21,6 +21,8 @@ from typing import Any
 
 import grpc
 
+from emulator.p4runtime.address import is_unix
+
 MAX_STREAMS = 16  # open StreamChannels at a time, as PI; the worker pool has as many again for unary RPCs
 
 
@@ -129,5 +131,7 @@ def listen(address: str = "127.0.0.1:9559", max_workers: int = 2 * MAX_STREAMS, 
             raise OSError(f"cannot listen on {address} (address in use or not local)")
         bound.append(True)
     server.start()
+    if is_unix(address):  # gRPC answers 1 for a Unix socket; the address is the one given
+        return ServerHandle(server, 0, address, _dispatch=dispatch)
     host = address.rsplit(":", 1)[0]
     return ServerHandle(server, port, f"{host}:{port}", _dispatch=dispatch)

@@ -30,7 +30,8 @@ import os
 from dataclasses import dataclass, field
 
 from emulator.errors import RocelabError
-from emulator.p4runtime.address import is_host_port
+from emulator.p4runtime.address import EXPECTED as ADDRESS_FORMS
+from emulator.p4runtime.address import is_grpc_address
 
 UNSUPPORTED = ("thrift_port", "nanolog", "debugger", "use_files", "notifications_addr", "restore_state")
 
@@ -174,9 +175,10 @@ def thrift_only_message(port: int) -> str:
 
 
 def _check_grpc_addr(addr: str) -> None:
-    """HOST:PORT as gRPC takes it (IPv6 hosts in brackets): a typo is named here, not by gRPC's resolver."""
-    if not is_host_port(addr):
-        raise RocelabError(f"rocelab-switch: --grpc-server-addr '{addr}': expected HOST:PORT, e.g. 127.0.0.1:9559")
+    """HOST:PORT as gRPC takes it (IPv6 hosts in brackets), or unix:PATH: a typo is named here, not by gRPC's
+    resolver."""
+    if not is_grpc_address(addr):
+        raise RocelabError(f"rocelab-switch: --grpc-server-addr '{addr}': expected {ADDRESS_FORMS}")
 
 
 def parse_args(argv: list[str]) -> SwitchOptions:
