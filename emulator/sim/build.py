@@ -26,7 +26,7 @@ from typing import Any
 
 from emulator.control.fabric import FabricControl
 from emulator.errors import ConfigError
-from emulator.sim.checks import check_buffers, check_flow_names, check_paths
+from emulator.sim.checks import check_buffers, check_flow_names, check_paths, check_rate
 from emulator.sim.network import Network, make_v1switch
 from emulator.sim.paths import PathObserver
 from emulator.sim.routes import RoutePlan
@@ -108,6 +108,7 @@ def _build(sc: Any, base_dir: str | Path | None, program_cache: dict | None) -> 
     flows = [f for _, f in placed]
     check_buffers(sc, wiring.links)  # before the links: the TM would name only the ports linked so far
     check_paths(sc, wiring.graph, placed)
+    check_rate(sc)
     check_flow_names(sc, placed)
     data_prios = data_priorities(sc, flows)
     net = Network(seed=sc.seed)

@@ -84,3 +84,20 @@ def check_flow_names(sc: Any, flows: list[tuple[str, Any]]) -> None:
             raise ConfigError(f"'{name}' is also the name of "
                               f"{other if other.startswith('workload.flows[') else 'a flow of ' + other}",
                               f"{culprit}.name" if culprit in written else culprit)
+
+
+def check_rate(sc: Any) -> None:
+    """topology.rate carries a frame within the run and within the senders' local ACK timeout. `rate: 100` is 100
+    bit/s (a bare number is bits per second): the run ended at max_duration with every flow unfinished and no word
+    on why; a frame slower than the ACK timeout would only time out, again and again."""
+    frame = largest_frame(max(sc.nic_of(h).mtu for h in sc.topology.hosts))
+    rate = sc.topology.rate
+    frame_ns = frame * 8 * 1_000_000_000 // rate
+    rtos = [(nic.rto if nic.rto is not None else rto_ns_for(nic.timeout)) for nic in
+            (sc.nic_of(h) for h in sc.topology.hosts)]
+    limits = [(sc.max_duration, "the run's max_duration")] + [(r, "the senders' local ACK timeout") for r in rtos if r]
+    limit, what = min(limits)
+    if frame_ns >= limit:
+        raise ConfigError(f"{rate:,} bit/s puts a {frame:,}-byte frame on the wire in {frame_ns:,} ns, no less than "
+                          f"{what} ({limit:,} ns); a bare number is bits per second: write 100Gbps for 100 Gb/s",
+                          "topology.rate")
