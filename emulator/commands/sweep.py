@@ -50,7 +50,7 @@ def main(args: argparse.Namespace) -> int:
     from emulator.commands.scenario_arg import scenario_path
     from emulator.errors import UsageError
     from emulator.report.output import check_folder
-    from emulator.sweep.execute import connect_dask, run_sweep
+    from emulator.sweep.execute import DASK_TIMEOUT_S, connect_dask, run_sweep
     from emulator.sweep.plan import make_plan
 
     options.count("--jobs", args.jobs)
@@ -59,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
     plan = make_plan(scenario_path(args.scenario), args.seeds, args.overrides, args.grid)
     out_dir = Path(args.out) if args.out else Path("runs") / f"sweep-{plan.scenario_name}"
     check_folder(out_dir)
-    client = connect_dask(args.dask, 10.0 if args.dask_timeout is None else args.dask_timeout) if args.dask else None
+    client = connect_dask(args.dask, DASK_TIMEOUT_S if args.dask_timeout is None else args.dask_timeout) if args.dask else None
     console = Console(stderr=True, quiet=args.quiet)
     try:
         with _bar(console) as progress:

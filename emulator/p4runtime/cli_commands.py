@@ -31,6 +31,7 @@ from emulator.p4runtime.cli_format import (
     show_tables,
 )
 from emulator.p4runtime.client import RemoteEntry
+from emulator.p4runtime.codec import replica_port
 from emulator.p4runtime.errors import P4RuntimeError
 from emulator.target.api import parse_value
 
@@ -440,8 +441,7 @@ class RuntimeCli(cmd.Cmd):
             mg = e.multicast_group_entry
             self.say("**********")
             self.say(f"mgrp({mg.multicast_group_id})")
-            replicas = [(r.instance, r.egress_port if r.WhichOneof("port_kind") != "port"
-                         else int.from_bytes(r.port, "big")) for r in mg.replicas]
+            replicas = [(r.instance, replica_port(r)) for r in mg.replicas]
             for h, rid, ports in self.client.mc_dump_nodes(mg.multicast_group_id, replicas):
                 self.say(f"  -> (L1h={h}, rid={rid}) -> (ports=[{', '.join(map(str, ports))}], lags=[])")
         self.say("==========\nLAGS\n==========")  # simple_switch_CLI's; SimplePre has none over P4Runtime

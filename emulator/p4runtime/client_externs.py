@@ -59,7 +59,7 @@ class ExternOps:
         found = self._read_pre(q)
         if not found:
             raise RuntimeApiError(f"no multicast group {grp}")
-        return [(r.instance, r.egress_port) for r in found[0].multicast_group_entry.replicas]
+        return [(r.instance, codec.replica_port(r)) for r in found[0].multicast_group_entry.replicas]
 
     def mc_dump_nodes(self, grp: int, replicas) -> list[tuple[int, int, list[int]]]:
         """(L1 handle, rid, ports) lines of simple_switch_CLI's mc_dump for group `grp` holding these (rid, port)
@@ -174,7 +174,7 @@ class ExternOps:
         q = p4runtime_pb2.PacketReplicationEngineEntry()
         q.clone_session_entry.session_id = session
         found = self._read_pre(q)
-        return [(r.instance, r.egress_port) for r in found[0].clone_session_entry.replicas] if found else None
+        return [(r.instance, codec.replica_port(r)) for r in found[0].clone_session_entry.replicas] if found else None
 
     def mirroring_delete(self, session: int) -> None:
         self._pre(DELETE, "clone_session_entry", session_id=session)

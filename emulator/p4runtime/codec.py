@@ -30,6 +30,12 @@ def decode(data: bytes, bitwidth: int, what: str) -> int:
     return value
 
 
+def replica_port(r) -> int:
+    """A p4.v1.Replica's port: `egress_port`, or the bytestring `port` of P4Runtime 1.4 (INVALID_ARGUMENT if empty
+    or wider than 32 bits)."""
+    return decode(r.port, 32, "replica port") if r.WhichOneof("port_kind") == "port" else r.egress_port
+
+
 def shown(value: int, digits: int = 32) -> str:
     """A value for an error message, its hex cut short: a 100 KB bytestring made a 200 KB message, which flooded
     the log and, in a Write's status details, passed gRPC's metadata limit (the client got RESOURCE_EXHAUSTED

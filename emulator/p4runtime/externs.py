@@ -448,11 +448,9 @@ def _replicas(replicas) -> tuple[list[tuple[int, int]], dict]:
         if r.instance > MAX_RID:  # PI casts it to 16 bits: 65537 became the copies of instance 1
             raise P4RuntimeError(grpc.StatusCode.OUT_OF_RANGE, f"replica instance {r.instance} does not fit "
                                  f"v1model's 16-bit egress_rid (0..{MAX_RID})")
+        port = codec.replica_port(r)
         if r.WhichOneof("port_kind") == "port":
-            port = codec.decode(r.port, 32, "replica port")
             widths[(r.instance, port)] = len(r.port)
-        else:
-            port = r.egress_port
         out.append((r.instance, port))
     if len(set(out)) != len(out):
         raise invalid("Duplicate replica in multicast group")

@@ -169,13 +169,11 @@ def host_rows(rec: Any, hosts: Any) -> list[tuple]:
 
 
 def write_plots(out: OutputDir, rec: Any, summary: dict[str, Any]) -> list[Path]:
-    title = summary.get("scenario", "run")
-    if not summary["flows"]:  # a collective: its own plot (collective.png) shows its transfers' completions
-        return [plot_queues(out, rec.queue_rows, title),
-                plot_flow_rates(out, host_rows(rec, summary["hosts"]), title, rec.interval_ns, summary["sim_time_ns"],
-                                ("NIC transmit throughput", "data sent, frame bytes")),
-                plot_pauses(out, rec.pause_rows, summary["sim_time_ns"], title)]
-    return [plot_queues(out, rec.queue_rows, title),
-            plot_flow_rates(out, rec.flow_rows, title, rec.flow_interval_ns, summary["sim_time_ns"]),
-            plot_pauses(out, rec.pause_rows, summary["sim_time_ns"], title),
-            plot_completions(out, summary["flows"], title)]
+    title, end_ns, flows = summary.get("scenario", "run"), summary["sim_time_ns"], summary["flows"]
+    if flows:
+        rates = plot_flow_rates(out, rec.flow_rows, title, rec.flow_interval_ns, end_ns)
+    else:  # a collective: its own plot (collective.png) shows its transfers' completions
+        rates = plot_flow_rates(out, host_rows(rec, summary["hosts"]), title, rec.interval_ns, end_ns,
+                                ("NIC transmit throughput", "data sent, frame bytes"))
+    return ([plot_queues(out, rec.queue_rows, title), rates, plot_pauses(out, rec.pause_rows, end_ns, title)]
+            + ([plot_completions(out, flows, title)] if flows else []))

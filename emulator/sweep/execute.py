@@ -40,7 +40,10 @@ class SweepOutcome:
         return not self.interrupted and not self.failed
 
 
-def connect_dask(address: str, timeout_s: float = 10.0) -> Any:
+DASK_TIMEOUT_S = 10.0  # --dask-timeout's default
+
+
+def connect_dask(address: str, timeout_s: float = DASK_TIMEOUT_S) -> Any:
     """A client of the Dask scheduler at `address`; a clear error when nothing answers there."""
     options.seconds("--dask-timeout", timeout_s)  # nan and inf reached dask as 'nans': a KeyError traceback
     try:
