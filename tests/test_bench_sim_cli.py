@@ -35,6 +35,10 @@ def _bench(*args: str) -> subprocess.CompletedProcess:
                                                   "fake); this runs --sweep"),
     (("sim", "--fabric-bytes", "100"), "--fabric-bytes is for --fabrics; this runs a scenario file"),
     (("sim", "--fabrics", "16,32", "--builtin"), "--builtin is for the built-in incast"),
+    # --switch fake was dropped by --fabrics (fabric.p4 leaf-spines ran) and by a scenario run (its own program)
+    (("sim", "--fabrics", "16,32", "--switch", "fake"), "--switch is for the built-in incast (--builtin or "
+                                                        "--switch fake) or --sweep; this runs --fabrics"),
+    (("sim", "--switch", "fabric", "--scenario", "incast_dcqcn"), "--switch is for the built-in incast"),
     (("pipeline", "--packets", "0"), "--packets must be 1 or more, got 0"),
     (("startup", "--runs", "0"), "--runs must be 1 or more, got 0"),
 ])
@@ -62,8 +66,8 @@ def test_scenario_option_takes_a_bundled_name(module, monkeypatch):
 
     monkeypatch.setattr(load, "load_scenario", fake_load)
     bench = importlib.import_module(module)
-    args = argparse.Namespace(scenario="incast_dcqcn", overrides=[], seed=1, builtin=False, switch="fabric",
-                              sweep=None, fabrics=None, record=False)
+    args = argparse.Namespace(scenario="incast_dcqcn", overrides=[], seed=1, builtin=False, switch=None,
+                              sweep=None, fabrics=None, record=False)  # switch=None: argparse's, not given
     with pytest.raises(Stop):
         bench.run(args)
     assert read == [str(ROOT / "scenarios" / "incast_dcqcn.yaml")]

@@ -10,7 +10,8 @@ rates at the scenario's intervals, as `rocelab run` does); the built-in incast d
 frames (`cost_exponent`: 1.0 means a flat cost per frame; CPU time, not wall time, so that other work on a shared
 machine does not bend the curve). `--fabrics 16,256` runs a permutation on leaf-spines of that many hosts and
 prints frames/s of each side by side (fabric_scale.py). An option of one kind of run given to another
-(`--senders` to a scenario run, `--fabric-bytes` without --fabrics) is refused, as are counts below 1 and a
+(`--senders` to a scenario run, `--fabric-bytes` without --fabrics, `--switch` to a scenario or --fabrics run,
+which always use their P4 programs) is refused, as are counts below 1 and a
 --seconds that is not a finite number above 0. Last line: JSON {"frames_per_s": N, "wall_s": W}.
 """
 from __future__ import annotations
@@ -56,8 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--senders", type=int, help="built-in incast senders (default 8)")
     p.add_argument("--bytes", type=int, help="built-in incast (and --sweep): bytes each sender writes (default 1,000,000)")
     p.add_argument("--seconds", type=float, default=20.0, help="wall-clock limit (default 20)")
-    p.add_argument("--switch", choices=("fabric", "fake"), default="fabric",
-                   help="built-in incast: fabric.p4 on the v1model target (default) or a trivial forwarder")
+    p.add_argument("--switch", choices=("fabric", "fake"),
+                   help="built-in incast and --sweep: fabric.p4 on the v1model target (default) or a trivial "
+                        "forwarder")
     p.add_argument("--no-pfc", action="store_true", help="turn PFC off")
     p.add_argument("--profile", action="store_true", help="run under cProfile and print the hot spots")
     p.add_argument("--record", action="store_true",
@@ -155,13 +157,15 @@ class _FakeRouter:
 
 
 # Which kind of run each option is for. Given to another kind, it was dropped without a word: `--senders 64` ran the
-# scenario's 8 senders, `--fabric-bytes` without --fabrics nothing at all.
+# scenario's 8 senders, `--fabric-bytes` without --fabrics nothing at all, `--switch fake --fabrics 16,32` ran
+# fabric.p4 leaf-spines (a leaf-spine needs real routing, which the fake forwarder does not do).
 RUNS = {"scenario": "a scenario file (the default)", "builtin": "the built-in incast (--builtin or --switch fake)",
         "sweep": "--sweep", "fabrics": "--fabrics"}
 OPTION_RUNS = {"scenario": ("scenario",), "builtin": ("builtin", "sweep"), "senders": ("builtin",),
                "bytes": ("builtin", "sweep"), "no_pfc": ("builtin", "sweep"), "fabrics": ("fabrics",),
-               "fabric_bytes": ("fabrics",)}
-DEFAULTS = {"scenario": str(INCAST_PFC), "senders": 8, "bytes": 1_000_000, "fabric_bytes": 64 * 1024}
+               "fabric_bytes": ("fabrics",), "switch": ("builtin", "sweep")}
+DEFAULTS = {"scenario": str(INCAST_PFC), "senders": 8, "bytes": 1_000_000, "fabric_bytes": 64 * 1024,
+            "switch": "fabric"}
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -172,7 +176,7 @@ def check_options(args: argparse.Namespace) -> None:
     # --seconds 0 stopped the run at its first check and printed a rate; nan never stopped it
     args.seconds = options.seconds("--seconds", getattr(args, "seconds", 20.0))
     kind = ("sweep" if getattr(args, "sweep", None) else "fabrics" if getattr(args, "fabrics", None) else
-            "builtin" if getattr(args, "builtin", False) or getattr(args, "switch", "fabric") == "fake" else "scenario")
+            "builtin" if getattr(args, "builtin", False) or getattr(args, "switch", None) == "fake" else "scenario")
     for name, kinds in OPTION_RUNS.items():
         flag = "--" + name.replace("_", "-")
         if getattr(args, name, None) not in (None, False) and kind not in kinds:
