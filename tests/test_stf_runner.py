@@ -571,3 +571,20 @@ def test_cli_false_assert_fails_the_test_naming_the_p4_line(tmp_path, capsys):
     assert _cli(tmp_path, "packet 0 0105\nexpect 7 0106 $\npacket 0 0900\n", prog=prog) == 1
     out = capsys.readouterr()
     assert f"t.stf:3: packet 0: P4 assert failed at {tmp_path / 'p.p4'}:13 (ingress" in out.out + out.err
+
+
+
+@needs_target
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n   \n", "add t a:1 fwd(port:2)\nsetdefault t fwd(port:3)\n"])
+def test_cli_a_test_that_checks_nothing_is_refused_not_passed(tmp_path, capsys, text):
+    # it printed "PASS t.stf: 0 packet(s) in": nothing could fail, so nothing was shown; exit 2 names the file
+    assert _cli(tmp_path, text) == 2
+    out = capsys.readouterr()
+    assert "t.stf: error: this test checks nothing" in out.err and "PASS" not in out.out
+
+
+@pytest.mark.parametrize("text, checks", [("", 0), ("register_read r 1\ncounter_read c 1\nwait\n", 0),
+                                          ("register_read r 1 == 5\n", 1), ("counter_read c 1 bytes > 0\n", 1),
+                                          ("packet 0 00\n", 1), ("no_packet\ncheck_counter c(1)\nexpect 1\n", 3)])
+def test_what_counts_as_a_check(text, checks):
+    assert parse_stf_text(text, "t.stf").checks == checks

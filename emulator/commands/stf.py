@@ -16,7 +16,8 @@ EPILOG = """STF commands (one per line, # comments, a trailing \\ continues a li
   meter_set_rates <meter> <index|$ID> <rate>:<burst> <rate>:<burst>      value_set_add <set> <value>
   act_prof_create_member|act_prof_create_group|act_prof_add_member_to_group ...; add ... $member(n)|$group(n)
 Every port named by a packet/expect line is compared: same number of packets, in order. Other ports are ignored.
-Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file.
+Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file, or a
+test that checks nothing (no packet, expect, no_packet, check_counter or conditional register_read/counter_read).
 
 -v traces every command, and after every packet line its path through the pipeline, as simple_switch
 --log-console shows it (the program is then compiled with trace calls; without -v it has none):

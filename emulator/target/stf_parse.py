@@ -124,6 +124,13 @@ class StfTest:
     def interfaces(self) -> set[int]:
         return {c.port for c in self.commands if isinstance(c, PacketCmd | ExpectCmd)}
 
+    @property
+    def checks(self) -> int:
+        """Lines whose outcome can fail the test: a packet (the ports it names must get exactly their expects),
+        expect, no_packet, check_counter, and register_read / counter_read with a condition."""
+        return sum(1 for c in self.commands if isinstance(c, PacketCmd | ExpectCmd | NoPacketCmd | CheckCounterCmd)
+                   or isinstance(c, CliCmd) and c.name in ("register_read", "counter_read") and len(c.args) > 2)
+
 
 # ---------------------------------------------------------------------------------------------------- parser
 
