@@ -37,9 +37,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(e.g. tcp://10.0.0.5:8786) instead of local processes")
     p.add_argument("--dask-timeout", type=float, metavar="S",
                    help="seconds to wait for the Dask scheduler to answer (default 10)")
-    p.add_argument("--metric", action="append", default=[], metavar="NAME",
+    p.add_argument("--metric", action="append", default=[], metavar="NAME", type=metric_name,
                    help="a sweep.csv column to plot (repeatable; default: goodput, collective time, ...)")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+
+
+def metric_name(arg: str) -> str:
+    """argparse type of --metric: a sweep.csv column, which is never empty, blank or a path. `--metric ''` (an unset
+    shell variable) ran the whole sweep, then warned and plotted nothing; a '/' would put the plot, named after the
+    metric, in another folder."""
+    if not arg.strip() or "/" in arg:
+        raise argparse.ArgumentTypeError(f"{arg!r} is not a sweep.csv column name (e.g. goodput_gbps, "
+                                         "collective.time_ns)")
+    return arg
 
 
 def main(args: argparse.Namespace) -> int:
