@@ -33,8 +33,8 @@ FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json", 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", metavar="PROGRAM.p4", help="the P4-16 v1model program")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="add DIR to the #include search path (repeatable)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", type=include_dir,
+                   help="add DIR, an existing folder, to the #include search path (repeatable)")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                    help="define a preprocessor macro (repeatable)")
     p.add_argument("--p4info", metavar="OUT.txtpb", help="write the P4Info (protobuf text format)")
@@ -58,6 +58,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_plugin_argument(p)
     p.add_argument("--dump", action="store_true",
                    help="print the Python code the v1model target generates for the program")
+
+
+def include_dir(arg: str) -> str:
+    """argparse type of -I: an existing folder. A missing one was searched for nothing without a word (cpp only
+    warns), so a typo in -I showed up later, if at all, as an #include not found."""
+    if not arg:
+        raise argparse.ArgumentTypeError("an empty folder name")
+    path = Path(arg)
+    if not path.is_dir():
+        why = "not a folder" if path.exists() else "no such folder"
+        raise argparse.ArgumentTypeError(f"{arg}: {why} (the #include search path takes folders)")
+    return arg
 
 
 def parse_defines(items: list[str]) -> dict[str, str]:

@@ -41,7 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("program", metavar="PROGRAM.p4", help="the P4 program (v1model)")
     parser.add_argument("stf", metavar="TEST.stf", help="the STF test file")
-    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+    from emulator.commands.compile import include_dir  # one reading of -I (a missing folder is refused)
+
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", type=include_dir,
                         help="add an include directory (the program's own directory is searched first)")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                         help="define a preprocessor macro")
