@@ -86,18 +86,45 @@ def check_flow_names(sc: Any, flows: list[tuple[str, Any]]) -> None:
                               f"{culprit}.name" if culprit in written else culprit)
 
 
+SHORTHANDS = ("two_level", "fat_tree", "dual_plane", "rail")  # the topology shorthands with an uplink_rate
+BARE = "a bare number is bits per second: write 100Gbps for 100 Gb/s"
+
+
+def link_rates(sc: Any) -> list[tuple[str, int, str]]:
+    """(field path, bit/s, hint) of every rate a link of the scenario runs at, in the order a reader meets them:
+    topology.rate (when a link uses it), a shorthand's uplink_rate or two_level's oversubscription (the uplink rate
+    it derives), each explicit link's rate."""
+    topo = sc.topology
+    out = []
+    if any(lk.rate is None for lk in topo.links):
+        out.append(("topology.rate", topo.rate, BARE))
+    for name in SHORTHANDS:
+        spec = getattr(topo, name, None)
+        if spec is None:
+            continue
+        if getattr(spec, "oversubscription", None) is not None:
+            out.append((f"topology.{name}.oversubscription", spec.uplink(topo.rate),
+                        "the leaf-spine rate it derives from topology.rate"))
+        elif spec.uplink_rate is not None:
+            out.append((f"topology.{name}.uplink_rate", spec.uplink_rate, BARE))
+    if not any(getattr(topo, name, None) is not None for name in ("star", *SHORTHANDS)):
+        out += [(f"topology.links[{i}].rate", lk.rate, BARE) for i, lk in enumerate(topo.links) if lk.rate]
+    return out
+
+
 def check_rate(sc: Any) -> None:
-    """topology.rate carries a frame within the run and within the senders' local ACK timeout. `rate: 100` is 100
-    bit/s (a bare number is bits per second): the run ended at max_duration with every flow unfinished and no word
-    on why; a frame slower than the ACK timeout would only time out, again and again."""
+    """Every link's rate carries a frame within the run and within the senders' local ACK timeout. `rate: 100` is
+    100 bit/s (a bare number is bits per second): the run ended at max_duration with every flow unfinished and no
+    word on why; a frame slower than the ACK timeout would only time out, again and again. topology.rate, a
+    shorthand's uplink_rate (or the rate two_level's oversubscription derives) and each explicit link's rate are
+    checked alike, each refused by its own field path (a slow uplink or links[i].rate was not checked at all)."""
     frame = largest_frame(max(sc.nic_of(h).mtu for h in sc.topology.hosts))
-    rate = sc.topology.rate
-    frame_ns = frame * 8 * 1_000_000_000 // rate
     rtos = [(nic.rto if nic.rto is not None else rto_ns_for(nic.timeout)) for nic in
             (sc.nic_of(h) for h in sc.topology.hosts)]
     limits = [(sc.max_duration, "the run's max_duration")] + [(r, "the senders' local ACK timeout") for r in rtos if r]
     limit, what = min(limits)
-    if frame_ns >= limit:
-        raise ConfigError(f"{rate:,} bit/s puts a {frame:,}-byte frame on the wire in {frame_ns:,} ns, no less than "
-                          f"{what} ({limit:,} ns); a bare number is bits per second: write 100Gbps for 100 Gb/s",
-                          "topology.rate")
+    for where, rate, hint in link_rates(sc):
+        frame_ns = frame * 8 * 1_000_000_000 // rate
+        if frame_ns >= limit:
+            raise ConfigError(f"{rate:,} bit/s puts a {frame:,}-byte frame on the wire in {frame_ns:,} ns, no less "
+                              f"than {what} ({limit:,} ns); {hint}", where)
