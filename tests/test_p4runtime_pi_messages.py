@@ -297,6 +297,33 @@ def test_counters_take_modify_and_delete_resets_them_as_pi(h, ctl):
     assert _fails(ctl, MODIFY, e) == (BAD.value[0], "A negative number is not a valid index value")
 
 
+def test_an_index_past_the_end_is_pis_unknown_with_its_words(h, ctl):
+    """PI checks only for a negative index; one past the end goes to BMv2, which refuses it, and PI answers UNKNOWN
+    in its words for that call (it was INVALID_ARGUMENT here). Registers, which PI does not serve, keep
+    INVALID_ARGUMENT."""
+    unknown = grpc.StatusCode.UNKNOWN
+    for kind, name, size, write_words, read_words in (
+            ("counter", "Ing.port_counter", 16, "Error when writing to counter", "Error when reading counter from target"),
+            ("meter", "Ing.port_meter", 16, "Error when writing meter spec", "Error when reading meter spec from target")):
+        e = p4runtime_pb2.Entity()
+        entry = getattr(e, f"{kind}_entry")
+        setattr(entry, f"{kind}_id", h.id(f"{kind}s", name))
+        entry.index.index = size
+        detail = f" ({kind} '{name}': index {size} out of range 0..{size - 1})"
+        assert _fails(ctl, MODIFY, e) == (unknown.value[0], write_words + detail)
+        assert _fails(ctl, DELETE, e) == (unknown.value[0], write_words + detail)
+        with pytest.raises(grpc.RpcError) as exc:
+            ctl.read(e)
+        assert (exc.value.code(), exc.value.details()) == (unknown, read_words + detail)
+        entry.index.index = size - 1  # the last cell is fine
+        ctl.write((MODIFY, e))
+    e = p4runtime_pb2.Entity()
+    e.register_entry.register_id = h.id("registers", "Ing.last_len")
+    e.register_entry.index.index = 8
+    e.register_entry.data.bitstring = b"\x01"
+    assert _fails(ctl, MODIFY, e) == (BAD.value[0], "register 'Ing.last_len': index 8 out of range 0..7")
+
+
 def test_direct_counter_of_an_entry_that_is_not_there_is_pis_invalid_argument(h, ctl):
     e = p4runtime_pb2.Entity()
     e.direct_counter_entry.table_entry.CopyFrom(lpm(h, b"\x0a\x00\x00\x00", 8).table_entry)

@@ -48,14 +48,21 @@ def meter_config(rates, msg) -> None:
     msg.cburst, msg.pburst = (-1 if int(b) >= UNLIMITED_BURST else int(b) for b in (cbs, pbs))
 
 
-def _indices(size: int, index_msg, has_index: bool, what: str) -> range:
+def _indices(size: int, index_msg, has_index: bool, what: str, past_end: str | None = None) -> range:
+    """The cells an entry's index names (all of them without one). A negative index is PI's INVALID_ARGUMENT. PI
+    does not check the upper bound: it hands the index to BMv2, which refuses it (INVALID_INDEX), and answers
+    UNKNOWN with `past_end`, its words for any target error of that call; we say which index after them. Where
+    PI has no such call (registers, which it does not carry over P4Runtime), past the end is INVALID_ARGUMENT."""
     if not has_index:
         return range(size)
     i = index_msg.index
     if i < 0:
         raise invalid("A negative number is not a valid index value")  # PI's words
     if i >= size:
-        raise invalid(f"{what}: index {i} out of range 0..{size - 1}")
+        detail = f"{what}: index {i} out of range 0..{size - 1}"
+        if past_end:
+            raise P4RuntimeError(grpc.StatusCode.UNKNOWN, f"{past_end} ({detail})")
+        raise invalid(detail)
     return range(i, i + 1)
 
 
@@ -87,7 +94,7 @@ def _modify_or_reset(kind: int, what: str) -> bool:
 def write_counter(pipe: Pipeline, kind: int, ce) -> None:
     name, obj, _ = pipe.lookup(pipe.counters, ce.counter_id, "counter")
     modify = _modify_or_reset(kind, "counters")
-    for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'"):
+    for i in _indices(obj.size, ce.index, ce.HasField("index"), f"counter '{name}'", "Error when writing to counter"):
         obj.write(i, *(codec.counts(ce.data) if modify else (0, 0)))
 
 
@@ -124,7 +131,8 @@ def read_counters(pipe: Pipeline, q, out: list) -> None:
         name, obj, info = pipe.lookup(pipe.counters, cid, "counter")
         unit, packets, nbytes = info.spec.unit, obj.packets, obj.bytes
         out.extend(CounterCell(cid, i, unit, packets[i], nbytes[i])
-                   for i in _indices(obj.size, q.index, q.HasField("index"), f"counter '{name}'"))
+                   for i in _indices(obj.size, q.index, q.HasField("index"), f"counter '{name}'",
+                                     "Error when reading counter from target"))
 
 
 def _direct_table(pipe: Pipeline, entry_msg, attached: str, what: str):
@@ -187,7 +195,7 @@ def read_direct(pipe: Pipeline, store, q, out: list, kind: str) -> None:
 def write_meter(pipe: Pipeline, kind: int, me) -> None:
     name, obj, _ = pipe.lookup(pipe.meters, me.meter_id, "meter")
     modify = _modify_or_reset(kind, "meters")
-    for i in _indices(obj.size, me.index, me.HasField("index"), f"meter '{name}'"):
+    for i in _indices(obj.size, me.index, me.HasField("index"), f"meter '{name}'", "Error when writing meter spec"):
         if modify and me.HasField("config"):
             obj.set_rates(i, meter_rates(me.config))
         else:
@@ -199,7 +207,8 @@ def read_meters(pipe: Pipeline, q, out: list) -> None:
 
     for mid in [q.meter_id] if q.meter_id else list(pipe.meters):
         name, obj, _ = pipe.lookup(pipe.meters, mid, "meter")
-        for i in _indices(obj.size, q.index, q.HasField("index"), f"meter '{name}'"):
+        for i in _indices(obj.size, q.index, q.HasField("index"), f"meter '{name}'",
+                          "Error when reading meter spec from target"):
             msg = p4runtime_pb2.MeterEntry(meter_id=mid)
             msg.index.index = i
             rates = obj.get_rates(i)
