@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from emulator.report.natural import natural_key
 from emulator.report.output import OutputDir
 
 MAX_LINES = 16  # more series than this and a plot shows the busiest ones
@@ -75,7 +76,7 @@ def plot_flow_rates(out: OutputDir, rows: list[tuple], title: str, interval_ns: 
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), dpi=110, sharex=True)
     top.set_title(f"{title}: {what[0]} ({k * interval_ns / 1000:g} µs bins)")
     bottom.set_title(f"{what[1]} (slope = throughput)")
-    for name in sorted(series)[:MAX_LINES]:
+    for name in sorted(series, key=natural_key)[:MAX_LINES]:  # incast-2 before incast-10
         pts = series[name]
         bins = [pts[i:i + k] for i in range(0, len(pts), k)]
         top.step([b[0][0] / 1000 for b in bins] + [bins[-1][-1][0] / 1000],

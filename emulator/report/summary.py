@@ -3,7 +3,7 @@
 Top level: `engine`, `scenario`, `seed`, `status` (complete | incomplete | interrupted), `complete` (false when
 interrupted, when a flow failed, or when max_duration stopped the run with work left), `stop_reason` (completed |
 duration | max_duration | flows_failed | stalled | interrupted), `problems` (a sentence per flow that did not complete), `sim_time_ns`, `wall_time_s`, `packets_transmitted` (frames put on any link, data and
-control alike), `flows` (traffic.flows.OpenFlow.report rows), `totals`, `fairness`, `switches` and `hosts`.
+control alike), `flows` (traffic.flows.OpenFlow.report rows, in natural order of name: incast-2 before incast-10), `totals`, `fairness`, `switches` and `hosts`.
 
 totals:
 - drops: frames the switches' buffers refused (tail and PFC-headroom overflow) plus frames the P4 program dropped;
@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from emulator.report.jsonable import jsonable
+from emulator.report.natural import by_name
 from traffic.flows import jain_index
 
 
@@ -106,11 +107,11 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "status": run_status(complete, stop_reason),
         "complete": complete,
         "stop_reason": stop_reason,
-        "problems": flow_problems(flows, stop_reason),
+        "problems": flow_problems(by_name(flows), stop_reason),
         "sim_time_ns": sim_time_ns,
         "wall_time_s": round(wall_time_s, 3),
         "packets_transmitted": packets_transmitted,
-        "flows": flows,
+        "flows": by_name(flows),  # named naturally (incast-2 before incast-10); the figures above used run order
         "totals": totals,
         "fairness": fairness(flows),
         "aggregate_goodput_gbps": round(sum(f["goodput_gbps"] or 0 for f in flows), 3),
