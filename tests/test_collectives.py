@@ -219,3 +219,27 @@ def test_a_collective_stopped_early_names_what_is_left():
     assert (s["status"], s["stop_reason"]) == ("incomplete", "max_duration")
     assert s["problems"] == [f"the collective (all_reduce over 4 ranks) had not completed when the run stopped "
                              f"(max_duration): 0 of {s['collective']['transfers']} transfers acknowledged"]
+
+
+
+def _a2a_two_leaves(**two_level) -> Scenario:
+    return Scenario.model_validate({
+        "name": "a2a_two_leaves", "topology": {"two_level": {"spines": 2, "leaves": 2, "hosts_per_leaf": 4, **two_level}},
+        "switch": {"pfc": {"enabled": True, "xoff": "32KB"}}, "nic": {"mtu": 1024},
+        "workload": {"collective": {"op": "all_to_all", "hosts": [f"h{i}" for i in range(1, 9)], "bytes": "256KiB"}}})
+
+
+def test_all_to_all_bound_counts_an_oversubscribed_leafs_uplinks(tmp_path):
+    """all_to_all on 2 leaves of 4 ranks with 4:1 uplinks (2 spines x 50 Gb/s = 100 Gb/s a leaf): the bound was the
+    rank links' alone, 7/8 x 256 KiB at 100 Gb/s, though each leaf's uplinks carry 4 x 4 x 32 KiB each way.
+    By hand, with MTU 1024 (1,024 payload bytes per 1,106 on the wire): 4 x 4 x 32,768 B x 8 = 4,194,304 bits at
+    100e9 x 1024/1106 bit/s = 45,301.76 ns, against the rank links' 7/8 x 262,144 x 8 bits at the same rate
+    = 19,819.52 ns."""
+    c = run_scenario(_a2a_two_leaves(oversubscription=4), out_dir=tmp_path, plots=False).summary["collective"]
+    assert c["bound_ns"] == pytest.approx(4 * 4 * 32_768 * 8 / (100e9 * 1024 / 1106) * 1e9, abs=0.05)
+    assert c["bound_ns"] == pytest.approx(45_301.76, abs=0.05)  # reported to 0.1 ns
+    assert c["bound_by"] in ("leaf1's links to other switches", "leaf2's links to other switches")
+    assert c["completed"] and c["time_ns"] >= c["bound_ns"]  # still a lower bound: the run never beats it
+    c1 = run_scenario(_a2a_two_leaves(oversubscription=1), plots=False).summary["collective"]  # 1:1: 2 x 200 Gb/s
+    assert c1["bound_by"] == "rank links" and c1["bound_ns"] == pytest.approx(19_819.52, abs=0.05)
+    assert c1["time_ns"] >= c1["bound_ns"]

@@ -345,14 +345,41 @@ class Collective:
         payload_bps = self.links_per_rank * link_rate_bps * mtu / (mtu + PACKET_OVERHEAD)
         return bus_factor(self.cfg.op, len(self.cfg.ranks)) * self.cfg.nbytes * self.fraction * 8e9 / payload_bps
 
+    def edge_bound_ns(self, edge_of: Mapping[str, str], uplink_bps: Mapping[str, float],
+                      mtu: int) -> tuple[float, str | None]:
+        """The bound the ranks' own switches set: a host has one link, so every byte between a rank behind switch
+        S and a rank behind another switch crosses S's links to other switches, each way at their summed rate U_S.
+        For S: max(bytes out of S, bytes into S) x 8 / (U_S x payload share), counted from the plan's transfers
+        (for all_to_all with k of the n ranks behind S, each way k(n-k) x nbytes/n). (bound in ns, S) of the
+        slowest such switch, (0, None) when no byte leaves a switch (a star). An oversubscribed leaf is where the
+        rank links' bound alone was too low: its uplinks carry more than its ranks' links can."""
+        out: dict[str, int] = {}
+        into: dict[str, int] = {}
+        for t in self.transfers:
+            a, b = edge_of[self.host(t.src, t.channel)], edge_of[self.host(t.dst, t.channel)]
+            if a != b:
+                out[a] = out.get(a, 0) + t.nbytes
+                into[b] = into.get(b, 0) + t.nbytes
+        share = mtu / (mtu + PACKET_OVERHEAD)
+        worst: tuple[float, str | None] = (0.0, None)
+        for sw in sorted(set(out) | set(into)):
+            if uplink_bps.get(sw, 0) > 0:
+                ns = max(out.get(sw, 0), into.get(sw, 0)) * 8e9 / (uplink_bps[sw] * share)
+                if ns > worst[0]:
+                    worst = (ns, sw)
+        return worst
+
     @property
     def fraction(self) -> float:
         """The share of the whole operation's steps that runs (1 unless `steps` cuts a ring short)."""
         cfg = self.cfg
         return 1.0 if cfg.steps is None else cfg.steps / ring_steps(cfg.op, len(cfg.ranks))
 
-    def report(self, link_rate_bps: float | None = None, mtu: int | None = None) -> dict[str, Any]:
-        """The collective's part of summary.json (times in ns, bandwidths in Gb/s, NCCL's definitions)."""
+    def report(self, link_rate_bps: float | None = None, mtu: int | None = None,
+               edges: tuple[Mapping[str, str], Mapping[str, float]] | None = None) -> dict[str, Any]:
+        """The collective's part of summary.json (times in ns, bandwidths in Gb/s, NCCL's definitions). `edges`
+        (host -> its switch, switch -> the summed rate of its links to other switches) adds the switches' bound
+        (edge_bound_ns) to the rank links' one: `bound_ns` is the larger, `bound_by` names it."""
         cfg, n = self.cfg, len(self.cfg.ranks)
         per_rank = self.rank_steps()
         end = None
@@ -387,8 +414,12 @@ class Collective:
                "steps_run": self.steps, "steps_whole": ring_steps(cfg.op, n) if cfg.op in RING_OPS else self.steps,
                "rank_step_done_ns": per_rank}
         if link_rate_bps and mtu:
-            bound = self.bound_ns(link_rate_bps, mtu)
+            bound, by = self.bound_ns(link_rate_bps, mtu), "rank links"
+            edge, switch = self.edge_bound_ns(*edges, mtu) if edges else (0.0, None)
+            if edge > bound:
+                bound, by = edge, f"{switch}'s links to other switches"
             out["bound_ns"] = round(bound, 1)
+            out["bound_by"] = by
             out["time_over_bound"] = round(time_ns / bound, 4) if time_ns else None
             out["link_rate_gbps"] = link_rate_bps / 1e9
             out["links_per_rank"] = self.links_per_rank

@@ -241,7 +241,7 @@ def _collective_table(c: dict[str, Any]) -> Any:
             ("bytes per rank", f"{c['bytes']:,}"), ("steps", steps),
             ("completed", "yes" if c["completed"] else ("FAILED" if c["failed"] else "no")),
             ("time (µs)", f"{c['time_ns'] / 1000:,.1f}" if c["time_ns"] is not None else "-"),
-            ("bandwidth bound (µs)", f"{c['bound_ns'] / 1000:,.1f}" if c.get("bound_ns") else "-"),
+            ("bandwidth bound (µs)", f"{c['bound_ns'] / 1000:,.1f} (by {c['bound_by']})" if c.get("bound_ns") else "-"),
             ("time / bound", f"{c['time_over_bound']:.3f}" if c.get("time_over_bound") else "-"),
             ("algbw (Gb/s)", _gbps(c["algbw_gbps"]) if c.get("algbw_gbps") else "-"),
             ("busbw (Gb/s)", _gbps(c["busbw_gbps"]) if c.get("busbw_gbps") else "-")]

@@ -130,9 +130,21 @@ def _run(sc: Any, built: BuiltScenario, rec: Recorder, progress: Callable[[int, 
 
 
 def collective_summary(built: BuiltScenario) -> dict[str, Any]:
-    """The collective's report, with its bandwidth bound from the ranks' slowest link and largest MTU."""
+    """The collective's report, with its bandwidth bound from the ranks' slowest link and largest MTU, and from
+    the links between switches of the switches the ranks hang off (an oversubscribed leaf's uplinks)."""
     nics = [built.nics[h] for h in built.collective.cfg.ranks]
-    return built.collective.report(min(n.link_rate_bps for n in nics), max(n.config.mtu for n in nics))
+    switches = built.net.switches
+    edge_of: dict[str, str] = {}
+    uplink_bps: dict[str, float] = {}
+    for lk in built.net.links:
+        if lk.a in switches and lk.b in switches:
+            for end in (lk.a, lk.b):
+                uplink_bps[end] = uplink_bps.get(end, 0) + lk.rate_bps
+        elif lk.a in switches or lk.b in switches:  # a host's one link
+            host, switch = (lk.b, lk.a) if lk.a in switches else (lk.a, lk.b)
+            edge_of[host] = switch
+    return built.collective.report(min(n.link_rate_bps for n in nics), max(n.config.mtu for n in nics),
+                                   (edge_of, uplink_bps))
 
 
 def stop_reason(engine_reason: str, has_duration: bool, work_left: bool, failed: bool = False) -> str:
