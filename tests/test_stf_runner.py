@@ -576,11 +576,18 @@ def test_cli_false_assert_fails_the_test_naming_the_p4_line(tmp_path, capsys):
 
 @needs_target
 @pytest.mark.parametrize("text", ["", "# only a comment\n\n   \n", "add t a:1 fwd(port:2)\nsetdefault t fwd(port:3)\n"])
-def test_cli_a_test_that_checks_nothing_is_refused_not_passed(tmp_path, capsys, text):
-    # it printed "PASS t.stf: 0 packet(s) in": nothing could fail, so nothing was shown; exit 2 names the file
-    assert _cli(tmp_path, text) == 2
+def test_cli_a_test_that_checks_nothing_passes_with_a_warning(tmp_path, capsys, text):
+    # it printed "PASS t.stf: 0 packet(s) in" and nothing else; p4c's runner passes such files (some of p4c's own
+    # tests are empty: they show the program loads), so it still passes, but says it checked nothing
+    assert _cli(tmp_path, text) == 0
     out = capsys.readouterr()
-    assert "t.stf: error: this test checks nothing" in out.err and "PASS" not in out.out
+    assert "t.stf: warning: this test checks nothing" in out.err and "PASS" in out.out
+
+
+@needs_target
+def test_cli_a_test_with_a_check_has_no_such_warning(tmp_path, capsys):
+    assert _cli(tmp_path, "packet 0 0105\n") in (0, 1)
+    assert "checks nothing" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text, checks", [("", 0), ("register_read r 1\ncounter_read c 1\nwait\n", 0),

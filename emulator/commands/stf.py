@@ -16,8 +16,9 @@ EPILOG = """STF commands (one per line, # comments, a trailing \\ continues a li
   meter_set_rates <meter> <index|$ID> <rate>:<burst> <rate>:<burst>      value_set_add <set> <value>
   act_prof_create_member|act_prof_create_group|act_prof_add_member_to_group ...; add ... $member(n)|$group(n)
 Every port named by a packet/expect line is compared: same number of packets, in order. Other ports are ignored.
-Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file, or a
-test that checks nothing (no packet, expect, no_packet, check_counter or conditional register_read/counter_read).
+Exit status: 0 all expectations hold, 1 a mismatch (a diff is printed), 2 a bad program or STF file. A test that
+checks nothing (no packet, expect, no_packet, check_counter or conditional register_read/counter_read) passes, as
+in p4c's runner (its empty tests show that a program compiles and loads), with a warning saying so.
 
 -v traces every command, and after every packet line its path through the pipeline, as simple_switch
 --log-console shows it (the program is then compiled with trace calls; without -v it has none):
@@ -72,6 +73,10 @@ def main(args: argparse.Namespace) -> int:
         ignored = f" ({result.ignored} on ports the test does not name, ignored)" if result.ignored else ""
         print(f"PASS {args.stf}: {result.packets_sent} packet(s) in, "
               f"{sum(len(v) for v in result.outputs.values())} out{ignored}")
+        if result.checks == 0:  # not silent: a truncated or misnamed test would otherwise look like a real PASS
+            print(f"{args.stf}: warning: this test checks nothing (no packet, expect, no_packet, check_counter or "
+                  "register_read/counter_read with a condition): the PASS says only that the program compiled "
+                  "and loaded", file=sys.stderr)
         return 0
     print(result.diff, file=sys.stderr)
     print(f"FAIL {args.stf}", file=sys.stderr)

@@ -419,17 +419,15 @@ def run_stf(program_path: str | Path, stf_path: str | Path, include_dirs=(), ver
     """Compile `program_path`, run the STF test `stf_path` against it, compare outputs. `verbose` logs every
     command and packet; `trace` (default: `verbose`) adds each packet's pipeline trace to the log.
 
-    Raises P4Error when the program does not compile and StfError when the STF file is malformed, names
-    tables/actions/fields the program lacks or checks nothing (empty, comments only, or only table writes: p4c's
-    runner passes such a file); a failed expectation is a StfResult with passed=False.
+    Raises P4Error when the program does not compile and StfError when the STF file is malformed or names
+    tables/actions/fields the program lacks; a failed expectation is a StfResult with passed=False. A test that
+    checks nothing (empty, comments only, only table writes) passes with `checks` 0, as in p4c's runner: some of
+    p4c's own tests are such files, meant to show that the program compiles and loads.
     """
     from emulator.p4.frontend import load_program
 
     test = parse_stf(stf_path)
     checked = load_program(str(program_path), include_dirs=tuple(include_dirs), defines=defines)
     result = StfRunner(checked, test, verbose, trace=trace).run()
-    if not test.checks:  # an empty file printed PASS: a test that checks nothing cannot fail, so it proves nothing
-        raise StfError("this test checks nothing (no packet, expect, no_packet, check_counter, or register_read/"
-                       "counter_read with a condition): a test that cannot fail is not reported as a PASS",
-                       str(stf_path))
+    result.checks = test.checks
     return result

@@ -25,6 +25,7 @@ class StfResult:
     packets_sent: int = 0
     log: list[str] = field(default_factory=list)  # verbose trace
     ignored: int = 0  # packets out on ports no packet/expect line names (not compared, as in p4c's runner)
+    checks: int = -1  # lines that could have failed the test (StfTest.checks); 0: it showed only that it loads
 
     @property
     def diff(self) -> str:
