@@ -24,7 +24,7 @@ class CallGen:
             if self.tr:
                 shown = ", ".join(A.to_source(a) for a in callee.args if a is not None)
                 self.trace("action", self.action_qualname(d, self.inst), f"({shown})", c)
-            self.call_with_copy(fn, [(p.direction, p.type) for p in callee.params], list(callee.args))
+            self.call_with_copy(fn, [(p.direction, p.type) for p in callee.params], list(callee.args), decl=d)
             return None
         if k == "function":
             return self.call_function(callee, stmt)
