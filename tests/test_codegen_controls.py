@@ -40,6 +40,12 @@ def test_composite_inout_arguments_of_one_variable_are_copied_out_in_order():
     assert (r["a"], r["b"]) == (1, 9)
 
 
+def test_composite_inout_arguments_of_one_variable_in_a_function_call_are_copies():
+    top = "void two(inout data_t d, inout headers hs) { d.a = 8; hs.data.b = 9; }"
+    r = run_ingress("two(h.data, h);", toplevel=top, data=(1, 2, 3, 4))
+    assert (r["a"], r["b"]) == (1, 9)
+
+
 def test_function_with_return_and_out_param():
     top = """
         bit<8> add3(in bit<8> x, out bit<8> twice) { twice = x + x; return x + 3; }
