@@ -21,6 +21,31 @@ def test_action_copy_in_copy_out_and_out_params():
     assert r["a"] == 4 and r["c"] == 0xBEEF and r["b"] == 0  # out params start at 0
 
 
+def test_composite_inout_argument_the_action_also_names_is_copied_out_over_its_writes():
+    # copy-in/copy-out (P4-16 6.8): the action writes h directly, then the copy-out of `hs` (taken before the
+    # write) overwrites it; an argument passed by reference would keep the write
+    decls = """
+        action via_global(inout headers hs) { h.data.a = 9; }
+        action via_param(inout data_t d) { h.data.b = 7; d.c = 5; }
+        action outer(inout headers hs) { via_global(h); hs.data.d = 6; }
+    """
+    r = run_ingress("via_global(h); via_param(h.data); outer(h);", decls=decls, data=(1, 2, 3, 4))
+    assert (r["a"], r["b"], r["c"], r["d"]) == (1, 2, 5, 6)
+
+
+def test_composite_inout_arguments_of_one_variable_are_copied_out_in_order():
+    # two arguments that are parts of one variable: each is a copy; the later copy-out (the whole struct) wins
+    decls = "action two(inout data_t d, inout headers hs) { d.a = 8; hs.data.b = 9; }"
+    r = run_ingress("two(h.data, h);", decls=decls, data=(1, 2, 3, 4))
+    assert (r["a"], r["b"]) == (1, 9)
+
+
+def test_composite_inout_arguments_of_one_variable_in_a_function_call_are_copies():
+    top = "void two(inout data_t d, inout headers hs) { d.a = 8; hs.data.b = 9; }"
+    r = run_ingress("two(h.data, h);", toplevel=top, data=(1, 2, 3, 4))
+    assert (r["a"], r["b"]) == (1, 9)
+
+
 def test_function_with_return_and_out_param():
     top = """
         bit<8> add3(in bit<8> x, out bit<8> twice) { twice = x + x; return x + 3; }

@@ -5,6 +5,7 @@ from emulator.p4 import ast as A
 from emulator.p4 import types as T
 from emulator.target.classes import pyattr
 from emulator.target.codegen.base import Instance, Unsupported, _composite, _ident, _is_out, strip
+from emulator.target.codegen.statements import _aliased
 
 
 class CallGen:
@@ -24,7 +25,7 @@ class CallGen:
             if self.tr:
                 shown = ", ".join(A.to_source(a) for a in callee.args if a is not None)
                 self.trace("action", self.action_qualname(d, self.inst), f"({shown})", c)
-            self.call_with_copy(fn, [(p.direction, p.type) for p in callee.params], list(callee.args))
+            self.call_with_copy(fn, [(p.direction, p.type) for p in callee.params], list(callee.args), decl=d)
             return None
         if k == "function":
             return self.call_function(callee, stmt)
@@ -167,8 +168,15 @@ class CallGen:
         has_outs = any(_is_out(dn) and not _composite(t) for dn, t in params)
         argsrc, outs, post = [], [], []
         vals = self._arg_values(params, callee.args)
+        aliased = _aliased(params, callee.args, None)  # a function reaches only its parameters
         for (dn, t), a in zip(params, callee.args):
             comp = _composite(t)
+            if id(a) in aliased:
+                tmp = self.uniq("io")
+                o(f"{tmp} = {vals[id(a)]}._copy()")
+                argsrc.append(tmp)
+                post.append(f"{self.expr(a)}._set({tmp})")
+                continue
             if dn == "out":
                 if comp:
                     tmp = self.uniq("o")

@@ -153,7 +153,7 @@ class ControlGen:
                     self._global_line(o, inst)
                     dparams = [p for p in adecl.params if p.direction]
                     self.call_with_copy(afn, [(p.direction, p.param_type.resolved) for p in dparams],
-                                        bound, "*cp")
+                                        bound, "*cp", decl=adecl)
                 dispatch[aqn] = wn
             else:
                 dispatch[aqn] = afn

@@ -299,15 +299,24 @@ class StatementGen:
         self.out(f"{a}.put_parser({i}, {src})" if self.kind == "parser" else f"{a}.put({i}, {src})")
 
     # ------------------------------------------------------------------------------------------ calls
-    def call_with_copy(self, fn: str, params: list[tuple[str, Any]], args: list, extra: str = "") -> str | None:
-        """Call `fn` with copy-in/copy-out: params are (direction, type). Returns the result temp if any."""
+    def call_with_copy(self, fn: str, params: list[tuple[str, Any]], args: list, extra: str = "",
+                       decl=None) -> str | None:
+        """Call `fn` with copy-in/copy-out: params are (direction, type). Returns the result temp if any.
+        `decl` is the called action, whose body may reach an inout argument by another name (_aliased)."""
         o = self.out
         argsrc, outs, post = [], [], []
         vals = self._arg_values(params, args)
+        aliased = _aliased(params, args, decl)
         for (dirn, t), a in zip(params, args):
             comp = _composite(t)
             if a is None or isinstance(a, A.DontCare):
                 argsrc.append(self.zero_of(t))
+                continue
+            if id(a) in aliased:
+                tmp = self.uniq("io")
+                o(f"{tmp} = {vals[id(a)]}._copy()")
+                argsrc.append(tmp)
+                post.append(f"{self.expr(a)}._set({tmp})")
                 continue
             if dirn == "out":
                 if comp:
@@ -425,3 +434,45 @@ class StatementGen:
         if self.tr:
             self.trace("extern", event, f"{self._xname(x)}[{{}}]: index out of range", c, f"str({i})")
         o.ind -= 1
+
+
+def _root(e):
+    """The declaration an lvalue expression is part of (`h` for h.eth.x, s[i].f), or None."""
+    while isinstance(e, (A.Member, A.ArrayIndex, A.Slice)):
+        e = e.expr
+    return getattr(e, "decl", None) if isinstance(e, A.PathExpression) else None
+
+
+def _names_reached(decl, seen: set) -> set[int]:
+    """ids of the declarations action `decl`'s body names, also through the actions it calls."""
+    out: set[int] = set()
+    if decl is None or id(decl) in seen or getattr(decl, "body", None) is None:
+        return out
+    seen.add(id(decl))
+    for n in A.walk(decl.body):
+        if isinstance(n, A.PathExpression) and n.decl is not None:
+            out.add(id(n.decl))
+        callee = getattr(n, "callee", None) if isinstance(n, A.MethodCall) else None
+        if callee is not None and callee.kind == "action":
+            out |= _names_reached(callee.decl, seen)
+    return out
+
+
+def _aliased(params, args, decl) -> set[int]:
+    """ids of the composite inout arguments passed by reference elsewhere that must be copied in and out
+    instead: the action's body (or an action it calls) names the variable the argument is part of, or another
+    argument of the call is part of the same variable. By reference, the body's own writes to it would survive
+    the copy-out (P4-16 6.8: copy-in/copy-out; p4c's inlined actions overwrite them with the parameter)."""
+    roots = [(a, _root(a)) for a in args if a is not None and not isinstance(a, A.DontCare)]
+    named = _names_reached(decl, set()) if decl is not None else set()
+    out = set()
+    for (dirn, t), a in zip(params, args):
+        if dirn != "inout" or not _composite(t) or a is None or isinstance(a, A.DontCare):
+            continue
+        r = _root(a)
+        if r is None:
+            continue
+        if id(r) in named or any(b is not a and rb is r for b, rb in roots):
+            out.add(id(a))
+    return out
+
