@@ -91,6 +91,12 @@ def test_untyped_constant_for_an_extern_type_parameter_is_refused():
     assert_error(program(body), "0, {h.data.a}", "could not infer a width for T of hash")
 
 
+def test_untyped_constant_inside_a_list_for_an_extern_type_parameter_is_refused():
+    # code generation failed on it ("TypeError: type int has no width") where the checker let it through
+    body = "bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, {h.data.a, 0, h.data.b}, 32w64); h.data.c = r;"
+    assert_error(program(body), "0, h.data.b}", "could not infer a width for D of hash")
+
+
 def test_typed_constants_for_extern_type_parameters_are_accepted():
     body = "bit<16> r; hash(r, HashAlgorithm.crc16, 16w0, {h.data.a}, 32w64); h.data.c = r;"
     assert run_ingress(body)["c"] < 64

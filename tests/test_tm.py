@@ -191,6 +191,27 @@ def test_from_dict_and_errors():
     assert exc.value.path == "tm.pfc.xoff_bytes"
 
 
+@pytest.mark.parametrize("data, path", [
+    ([1, 2], "tm"),  # rocelab-switch --tm-config with a JSON list: a TypeError traceback
+    ({"port_schedulers": {"x": "dwrr"}}, "tm.port_schedulers"),  # int("x") raised ValueError
+    ({"port_schedulers": {"600": "dwrr"}}, "tm.port_schedulers"),
+    ({"buffer_bytes": None}, "tm.buffer_bytes"),  # None <= 0 in validate(): a TypeError
+    ({"scheduler": {"weights": None}}, "tm.scheduler.weights"),
+    ({"pfc": {"mtu_bytes": True}}, "tm.pfc.mtu_bytes"),
+    ({"ecn": -1}, "tm.ecn"),  # taken as a plain value: 'int' object has no attribute 'validate'
+    ({"ecn": {"mode": "step", "priorities": [9]}}, "tm.ecn.priorities[0]"),
+])
+def test_from_dict_refuses_hostile_values_with_the_field(data, path):
+    with pytest.raises(ConfigError) as exc:
+        TmConfig.from_dict(data)
+    assert exc.value.path == path
+
+
+def test_from_dict_reads_a_nested_ecn():
+    cfg = TmConfig.from_dict({"ecn": {"mode": "step", "threshold_bytes": 20000, "priorities": [3]}})
+    assert cfg.ecn.mode == "step" and cfg.ecn.priorities == (3,) and cfg.ecn.threshold_bytes == 20000
+
+
 def test_from_scenario_switch_spec():
     from emulator.scenario.schema import SwitchSpec
     from emulator.tm import tm_config_from_spec

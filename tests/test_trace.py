@@ -253,3 +253,32 @@ def test_stf_cli_verbose_shows_the_pipeline_trace(tmp_path, capsys):
     out = run("-v", "--no-trace")
     assert "add I.route" in out and "[ingress]" not in out
     assert "[ingress]" not in run()
+
+
+LOOPING = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in pk, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata m) { apply { } }
+control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { INGRESS } }
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) { apply { EGRESS } }
+control CC(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+@pytest.mark.parametrize("ingress, egress, line", [
+    ("resubmit_preserving_field_list(0);", "", "[ingress] packet dropped (already resubmitted 16 times: the limit per packet)"),
+    ("", "recirculate_preserving_field_list(0);",
+     "[egress] packet dropped (already recirculated 16 times: the limit per packet)"),
+])
+def test_a_packet_dropped_at_the_loop_limit_says_so(ingress, egress, line):
+    # it vanished with nothing in the trace saying why
+    sw = V1Switch(load_program_text(LOOPING.replace("INGRESS", ingress).replace("EGRESS", egress), "loop.p4"), trace=True)
+    frames, text = lines(sw, 1, b"\x01")
+    assert frames == [] and text[-1] == line

@@ -445,7 +445,11 @@ class Summarizer:
             (self.info.direct_counters if tn == "direct_counter" else self.info.direct_meters).append(info)
         elif tn == "register":
             register_element(ext.type_args[0] if ext.type_args else None, node)
-            size = const_int(ctor_arg(callee, "size", 0))
+            size_arg = ctor_arg(callee, "size", 0)
+            size = const_int(size_arg)
+            if not 0 <= size < 2**31:  # P4Info's Register.size is an int32 (protobuf's ValueError was a traceback)
+                raise P4Error(f"register size {size} is out of range (0 .. 2147483647: P4Info holds it in 32 bits)",
+                              getattr(size_arg, "loc", None) or node.loc)
             width = key_width(ext.type_args[0]) if ext.type_args else 0
             self.info.registers.append(ExternInstanceInfo(name, tn, size=size, bitwidth=width,
                                                           type_args=list(ext.type_args), **kw))

@@ -189,7 +189,8 @@ class Topology(Strict):
 
 
 class BufferSpec(Strict):
-    size: Size = 12 * 2**20
+    # 0 was refused by the traffic manager under its own name (switch.buffer_bytes), not the field a user writes
+    size: Annotated[Size, Field(gt=0)] = 12 * 2**20
     alpha: float = Field(0.125, gt=0)  # dynamic threshold (Choudhury & Hahne)
     reserve: Size = 2048  # per (port, priority)
 

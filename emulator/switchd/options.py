@@ -189,8 +189,13 @@ def parse_args(argv: list[str]) -> SwitchOptions:
     else:
         main_argv, target_argv = argv, []
     a = _switch_parser().parse_args(main_argv)
+    if not 0 <= a.device_id < 1 << 64:  # a uint64 in P4Runtime: no client could reach a switch of device -5
+        raise RocelabError(f"rocelab-switch: --device-id must be from 0 to {(1 << 64) - 1:,}, got {a.device_id}")
     notes: list[str] = []
     t = _parse_target(target_argv, notes)
+    for option, value in (("--buffer", t.buffer), ("--pfc-xoff", t.pfc_xoff)):
+        if value is not None and value <= 0:  # named by the option, not the traffic manager's switch.tm.buffer_bytes
+            raise RocelabError(f"rocelab-switch: {option} must be a positive number of bytes, got {value}")
     o = SwitchOptions(device_id=a.device_id, pcap_dir=a.pcap, log_console=a.log_console, log_file=a.log_file,
                       log_level=a.log_level, log_flush=a.log_flush, dump_packet_data=a.dump_packet_data,
                       packet_in=a.packet_in, no_p4=a.no_p4, config=a.config,

@@ -241,6 +241,13 @@ class V1Switch:
         if self.tracer is not None:
             self.tracer.at(stage, "decision", "packet dropped", f"({exc}: {exc.reference})")
 
+    def _loop_limit(self, stage: str, how: str) -> None:
+        # the packet vanished with nothing in the trace saying why (a recirculate() on every pass looked like a
+        # table sending it nowhere)
+        if self.tracer is not None:
+            self.tracer.at(stage, "decision", "packet dropped",
+                           f"(already {how} {self.max_loops} times: the limit per packet)")
+
     def _hook_trace(self) -> None:
         from emulator.target.switch_trace import hook_trace
 
@@ -313,6 +320,8 @@ class V1Switch:
         if ctx.resubmit is not None:
             if loops < self.max_loops:
                 self._ingress_pass(port, data, now_ns, RESUBMIT, (meta, sm, ctx.resubmit), res, loops + 1)
+            else:
+                self._loop_limit("ingress", "resubmitted")
             return
         prio = sm.priority if self._has_priority else 0
         grp = sm.mcast_grp
@@ -434,6 +443,7 @@ class V1Switch:
             frame = join_emitted(parts, job.payload)
         if ctx.recirculate is not None:
             if job.loops >= self.max_loops:
+                self._loop_limit("egress", "recirculated")
                 return EgressResult(None, clones)
             r = RecircPacket(frame)
             r.port = sm.ingress_port

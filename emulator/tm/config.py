@@ -135,7 +135,10 @@ class TmConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, path: str = "tm") -> TmConfig:
-        """Build from a scenario mapping (unknown keys and wrong types raise ConfigError naming the field)."""
+        """Build from a scenario mapping or rocelab-switch's --tm-config JSON (unknown keys and wrong types raise
+        ConfigError naming the field: a JSON list, a port 'x' or a null buffer_bytes were Python tracebacks)."""
+        if data is not None and not isinstance(data, Mapping):
+            raise ConfigError(f"expected a mapping of fields (a JSON object), got {type(data).__name__}", path)
         data = dict(data or {})
         kw: dict[str, Any] = {}
         if "scheduler" in data:
@@ -144,13 +147,28 @@ class TmConfig:
             ps = data.pop("port_schedulers") or {}
             if not isinstance(ps, Mapping):
                 raise ConfigError("expected a mapping port -> scheduler", f"{path}.port_schedulers")
-            kw["port_schedulers"] = {int(k): _sched_from(v, f"{path}.port_schedulers[{k}]") for k, v in ps.items()}
+            kw["port_schedulers"] = {_port(k, f"{path}.port_schedulers"): _sched_from(v, f"{path}.port_schedulers[{k}]")
+                                     for k, v in ps.items()}
         if "pfc" in data:
             kw["pfc"] = _plain_from(PfcConfig, data.pop("pfc"), f"{path}.pfc")
-        kw.update(_plain_kwargs(cls, data, path, skip={"scheduler", "port_schedulers", "pfc"}))
+        if "ecn" in data:  # a nested config as pfc (it was taken as a plain value, and validate() then failed)
+            ecn = data.pop("ecn")
+            kw["ecn"] = None if ecn is None else _plain_from(EcnConfig, ecn, f"{path}.ecn")
+        kw.update(_plain_kwargs(cls, data, path, skip={"scheduler", "port_schedulers", "pfc", "ecn"}))
         cfg = cls(**kw)
         cfg.validate(path)
         return cfg
+
+
+def _port(key: Any, path: str) -> int:
+    """A port number of port_schedulers (JSON keys are text: "3")."""
+    try:
+        port = int(key)
+    except (TypeError, ValueError):
+        raise ConfigError(f"port {key!r} is not a number", path) from None
+    if not 0 <= port <= 511:
+        raise ConfigError(f"port {port} out of range 0..511", path)
+    return port
 
 
 def _sched_from(value: Any, path: str) -> SchedulerConfig:
@@ -180,11 +198,14 @@ def _plain_kwargs(cls: type, data: dict[str, Any], path: str, skip: set[str] = f
             value = tuple(value)
         elif isinstance(default, bool) and not isinstance(value, bool):
             raise ConfigError(f"expected true/false, got {value!r}", f"{path}.{key}")
+        elif default is not None and (value is None or isinstance(value, bool) and not isinstance(default, bool)):
+            # null or true for a number: validate() compared None <= 0 (a TypeError)
+            raise ConfigError(f"expected {type(default).__name__}, got {value!r}", f"{path}.{key}")
         elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         elif default is None and value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise ConfigError(f"expected an integer, got {value!r}", f"{path}.{key}")
-        elif default is not None and not isinstance(value, type(default)) and value is not None:
+        elif default is not None and not isinstance(value, type(default)):
             raise ConfigError(f"expected {type(default).__name__}, got {value!r}", f"{path}.{key}")
         out[key] = value
     return out

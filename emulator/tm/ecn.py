@@ -31,6 +31,9 @@ class EcnConfig:
     def validate(self, path: str) -> None:
         if self.mode not in ("off", "step", "red"):
             raise ConfigError(f"ECN mode must be off, step or red, not {self.mode!r}", f"{path}.mode")
+        for i, p in enumerate(self.priorities):
+            if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 7:
+                raise ConfigError(f"priority must be 0..7, got {p!r}", f"{path}.priorities[{i}]")
         if self.mode == "red" and not (0 <= self.pmax <= 1 and self.kmin_bytes < self.kmax_bytes):
             raise ConfigError("ECN RED needs kmin < kmax and 0 <= pmax <= 1", f"{path}.kmin")
 

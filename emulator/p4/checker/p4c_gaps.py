@@ -49,10 +49,12 @@ class P4cGaps:
             return
         for p, a in zip(params, slots):
             tv = p.type
-            if isinstance(tv, T.TypeVar) and tv.name not in explicit and isinstance(env.get(tv.name), T.InfInt) \
-                    and a is not None:
+            if not (isinstance(tv, T.TypeVar) and tv.name not in explicit and a is not None):
+                continue
+            at = _untyped_constant(env.get(tv.name), a)
+            if at is not None:  # also one inside a list (`hash(.., {a, 0, b}, ..)`: code generation had no width)
                 raise _err(f"could not infer a width for {tv.name} of {m.name} from this untyped constant: "
-                           "give it a width (16w0) or cast it", a)
+                           "give it a width (16w0) or cast it", at)
 
     def check_not_own_arg(self, decl, name: str, args, node) -> None:
         # a generic type with itself among its type arguments (`X<X<bit<32>>>() x;`, p4c's issue1296;
@@ -76,6 +78,26 @@ class P4cGaps:
                 raise _err(f"cannot assign to {p.direction or 'directionless'} parameter '{p.name}'", n.left)
             if isinstance(n, ast.MethodCall) and isinstance(n.target, ast.PathExpression):
                 _check_written_args(n, scope.lookup(n.target.name), ro)
+
+
+def _untyped_constant(t: T.P4Type | None, e):
+    """The expression (e, or the component of a list or struct expression e) whose type within t is an untyped
+    integer, which no value of the target can hold; None when there is none."""
+    if isinstance(t, T.InfInt):
+        return e
+    if isinstance(t, (T.Tuple, T.List)):
+        parts = e.components if isinstance(e, ast.ListExpression) and len(e.components) == len(t.elements) else None
+        for i, et in enumerate(t.elements):
+            found = _untyped_constant(et, parts[i] if parts else e)
+            if found is not None:
+                return found
+    if isinstance(t, T.StructExprT):
+        parts = {c.name: c.expr for c in e.components} if isinstance(e, ast.StructExpression) else {}
+        for f in t.fields:
+            found = _untyped_constant(f.type, parts.get(f.name, e))
+            if found is not None:
+                return found
+    return None
 
 
 def body_local_names(d: ast.FunctionDecl) -> set[str]:

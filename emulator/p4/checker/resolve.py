@@ -5,6 +5,9 @@ from emulator.p4 import ast
 from emulator.p4 import types as T
 from emulator.p4.checker.scope import Overloads, Scope, _Ctx, _dirn, _err, _header_field_type_ok, _width_ok
 
+# structs, headers, unions and stacks inside one another (docs/p4.md, "Limits")
+MAX_TYPE_NESTING = 100
+
 
 class TypeResolver:
     """Types of declarations and type references; constants (a mixin of Checker)."""
@@ -26,6 +29,30 @@ class TypeResolver:
             self.declare(s, tp.name, tp)
             self.decl_types[tp] = T.TypeVar(tp.name)
         return s
+
+    def check_type_nesting(self, d, fields: list[T.FieldT]) -> None:
+        """Structs, headers and unions inside one another at most MAX_TYPE_NESTING levels deep: the target builds
+        and copies a value a Python call per level, and 500 levels compiled cleanly, then were a RecursionError in
+        the first packet. A declared type's depth is kept by its declaration, so each is computed once."""
+        depths = self.__dict__.setdefault("_type_depths", {})
+
+        def depth(t: T.P4Type) -> int:
+            t = T.strip_newtype(t)
+            if isinstance(t, (T.Struct, T.Header, T.HeaderUnion)):
+                return depths.get(t.decl, 1) if t.decl is not None else 1
+            if isinstance(t, T.HeaderStack):
+                return 1 + depth(t.elem)
+            if isinstance(t, (T.Tuple, T.List)):
+                return 1 + max((depth(e) for e in t.elements), default=0)
+            return 0
+
+        levels = [(depth(f.type), f) for f in fields]
+        deepest, field = max(levels, key=lambda x: x[0], default=(0, None))
+        if deepest + 1 > MAX_TYPE_NESTING:
+            at = next(f for f in d.fields if f.name == field.name)
+            raise _err(f"{d.name} nests {deepest + 1} levels of structs, headers and stacks inside one another, more "
+                       f"than the {MAX_TYPE_NESTING} supported", at)
+        depths[d] = deepest + 1
 
     def type_of_decl(self, d, scope: Scope) -> T.P4Type:
         t = self.decl_types.get(d)
@@ -73,6 +100,7 @@ class TypeResolver:
                 fs.append(T.FieldT(f.name, ft))
             cls = {ast.HeaderDecl: T.Header, ast.StructDecl: T.Struct, ast.HeaderUnionDecl: T.HeaderUnion}[type(d)]
             t = cls(d.name, tuple(fs), d)
+            self.check_type_nesting(d, fs)
         elif isinstance(d, ast.EnumDecl):
             if d.underlying is None:
                 names = []
