@@ -172,10 +172,7 @@ class CallGen:
         for (dn, t), a in zip(params, callee.args):
             comp = _composite(t)
             if id(a) in aliased:
-                tmp = self.uniq("io")
-                o(f"{tmp} = {vals[id(a)]}._copy()")
-                argsrc.append(tmp)
-                post.append(f"{self.expr(a)}._set({tmp})")
+                self.pass_copy(a, vals[id(a)], argsrc, post)
                 continue
             if dn == "out":
                 if comp:

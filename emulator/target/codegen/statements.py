@@ -299,6 +299,14 @@ class StatementGen:
         self.out(f"{a}.put_parser({i}, {src})" if self.kind == "parser" else f"{a}.put({i}, {src})")
 
     # ------------------------------------------------------------------------------------------ calls
+    def pass_copy(self, a, val: str, argsrc: list, post: list) -> None:
+        """Pass a copy of the inout argument `a` (value `val`) that the callee can also reach another way
+        (_aliased), to be written back after the call, so P4's copy-out wins over the callee's direct writes."""
+        tmp = self.uniq("io")
+        self.out(f"{tmp} = {val}._copy()")
+        argsrc.append(tmp)
+        post.append(f"{self.expr(a)}._set({tmp})")
+
     def call_with_copy(self, fn: str, params: list[tuple[str, Any]], args: list, extra: str = "",
                        decl=None) -> str | None:
         """Call `fn` with copy-in/copy-out: params are (direction, type). Returns the result temp if any.
@@ -313,10 +321,7 @@ class StatementGen:
                 argsrc.append(self.zero_of(t))
                 continue
             if id(a) in aliased:
-                tmp = self.uniq("io")
-                o(f"{tmp} = {vals[id(a)]}._copy()")
-                argsrc.append(tmp)
-                post.append(f"{self.expr(a)}._set({tmp})")
+                self.pass_copy(a, vals[id(a)], argsrc, post)
                 continue
             if dirn == "out":
                 if comp:
