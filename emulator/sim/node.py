@@ -60,12 +60,22 @@ class Node:
             return
         seq += 1
         eng.seq = seq
-        heappush(heap, (done + tx.delay, seq, tx.peer_arrive, (tx.peer_tx, frame)))
+        # The arrival keeps its (time, seq) but waits in the link's FIFO: arrivals on a link come in sending order
+        # (same delay, later ends), so the heap needs only each link's first one, and the far end pushes the next
+        # when it takes this one. Events run in the same order as with every arrival on the heap, which stays
+        # as small as the number of busy links instead of growing with the frames in flight (fabric-wide).
+        fl = tx.inflight
+        arr = done + tx.delay
+        if not fl:
+            heappush(heap, (arr, seq, tx.peer_arrive, tx))
+        fl.append((arr, seq, frame))
 
     # subclasses
-    def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract
-        """A frame arrived on the port of `tx` (arg = (tx, frame)): count it in tx.rx_frames/rx_bytes, show it
-        to tx.rx_taps, then hand it on (written out in each subclass: it runs once per frame)."""
+    def arrive(self, src: Tx, now: int) -> None:  # pragma: no cover - abstract
+        """The first frame of `src.inflight` (the far end's transmitter) arrived on our port `src.peer_tx`: take
+        it, put the next one of the link on the event heap (with its own time and seq), count it in the port's
+        rx_frames/rx_bytes, show it to its rx_taps, then hand it on (written out in each subclass: it runs once
+        per frame)."""
         raise NotImplementedError
 
     def tx_done(self, tx: Tx, now: int) -> None:  # pragma: no cover - abstract
