@@ -7,6 +7,7 @@ far end `serialization + propagation delay` after its first bit left (store and 
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ class Tx(WireClock):
 
     __slots__ = ("port", "delay", "busy_until", "done_at", "peer", "peer_port", "frames", "bytes", "taps",
                  "rx_taps", "rx_frames", "rx_bytes", "link", "done_cb", "peer_arrive", "peer_tx", "node", "sent",
-                 "sent_log", "loss", "loss_rng", "lost", "last_start", "last_len")
+                 "sent_log", "loss", "loss_rng", "lost", "last_start", "last_len", "inflight")
 
     def __init__(self, port: int, rate_bps: int, delay_ns: int):
         super().__init__(rate_bps)
@@ -52,6 +53,9 @@ class Tx(WireClock):
         self.loss = 0.0  # probability that a frame sent here never arrives (drawn from loss_rng)
         self.loss_rng: Any = None
         self.lost = 0
+        # frames on their way to the far end, (arrival ns, event seq, frame), in order: the delay is the link's
+        # and a frame ends after the previous one, so only the first is on the event heap (see Node.transmit)
+        self.inflight: deque[tuple[int, int, bytes]] = deque()
 
 
 @dataclass

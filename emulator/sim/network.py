@@ -12,6 +12,7 @@ One `random.Random(seed)` per network (`net.rng`) is handed to whoever needs ran
 """
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -202,7 +203,7 @@ class Network:
         or was at the previous sample (so series return to zero). Samples stop when nothing else is pending.
         Only ports that held a packet since the previous sample are looked at (the TM's `busy_ports`), so the
         cost follows the busy queues and not switches x ports x time."""
-        last: set[tuple[str, int, int]] = set()
+        last: dict[tuple[str, int], list[int]] = {}  # (switch, port) -> its priorities non-empty at the last sample
         order = {}  # (switch, port) -> position among all ports: rows come out in the order of the topology
 
         def position(key: tuple[str, int]) -> int:
@@ -216,27 +217,36 @@ class Network:
 
         def sample(now: int) -> None:
             nonlocal last
-            seen: set[tuple[str, int, int]] = set()
+            seen: dict[tuple[str, int], list[int]] = {}
             busy = []
             for sname, sw in self.switches.items():
                 tm = sw.tm
                 if tm.busy_ports:
                     busy.extend((sname, pid) for pid in tm.busy_ports)
-            busy.extend({(s, p) for s, p, _ in last}.difference(busy))
+            if last:
+                busy.extend(set(last).difference(busy))
             busy.sort(key=position)
-            for sname, pid in busy:
+            for key in busy:
+                sname, pid = key
                 tm = self.switches[sname].tm
                 port = tm.ports[pid]
-                if not port.backlog:
-                    tm.busy_ports.discard(pid)  # empty now; enqueue puts it back
-                for prio in range(NUM_PRIOS):
-                    q = port.queues[prio]
-                    key = (sname, pid, prio)
-                    if q:
-                        seen.add(key)
-                        callback(now, sname, pid, prio, len(q), port.qbytes[prio])
-                    elif key in last:
+                was = last.get(key, ())
+                if not port.backlog:  # all its queues are empty: only zero rows, for those busy last time
+                    tm.busy_ports.discard(pid)  # enqueue puts it back
+                    for prio in was:
                         callback(now, sname, pid, prio, 0, 0)
+                    continue
+                queues = port.queues
+                nonempty = []
+                for prio in range(NUM_PRIOS):
+                    q = queues[prio]
+                    if q:
+                        nonempty.append(prio)
+                        callback(now, sname, pid, prio, len(q), port.qbytes[prio])
+                    elif prio in was:
+                        callback(now, sname, pid, prio, 0, 0)
+                if nonempty:
+                    seen[key] = nonempty
             last = seen
 
         self.every(interval_ns, sample)
@@ -295,7 +305,17 @@ class Network:
             for h in self.hosts.values():
                 self.engine.at(self.engine.now, lambda host, now: host.kick(now), h)
         frames0, bytes0 = self._tx_totals()
-        out = self.engine.run(until_ns, stop_when, progress, check_every)
+        # the network, the compiled programs and the modules outlive the run and hold no garbage: set aside for
+        # its length, the cyclic collector scans only what the run allocates (queued packets) and no longer walks
+        # them all, again and again, as they age through its generations (O(1) each way: list splices)
+        freeze = gc.isenabled() and not gc.get_freeze_count()  # not ours to undo if the caller froze already
+        if freeze:
+            gc.freeze()
+        try:
+            out = self.engine.run(until_ns, stop_when, progress, check_every)
+        finally:
+            if freeze:
+                gc.unfreeze()
         frames1, bytes1 = self._tx_totals()
         for w in self._pcaps:
             w.flush()

@@ -1,6 +1,7 @@
 """What switches and hosts share: named ports with a transmitter each, and putting a frame on the wire."""
 from __future__ import annotations
 
+from heapq import heappush
 from typing import Any
 
 from emulator.sim.engine import Engine
@@ -43,28 +44,38 @@ class Node:
             for tap in tx.taps:
                 tap(now, frame, "tx")
         tx.busy_until = done
-        at = self.engine.at
+        # Engine.at inlined (twice per frame): both events are at or after now, so its past check cannot fail
+        eng = self.engine
+        heap = eng.heap
+        seq = eng.seq
         if need_done:
             tx.done_at = done
-            at(done, tx.done_cb, tx)
+            seq += 1
+            heappush(heap, (done, seq, tx.done_cb, tx))
         else:
             tx.done_at = -1
         if tx.loss and tx.loss_rng.random() < tx.loss:
             tx.lost += 1  # lost on the wire: it took its serialization time but never arrives
+            eng.seq = seq
             return
-        at(done + tx.delay, tx.peer_arrive, (tx.peer_tx, frame))
-
-    @staticmethod
-    def count_rx(tx: Tx, frame: bytes, now: int) -> None:
-        """A frame arrived on the port of `tx`: count it and show it to the port's receive taps."""
-        tx.rx_frames += 1
-        tx.rx_bytes += len(frame)
-        if tx.rx_taps:
-            for tap in tx.rx_taps:
-                tap(now, frame, "rx")
+        seq += 1
+        eng.seq = seq
+        # The arrival keeps its (time, seq) but waits in the link's FIFO: arrivals on a link come in sending order
+        # (same delay, later ends), so the heap needs only each link's first one, and the far end pushes the next
+        # when it takes this one. Events run in the same order as with every arrival on the heap, which stays
+        # as small as the number of busy links instead of growing with the frames in flight (fabric-wide).
+        fl = tx.inflight
+        arr = done + tx.delay
+        if not fl:
+            heappush(heap, (arr, seq, tx.peer_arrive, tx))
+        fl.append((arr, seq, frame))
 
     # subclasses
-    def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:  # pragma: no cover - abstract
+    def arrive(self, src: Tx, now: int) -> None:  # pragma: no cover - abstract
+        """The first frame of `src.inflight` (the far end's transmitter) arrived on our port `src.peer_tx`: take
+        it, put the next one of the link on the event heap (with its own time and seq), count it in the port's
+        rx_frames/rx_bytes, show it to its rx_taps, then hand it on (written out in each subclass: it runs once
+        per frame)."""
         raise NotImplementedError
 
     def tx_done(self, tx: Tx, now: int) -> None:  # pragma: no cover - abstract

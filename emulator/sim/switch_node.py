@@ -7,6 +7,7 @@ This adapter owns only what is the engine's: the transmitters (serialization, tx
 from __future__ import annotations
 
 from collections.abc import Callable
+from heapq import heappush
 from typing import Any
 
 from emulator.sim.engine import Engine
@@ -42,9 +43,18 @@ class SwitchNode(Node):
         self.dp.add_port(tx.port, tx.rate, tx.delay)
 
     # -- receive ------------------------------------------------------------------------------------------------
-    def arrive(self, arg: tuple[Tx, bytes], now: int) -> None:
-        tx, frame = arg
-        self.count_rx(tx, frame, now)
+    def arrive(self, src: Tx, now: int) -> None:
+        fl = src.inflight  # see Node.arrive
+        frame = fl.popleft()[2]
+        if fl:
+            nxt = fl[0]
+            heappush(self.engine.heap, (nxt[0], nxt[1], src.peer_arrive, src))
+        tx = src.peer_tx
+        tx.rx_frames += 1
+        tx.rx_bytes += len(frame)
+        if tx.rx_taps:
+            for tap in tx.rx_taps:
+                tap(now, frame, "rx")
         self.dp.receive(tx.port, frame, now)
 
     # -- transmit -----------------------------------------------------------------------------------------------

@@ -392,67 +392,64 @@ class V1Switch:
     # -------------------------------------------------------------------------------------------- egress
     def egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None = None) -> EgressResult:
         """Egress control, compute checksum, deparser and the after-egress decisions for a dequeued job."""
-        try:
-            return self._egress(job, now_ns, queue)
+        try:  # the whole egress inside: one Python call per packet, not two (a try costs nothing until it raises)
+            sm = job.sm
+            now_us = now_ns // 1000
+            sm.egress_port = job.egress_port
+            sm.egress_spec = self._egress_spec0  # BMv2: drop port + 1, so that mark_to_drop in egress is visible
+            sm.egress_global_timestamp = now_us
+            sm.packet_length = job.plen  # BMv2 sets it from the packet's length register at each egress start
+            if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
+                sm.enq_timestamp = now_us & 0xFFFFFFFF
+                sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
+                if self._has_bytes_depth:
+                    sm.enq_qdepth_bytes = sm.deq_qdepth_bytes = 0
+            else:
+                sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
+                sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF
+                sm.deq_timedelta = queue.deq_timedelta_us & 0xFFFFFFFF
+                sm.deq_qdepth = queue.deq_qdepth & 0x7FFFF
+                if self._has_bytes_depth:
+                    sm.enq_qdepth_bytes = queue.enq_qdepth_bytes & 0xFFFFFFFF
+                    sm.deq_qdepth_bytes = queue.deq_qdepth_bytes & 0xFFFFFFFF
+            hdr = job.hdr
+            meta = job.meta
+            ctx = PacketCtx(sm, job.length, now_us, job.payload)
+            ctx.lreg = job.plen
+            if job.recirc is not None:
+                ctx.recirculate = job.recirc
+            if job.truncate is not None:
+                ctx.truncate = job.truncate
+            self.rt.cur = ctx
+            self._run_egress(hdr, meta, sm)
+            clones: list | tuple = ()
+            if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
+                clones = []
+                self._clone_e2e(ctx.clone, job, hdr, meta, sm, clones, ctx.lreg)
+            if sm.egress_spec == self.drop_port or job.egress_port == DROP_PORT:
+                return EgressResult(None, clones)
+            parts: list = []
+            self._run_compute_deparser(parts, hdr, meta)  # BMv2 updates checksums in its deparser
+            if self._aligned:  # the payload joined with the headers: one copy of the frame, not two
+                parts.append(job.payload)
+                frame = b"".join(parts)
+            else:
+                frame = join_emitted(parts, job.payload)
+            if ctx.recirculate is not None:
+                if job.loops >= self.max_loops:
+                    self._loop_limit("egress", "recirculated")
+                    return EgressResult(None, clones)
+                r = RecircPacket(frame)
+                r.port = sm.ingress_port
+                r.meta, r.sm, r.copier = meta, sm, ctx.recirculate
+                r.loops = job.loops + 1
+                return EgressResult(None, clones, [r])
+            if ctx.truncate is not None and ctx.truncate < len(frame):
+                frame = frame[:ctx.truncate]
+            return EgressResult([(job.egress_port, frame)], clones)
         except P4Fault as exc:
             self._fault(exc, "egress", job.sm.ingress_port)
             return EgressResult()
-
-    def _egress(self, job: EgressJob, now_ns: int, queue: QueueInfo | None) -> EgressResult:
-        sm = job.sm
-        now_us = now_ns // 1000
-        sm.egress_port = job.egress_port
-        sm.egress_spec = self._egress_spec0  # BMv2: drop port + 1, so that mark_to_drop in egress is visible
-        sm.egress_global_timestamp = now_us
-        sm.packet_length = job.plen  # BMv2 sets it from the packet's length register at each egress start
-        if queue is None:  # ideal TM: dequeued the instant it was enqueued, into an empty queue
-            sm.enq_timestamp = now_us & 0xFFFFFFFF
-            sm.enq_qdepth = sm.deq_timedelta = sm.deq_qdepth = 0
-            if self._has_bytes_depth:
-                sm.enq_qdepth_bytes = sm.deq_qdepth_bytes = 0
-        else:
-            sm.enq_timestamp = queue.enq_timestamp_us & 0xFFFFFFFF
-            sm.enq_qdepth = queue.enq_qdepth & 0x7FFFF
-            sm.deq_timedelta = queue.deq_timedelta_us & 0xFFFFFFFF
-            sm.deq_qdepth = queue.deq_qdepth & 0x7FFFF
-            if self._has_bytes_depth:
-                sm.enq_qdepth_bytes = queue.enq_qdepth_bytes & 0xFFFFFFFF
-                sm.deq_qdepth_bytes = queue.deq_qdepth_bytes & 0xFFFFFFFF
-        hdr = job.hdr
-        meta = job.meta
-        ctx = PacketCtx(sm, job.length, now_us, job.payload)
-        ctx.lreg = job.plen
-        if job.recirc is not None:
-            ctx.recirculate = job.recirc
-        if job.truncate is not None:
-            ctx.truncate = job.truncate
-        self.rt.cur = ctx
-        self._run_egress(hdr, meta, sm)
-        clones: list | tuple = ()
-        if ctx.clone is not None:  # E2E clone, before the drop check and the deparser (BMv2's order)
-            clones = []
-            self._clone_e2e(ctx.clone, job, hdr, meta, sm, clones, ctx.lreg)
-        if sm.egress_spec == self.drop_port or job.egress_port == DROP_PORT:
-            return EgressResult(None, clones)
-        parts: list = []
-        self._run_compute_deparser(parts, hdr, meta)  # BMv2 updates checksums in its deparser
-        if self._aligned:  # the payload joined with the headers: one copy of the frame, not two
-            parts.append(job.payload)
-            frame = b"".join(parts)
-        else:
-            frame = join_emitted(parts, job.payload)
-        if ctx.recirculate is not None:
-            if job.loops >= self.max_loops:
-                self._loop_limit("egress", "recirculated")
-                return EgressResult(None, clones)
-            r = RecircPacket(frame)
-            r.port = sm.ingress_port
-            r.meta, r.sm, r.copier = meta, sm, ctx.recirculate
-            r.loops = job.loops + 1
-            return EgressResult(None, clones, [r])
-        if ctx.truncate is not None and ctx.truncate < len(frame):
-            frame = frame[:ctx.truncate]
-        return EgressResult([(job.egress_port, frame)], clones)
 
     # -------------------------------------------------------------------------------------------- both
     def process(self, port: int, data: bytes, now_ns: int = 0) -> list[tuple[int, bytes]]:
