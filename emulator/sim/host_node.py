@@ -6,7 +6,6 @@ When the host's transmitter is idle the engine calls `Nic.poll(now)`; a frame go
 """
 from __future__ import annotations
 
-from heapq import heappush
 from typing import Any
 
 from emulator.errors import ConfigError
@@ -31,17 +30,7 @@ class HostNode(Node):
         self.port_tx = tx
 
     def arrive(self, src: Tx, now: int) -> None:
-        fl = src.inflight  # see Node.arrive
-        frame = fl.popleft()[2]
-        if fl:
-            nxt = fl[0]
-            heappush(self.engine.heap, (nxt[0], nxt[1], src.peer_arrive, src))
-        tx = src.peer_tx
-        tx.rx_frames += 1
-        tx.rx_bytes += len(frame)
-        if tx.rx_taps:
-            for tap in tx.rx_taps:
-                tap(now, frame, "rx")
+        tx, frame = self.take_arrival(src, now)
         self.nic.receive(frame, now)
         if tx.busy_until <= now:
             self.poll(now)

@@ -70,12 +70,26 @@ class Node:
             heappush(heap, (arr, seq, tx.peer_arrive, tx))
         fl.append((arr, seq, frame))
 
-    # subclasses
-    def arrive(self, src: Tx, now: int) -> None:  # pragma: no cover - abstract
+    def take_arrival(self, src: Tx, now: int) -> tuple[Tx, bytes]:
         """The first frame of `src.inflight` (the far end's transmitter) arrived on our port `src.peer_tx`: take
         it, put the next one of the link on the event heap (with its own time and seq), count it in the port's
-        rx_frames/rx_bytes, show it to its rx_taps, then hand it on (written out in each subclass: it runs once
-        per frame)."""
+        rx_frames/rx_bytes and show it to its rx_taps. Returns (our port's Tx, the frame)."""
+        fl = src.inflight
+        frame = fl.popleft()[2]
+        if fl:
+            nxt = fl[0]
+            heappush(self.engine.heap, (nxt[0], nxt[1], src.peer_arrive, src))
+        tx = src.peer_tx
+        tx.rx_frames += 1
+        tx.rx_bytes += len(frame)
+        if tx.rx_taps:
+            for tap in tx.rx_taps:
+                tap(now, frame, "rx")
+        return tx, frame
+
+    # subclasses
+    def arrive(self, src: Tx, now: int) -> None:  # pragma: no cover - abstract
+        """A frame arrived from `src` (take_arrival takes it): hand it on."""
         raise NotImplementedError
 
     def tx_done(self, tx: Tx, now: int) -> None:  # pragma: no cover - abstract

@@ -7,7 +7,6 @@ This adapter owns only what is the engine's: the transmitters (serialization, tx
 from __future__ import annotations
 
 from collections.abc import Callable
-from heapq import heappush
 from typing import Any
 
 from emulator.sim.engine import Engine
@@ -44,17 +43,7 @@ class SwitchNode(Node):
 
     # -- receive ------------------------------------------------------------------------------------------------
     def arrive(self, src: Tx, now: int) -> None:
-        fl = src.inflight  # see Node.arrive
-        frame = fl.popleft()[2]
-        if fl:
-            nxt = fl[0]
-            heappush(self.engine.heap, (nxt[0], nxt[1], src.peer_arrive, src))
-        tx = src.peer_tx
-        tx.rx_frames += 1
-        tx.rx_bytes += len(frame)
-        if tx.rx_taps:
-            for tap in tx.rx_taps:
-                tap(now, frame, "rx")
+        tx, frame = self.take_arrival(src, now)
         self.dp.receive(tx.port, frame, now)
 
     # -- transmit -----------------------------------------------------------------------------------------------
