@@ -36,6 +36,7 @@ class P4Error(RocelabError):
     """A problem in a P4 program, reported as `file:line:col: error: message` plus the line and a caret."""
 
     exit_code = 2
+    kind = "error"
 
     def __init__(self, message: str, loc: SrcLoc | None = None, source_line: str | None = None):
         super().__init__(message)
@@ -45,8 +46,8 @@ class P4Error(RocelabError):
 
     def __str__(self) -> str:
         if self.loc is None:
-            return f"error: {self.message}"
-        text = f"{self.loc}: error: {self.message}"
+            return f"{self.kind}: {self.message}"
+        text = f"{self.loc}: {self.kind}: {self.message}"
         line = self.source_line
         if line is None:
             line = _read_line(self.loc.file, self.loc.line)
@@ -54,6 +55,17 @@ class P4Error(RocelabError):
             line = line.rstrip("\n").expandtabs(1)
             text += f"\n{line}\n{' ' * max(self.loc.col - 1, 0)}^"
         return text
+
+
+class P4Warning(P4Error):
+    """Something legal that p4c warns about (a constant cut to fit its type), printed as `file:line:col: warning:`.
+    Not raised: the front end keeps them in CheckedProgram.warnings, and compile and stf print them on stderr."""
+
+    kind = "warning"
+
+    def __init__(self, message: str, loc: SrcLoc | None = None, name: str = "overflow"):
+        super().__init__(message, loc)
+        self.name = name  # p4c's diagnostic name, for --Wdisable=NAME / --Werror=NAME
 
 
 class RuntimeApiError(RocelabError):

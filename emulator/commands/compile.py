@@ -22,9 +22,10 @@ import re
 import sys
 from pathlib import Path
 
-from emulator.errors import UsageError
+from emulator.errors import P4Error, UsageError
 
-# p4c's diagnostic controls (`--Wdisable[=NAME]` ...): p4c's warnings have no counterpart here, so they change nothing
+# p4c's diagnostic controls (`--Wdisable[=NAME]` ...): they act on the front end's warnings (P4Warning.name:
+# p4c's `overflow` and `mismatch`); names of p4c diagnostics we do not report change nothing
 DIAGNOSTIC_FLAGS = ("--Wdisable", "--Wwarn", "--Winfo", "--Werror")
 DIAGNOSTIC_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
@@ -51,8 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
     for flag in DIAGNOSTIC_FLAGS:  # ONF's ngsdn-tutorial Makefile passes --Wdisable=unsupported to p4c-bm2-ss
         p.add_argument(flag, action="append", default=[], metavar="DIAGNOSTIC",
-                       help=f"p4c's {flag}[=DIAGNOSTIC] (accepted; our front end reports errors only, no warnings "
-                            "to disable or promote)")
+                       help=f"p4c's {flag}[=DIAGNOSTIC]: for the front end's warnings (overflow, mismatch); "
+                            "other names are accepted and change nothing")
     from emulator.target.plugins import add_plugin_argument
 
     add_plugin_argument(p)
@@ -96,6 +97,31 @@ def _check_diagnostics(args: argparse.Namespace) -> None:
         for name in getattr(args, flag[2:]):
             if not DIAGNOSTIC_NAME.fullmatch(name):
                 raise UsageError(f"{flag}: {name!r} is not a diagnostic name (p4c's form is {flag}=NAME)")
+
+
+def _diagnostic_level(name: str, args: argparse.Namespace) -> str:
+    """What p4c's flags make of the diagnostic `name`: a flag naming it wins over a bare one (`all`), and among
+    equals error > warn > info > disable (argparse keeps no order between different flags)."""
+    for wanted in (name, "all"):
+        for flag in ("--Werror", "--Wwarn", "--Winfo", "--Wdisable"):
+            if wanted in getattr(args, flag[2:], ()):
+                return flag[3:]
+    return "warn"
+
+
+def report_warnings(warnings: list, args: argparse.Namespace) -> None:
+    """Print the front end's warnings on stderr as p4c's flags say; --Werror ones end the compile (exit 2)."""
+    errors = []
+    for w in warnings:
+        level = _diagnostic_level(w.name, args)
+        if level == "error":
+            errors.append(P4Error(w.message, w.loc, w.source_line))
+        elif level != "disable":
+            print(w, file=sys.stderr)
+    for e in errors[:-1]:  # in the order found, the last one raised (the CLI prints it and exits 2)
+        print(e, file=sys.stderr)
+    if errors:
+        raise errors[-1]
 
 
 def _config_path(args: argparse.Namespace) -> str | None:
@@ -147,6 +173,7 @@ def main(args: argparse.Namespace) -> int:
     # the program is checked even when no output is asked for: `rocelab compile x.p4` must report a missing file or
     # a syntax error, not only that there is nothing to write
     checked = frontend.load_program(args.program, include_dirs=tuple(args.include_dirs), defines=defines)
+    report_warnings(checked.warnings, args)
     p4info = build_p4info(checked.info)
     switch = V1Switch(checked)  # code generation: a program that cannot run fails here, before anything is written
     if not (info_outputs or config or args.dump):

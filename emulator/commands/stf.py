@@ -67,6 +67,8 @@ def main(args: argparse.Namespace) -> int:
     load_plugins(args.extern_plugins)
     result = run_stf(args.program, args.stf, include_dirs=args.include_dirs, verbose=args.verbose,
                      defines=parse_defines(args.defines), trace=getattr(args, "trace", None))
+    for warning in result.warnings:
+        print(warning, file=sys.stderr)
     for line in result.log:
         print(line)
     if result.passed:

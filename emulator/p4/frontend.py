@@ -31,6 +31,9 @@ def _finish_here(pre, path: str) -> CheckedProgram:
             raise too_deep(program) from None
         checked.source_path = path
         checked.preprocessed = pre
+        for w in checked.warnings:  # their caret line, as for errors (an in-memory source cannot be re-read)
+            if w.loc is not None and hasattr(pre, "source_line"):
+                w.source_line = pre.source_line(w.loc.file, w.loc.line)
         checked.info = summarize(checked)
     except P4Error as exc:
         # in-memory sources cannot be re-read for the caret line: take it from the preprocessor

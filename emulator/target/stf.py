@@ -430,4 +430,5 @@ def run_stf(program_path: str | Path, stf_path: str | Path, include_dirs=(), ver
     checked = load_program(str(program_path), include_dirs=tuple(include_dirs), defines=defines)
     result = StfRunner(checked, test, verbose, trace=trace).run()
     result.checks = test.checks
+    result.warnings = checked.warnings
     return result

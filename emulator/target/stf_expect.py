@@ -26,6 +26,7 @@ class StfResult:
     log: list[str] = field(default_factory=list)  # verbose trace
     ignored: int = 0  # packets out on ports no packet/expect line names (not compared, as in p4c's runner)
     checks: int = -1  # lines that could have failed the test (StfTest.checks); 0: it showed only that it loads
+    warnings: list = field(default_factory=list)  # the program's P4Warnings (front end), printed by the CLI
 
     @property
     def diff(self) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from emulator.errors import P4Warning
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
@@ -241,6 +242,10 @@ class BindingChecker:
 
     # coercion (implicit casts) --------------------------------------------------------------------------
 
+    def warn(self, msg: str, node, name: str) -> None:
+        w = _err(msg, node)
+        self.warnings.setdefault((w.loc, msg), P4Warning(msg, w.loc, name))
+
     def coerce(self, e: ast.Expression, target: T.P4Type) -> None:
         """Check that `e` can be used where `target` is expected, applying the spec's implicit casts."""
         src = e.type
@@ -267,7 +272,11 @@ class BindingChecker:
                 raise _err(f"untyped integer expression used where {target} is expected", e)
             # a constant that does not fit wraps to the width (two's complement for int<W>): p4c's typed
             # constants (IR::Constant::handleOverflow) only warn "value does not fit in W bits"
-            e.const_value = cf.wrap(e.const_value, target)
+            wrapped = cf.wrap(e.const_value, target)
+            if wrapped != e.const_value:
+                msg, name = overflow(e.const_value, target)
+                self.warn(msg, e, name)
+            e.const_value = wrapped
             self._retype_infint(e, target)
             return
         if isinstance(src, T.InfInt) and isinstance(target, T.InfInt):
@@ -459,3 +468,11 @@ def _list_branches(ta: T.P4Type, tb: T.P4Type) -> T.List | None:
         else:
             return None
     return T.List(tuple(out))
+
+
+def overflow(value: int, t: T.Bits, text: str = "") -> tuple[str, str]:
+    """p4c's words and diagnostic name for a constant (written `text`) cut to fit its type: p4c warns, the value
+    wraps."""
+    if value < 0 and not t.signed:
+        return f"{text or value}: negative value with unsigned type {t}: it becomes {cf.wrap(value, t)}", "mismatch"
+    return f"{text or value}: value does not fit in {t}: it becomes {cf.wrap(value, t)}", "overflow"

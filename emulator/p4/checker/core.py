@@ -35,6 +35,7 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
         self.main = None
         self.specializations: list[ast.FunctionDecl] = []
         self.target_refusals: list = []  # see CheckedProgram.target_refusals
+        self.warnings: dict[tuple, Any] = {}  # (where, message) -> P4Warning: a generic body is checked per use
         # the functions, actions, parsers and controls whose bodies are being checked: P4 has no recursion
         # (spec 6.8), and a call or instantiation of one of these from inside it would make the code generator
         # and the summary recurse without end
@@ -98,7 +99,8 @@ class Checker(TypeResolver, BlockChecker, TableChecker, StatementChecker, Expres
         top = {k: (v.decls[0] if isinstance(v, Overloads) else v) for k, v in self.top.names.items()}
         return CheckedProgram(self.program, error_type=self.error_type, match_kinds=self.matchkind_type.members,
                               top=top, main=self.main, decl_types=self.decl_types,
-                              specializations=self.specializations, target_refusals=self.target_refusals)
+                              specializations=self.specializations, target_refusals=self.target_refusals,
+                              warnings=list(self.warnings.values()))
 
     def check_decl(self, d, scope: Scope, ctx: _Ctx) -> None:
         if isinstance(d, (ast.ErrorDecl, ast.MatchKindDecl)):

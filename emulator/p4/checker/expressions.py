@@ -4,6 +4,7 @@ from __future__ import annotations
 from emulator.p4 import ast
 from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
+from emulator.p4.checker.binding import overflow
 from emulator.p4.checker.callee_lookup import lookup_callee
 from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err, _width_ok
 
@@ -59,6 +60,9 @@ class ExpressionChecker:
                 return T.INFINT
             t = T.Bits(_width_ok(e.width, e), e.signed)
             e.const_value = cf.wrap(e.value, t)
+            if e.const_value != e.value:
+                msg, name = overflow(e.value, t, f"{e.width}{'s' if e.signed else 'w'}{e.value}")
+                self.warn(msg, e, name)
             return t
         if isinstance(e, ast.BoolLiteral):
             e.const_value = e.value

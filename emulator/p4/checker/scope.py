@@ -48,6 +48,7 @@ class CheckedProgram:
     # P4Errors for what the language allows but the v1model target (BMv2) cannot run; the summary raises the
     # first one when `main` is a V1Switch (p4c: p4test accepts, p4c-bm2-ss refuses)
     target_refusals: list = field(default_factory=list, repr=False)
+    warnings: list = field(default_factory=list, repr=False)  # P4Warnings, in the order found, each once
 
     def type_of(self, decl) -> T.P4Type | None:
         """The P4Type declared by a type declaration, or of a value declaration (param, var, instance...)."""
