@@ -46,6 +46,20 @@ def test_composite_inout_arguments_of_one_variable_in_a_function_call_are_copies
     assert (r["a"], r["b"]) == (1, 9)
 
 
+@pytest.mark.parametrize("how", ["action", "function"])
+def test_a_composite_copy_and_a_scalar_out_of_one_variable_copy_out_left_to_right(how):
+    # copy-out runs in argument order (6.8) whatever the kinds: `two(h.data, h.data.a)` ends with x (8) written
+    # last, `three(h.data.a, h.data)` with the copy of d (a = 9) written last; the composite copies were once
+    # written back after every scalar, so `two` gave 9
+    body = "{ x = 8; d.a = 9; }"
+    if how == "action":
+        decls, top = f"action two(inout data_t d, inout bit<8> x) {body} action three(inout bit<8> x, inout data_t d) {body}", ""
+    else:
+        decls, top = "", f"void two(inout data_t d, inout bit<8> x) {body} void three(inout bit<8> x, inout data_t d) {body}"
+    assert run_ingress("two(h.data, h.data.a);", decls=decls, toplevel=top, data=(1, 2, 3, 4))["a"] == 8
+    assert run_ingress("three(h.data.a, h.data);", decls=decls, toplevel=top, data=(1, 2, 3, 4))["a"] == 9
+
+
 def test_function_with_return_and_out_param():
     top = """
         bit<8> add3(in bit<8> x, out bit<8> twice) { twice = x + x; return x + 3; }

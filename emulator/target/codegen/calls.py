@@ -166,13 +166,13 @@ class CallGen:
         void = isinstance(strip(callee.ret), T.Void)
         params = [(p.direction, p.type) for p in callee.params]
         has_outs = any(_is_out(dn) and not _composite(t) for dn, t in params)
-        argsrc, outs, post = [], [], []
+        argsrc, copyouts = [], []  # copy_out's list
         vals = self._arg_values(params, callee.args)
         aliased = _aliased(params, callee.args, None)  # a function reaches only its parameters
         for (dn, t), a in zip(params, callee.args):
             comp = _composite(t)
             if id(a) in aliased:
-                self.pass_copy(a, vals[id(a)], argsrc, post)
+                self.pass_copy(a, vals[id(a)], argsrc, copyouts)
                 continue
             if dn == "out":
                 if comp:
@@ -180,24 +180,24 @@ class CallGen:
                     o(f"{tmp} = {self.zero_of(t)}")
                     argsrc.append(tmp)
                     if a is not None and not isinstance(a, A.DontCare):
-                        post.append(f"{self.expr(a)}._set({tmp})")
+                        copyouts.append(f"{self.expr(a)}._set({tmp})")
                 else:
                     argsrc.append("0")
-                    outs.append(a)
+                    copyouts.append(a)
             elif dn == "inout":
                 argsrc.append(vals[id(a)])
                 if not comp:
-                    outs.append(a)
+                    copyouts.append(a)
             else:
                 s = vals[id(a)]
                 argsrc.append(self.fresh(a, s) if comp else s)
         call = f"{fn}({', '.join(argsrc)})"
-        if not has_outs and not post:
+        if not copyouts:
             if stmt:
                 o(call)
                 return None
             return call
-        n = (0 if void else 1) + len(outs)
+        n = (0 if void else 1) + sum(1 for c in copyouts if not isinstance(c, str))
         tmps = [self.uniq("r") for _ in range(n)]
         if has_outs:
             o(f"{''.join(x + ', ' for x in tmps)}= {call}")
@@ -205,10 +205,7 @@ class CallGen:
             o(f"{tmps[0]} = {call}")
         else:
             o(call)
-        for a, x in zip(outs, tmps[(0 if void else 1):]):
-            self.store(a, x)
-        for p in post:
-            o(p)
+        self.copy_out(copyouts, tmps[(0 if void else 1):])
         return None if (stmt or void) else tmps[0]
 
     @staticmethod

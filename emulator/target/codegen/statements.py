@@ -299,20 +299,30 @@ class StatementGen:
         self.out(f"{a}.put_parser({i}, {src})" if self.kind == "parser" else f"{a}.put({i}, {src})")
 
     # ------------------------------------------------------------------------------------------ calls
-    def pass_copy(self, a, val: str, argsrc: list, post: list) -> None:
+    def pass_copy(self, a, val: str, argsrc: list, copyouts: list) -> None:
         """Pass a copy of the inout argument `a` (value `val`) that the callee can also reach another way
         (_aliased), to be written back after the call, so P4's copy-out wins over the callee's direct writes."""
         tmp = self.uniq("io")
         self.out(f"{tmp} = {val}._copy()")
         argsrc.append(tmp)
-        post.append(f"{self.expr(a)}._set({tmp})")
+        copyouts.append(f"{self.expr(a)}._set({tmp})")
+
+    def copy_out(self, copyouts: list, tmps) -> None:
+        """P4's copy-out, left to right (6.8): `copyouts` holds, in argument order, a scalar out argument (stored
+        from the next of `tmps`, the values the callee returned) or a line writing a composite back."""
+        it = iter(tmps)
+        for c in copyouts:
+            if isinstance(c, str):
+                self.out(c)
+            else:
+                self.store(c, next(it))
 
     def call_with_copy(self, fn: str, params: list[tuple[str, Any]], args: list, extra: str = "",
                        decl=None) -> str | None:
         """Call `fn` with copy-in/copy-out: params are (direction, type). Returns the result temp if any.
         `decl` is the called action, whose body may reach an inout argument by another name (_aliased)."""
         o = self.out
-        argsrc, outs, post = [], [], []
+        argsrc, copyouts = [], []  # copy_out's list
         vals = self._arg_values(params, args)
         aliased = _aliased(params, args, decl)
         for (dirn, t), a in zip(params, args):
@@ -321,57 +331,50 @@ class StatementGen:
                 argsrc.append(self.zero_of(t))
                 continue
             if id(a) in aliased:
-                self.pass_copy(a, vals[id(a)], argsrc, post)
+                self.pass_copy(a, vals[id(a)], argsrc, copyouts)
                 continue
             if dirn == "out":
                 if comp:
                     tmp = self.uniq("o")
                     o(f"{tmp} = {self.zero_of(t)}")
                     argsrc.append(tmp)
-                    post.append(f"{self.expr(a)}._set({tmp})")
+                    copyouts.append(f"{self.expr(a)}._set({tmp})")
                 else:
                     argsrc.append("0")
-                    outs.append(a)
+                    copyouts.append(a)
             elif dirn == "inout":
                 argsrc.append(vals[id(a)])
                 if not comp:
-                    outs.append(a)
+                    copyouts.append(a)
             else:
                 s = vals[id(a)]
                 argsrc.append(self.fresh(a, s) if comp and dirn == "in" else s)
         if extra:
             argsrc.append(extra)
         call = f"{fn}({', '.join(argsrc)})"
-        if outs:
+        n = sum(1 for c in copyouts if not isinstance(c, str))
+        if n:
             # an action that executes `exit` raises ExitBlock with its out values: copy them out, then leave
-            tmps = [self.uniq("r") for _ in outs]
+            tmps = [self.uniq("r") for _ in range(n)]
             lhs = "".join(x + ", " for x in tmps)
             o("try:")
             o(f"    {lhs}= {call}")
             o("except ExitBlock as _xb:")
             o.ind += 1
             o(f"{lhs}= _xb.args[0]")
-            for a, x in zip(outs, tmps):
-                self.store(a, x)
-            for p in post:
-                o(p)
+            self.copy_out(copyouts, tmps)
             o("raise")
             o.ind -= 1
-            for a, x in zip(outs, tmps):
-                self.store(a, x)
-        elif post:
+            self.copy_out(copyouts, tmps)
+        elif copyouts:
             o("try:")
             o(f"    {call}")
             o("finally:")
             o.ind += 1
-            for p in post:
-                o(p)
+            self.copy_out(copyouts, ())
             o.ind -= 1
-            return None
         else:
             o(call)
-        for p in post:
-            o(p)
         return None
 
     def _arg_values(self, params, args) -> dict[int, str]:
