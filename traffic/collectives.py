@@ -352,12 +352,13 @@ class Collective:
         For S: max(bytes out of S, bytes into S) x 8 / (U_S x payload share), counted from the plan's transfers
         (for all_to_all with k of the n ranks behind S, each way k(n-k) x nbytes/n). (bound in ns, S) of the
         slowest such switch, (0, None) when no byte leaves a switch (a star). An oversubscribed leaf is where the
-        rank links' bound alone was too low: its uplinks carry more than its ranks' links can."""
+        rank links' bound alone was too low: its uplinks carry more than its ranks' links can. A rank whose host
+        has no switch (hosts linked directly) has no such bound: its transfers are left out."""
         out: dict[str, int] = {}
         into: dict[str, int] = {}
         for t in self.transfers:
-            a, b = edge_of[self.host(t.src, t.channel)], edge_of[self.host(t.dst, t.channel)]
-            if a != b:
+            a, b = edge_of.get(self.host(t.src, t.channel)), edge_of.get(self.host(t.dst, t.channel))
+            if a is not None and b is not None and a != b:
                 out[a] = out.get(a, 0) + t.nbytes
                 into[b] = into.get(b, 0) + t.nbytes
         share = mtu / (mtu + PACKET_OVERHEAD)
