@@ -61,7 +61,7 @@ class TableChecker:
                 raise _err(f"action '{ad.name}' appears twice in table {d.name}", ref)
             action_decls.append(ad)
             ref.callee = self.action_ref_callee(ad, ref.args or [], scope, ctx, ref)
-            self.check_action_data_widths(ad, len(ref.args or []), d)
+            self.check_action_data_widths(ad, d)
         d._action_decls = action_decls
         names = tuple(a.name for a in action_decls)
         d._apply_type = T.ApplyResult(d.name, names, d)
@@ -145,12 +145,12 @@ class TableChecker:
         return (isinstance(e, ast.PathExpression) and any(e.decl is q for q in params)
                 and isinstance(t, (T.Bits, T.InfInt)))
 
-    def check_action_data_widths(self, ad: ast.ActionDecl, bound: int, table: ast.TableDecl) -> None:
-        """The directionless parameters a table's action leaves unbound are action data the control plane and
-        the entries supply, so they need a width: an `int` one compiled, then every entry was refused
-        ("does not fit parameter 'port' ... of 0 bits") with no place in the program."""
-        directionless = [p for p in ad.params if not p.direction]
-        for p in directionless[bound:]:
+    def check_action_data_widths(self, ad: ast.ActionDecl, table: ast.TableDecl) -> None:
+        """The directionless parameters of a table's action are action data the control plane and the entries
+        supply (the actions list binds only the directional ones), so they need a width: an `int` one compiled,
+        then every entry was refused ("does not fit parameter 'port' ... of 0 bits") with no place in the
+        program."""
+        for p in (p for p in ad.params if not p.direction):
             if isinstance(T.strip_newtype(self.decl_types.get(p)), T.InfInt):
                 raise _err(f"action parameter '{p.name}' of {ad.name} has type int, which has no width: as action "
                            f"data of table {table.name} it needs one (bit<W> or int<W>)", p)
