@@ -179,7 +179,10 @@ def check_options(args: argparse.Namespace) -> None:
             "builtin" if getattr(args, "builtin", False) or getattr(args, "switch", None) == "fake" else "scenario")
     for name, kinds in OPTION_RUNS.items():
         flag = "--" + name.replace("_", "-")
-        if getattr(args, name, None) not in (None, False) and kind not in kinds:
+        given = getattr(args, name, None)
+        if name == "switch" and given == "fabric":
+            continue  # what every run uses anyway (scenarios and --fabrics run fabric.p4): nothing is ignored
+        if given not in (None, False) and kind not in kinds:
             raise UsageError(f"{flag} is for {' or '.join(RUNS[k] for k in kinds)}; this runs {RUNS[kind]}, which "
                              "would ignore it")
         if type(getattr(args, name, None)) is int:  # an incast of nothing printed zeros
