@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("program", metavar="PROGRAM.p4", help="the P4 program (v1model)")
     parser.add_argument("stf", metavar="TEST.stf", help="the STF test file")
-    from emulator.commands.compile import include_dir  # one reading of -I (a missing folder is refused)
+    from emulator.commands.compile import include_dir  # one reading of -I (a missing folder is named)
 
     parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", type=include_dir,
                         help="add an include directory (the program's own directory is searched first)")
