@@ -31,10 +31,10 @@ def _warnings(body: str) -> list[str]:
 
 
 @pytest.mark.parametrize("body, expected", [
-    ("bit<8> x = 300; h.h.f = x;", "w.p4:10:24: warning: 300: value does not fit in bit<8>: it becomes 44"),
-    ("bit<8> x = -1; h.h.f = x;", "w.p4:10:24: warning: -1: negative value with unsigned type bit<8>: it becomes 255"),
-    ("h.h.f = 8w300;", "w.p4:10:21: warning: 8w300: value does not fit in bit<8>: it becomes 44"),
-    ("int<4> y = 4s9; h.h.f = (bit<8>)(bit<4>)y;", "w.p4:10:24: warning: 4s9: value does not fit in int<4>: it becomes -7"),
+    ("bit<8> x = 300; h.h.f = x;", "w.p4:10:24: [--Wwarn=overflow] warning: 300: value does not fit in bit<8>: it becomes 44"),
+    ("bit<8> x = -1; h.h.f = x;", "w.p4:10:24: [--Wwarn=mismatch] warning: -1: negative value with unsigned type bit<8>: it becomes 255"),
+    ("h.h.f = 8w300;", "w.p4:10:21: [--Wwarn=overflow] warning: 8w300: value does not fit in bit<8>: it becomes 44"),
+    ("int<4> y = 4s9; h.h.f = (bit<8>)(bit<4>)y;", "w.p4:10:24: [--Wwarn=overflow] warning: 4s9: value does not fit in int<4>: it becomes -7"),
     ("int<4> y = -8; h.h.f = (bit<8>)(bit<4>)y;", None),
     ("bit<8> x = 255; h.h.f = x + 8w1;", None),
 ])
@@ -49,7 +49,7 @@ def test_a_warned_constant_still_wraps_and_the_program_compiles(tmp_path, capsys
     stf.write_text("packet 0 07\nexpect 0 2c\n")  # 300 mod 256 = 0x2c
     assert main(["stf", str(prog), str(stf)]) == 0
     err = capsys.readouterr().err
-    assert f"{prog}:10:21: warning: 300: value does not fit in bit<8>" in err and "h.h.f = 300;" in err
+    assert f"{prog}:10:21: [--Wwarn=overflow] warning: 300: value does not fit in bit<8>" in err and "h.h.f = 300;" in err
 
 
 def _compile(tmp_path, *flags) -> int:
@@ -63,8 +63,14 @@ def _compile(tmp_path, *flags) -> int:
     (("--Wdisable",), [], 0),
     (("--Wdisable=overflow",), ["negative value"], 0),
     (("--Wdisable", "--Wwarn=mismatch"), ["negative value"], 0),
-    (("--Werror=overflow",), ["error: 300: value does not fit", "warning: -1: negative value"], 2),
-    (("--Werror",), ["error: 300: value does not fit", "error: -1: negative value"], 2),
+    (("--Werror=overflow",), ["[--Werror=overflow] error: 300: value does not fit",
+                              "[--Wwarn=mismatch] warning: -1: negative value"], 2),
+    (("--Werror",), ["[--Werror=overflow] error: 300: value", "[--Werror=mismatch] error: -1: negative value"], 2),
+    # p4c: a later flag for the same name overrides an earlier one; a named one overrides a bare one
+    (("--Werror", "--Wdisable"), [], 0),
+    (("--Werror=overflow", "--Wdisable=overflow"), ["negative value"], 0),
+    (("--Wdisable=overflow", "--Werror"), ["[--Werror=mismatch] error: -1"], 2),
+    (("--Winfo=overflow",), ["[--Winfo=overflow] info: 300: value does not fit", "negative value"], 0),
     (("--Wdisable=unsupported",), ["value does not fit", "negative value"], 0),
 ])
 def test_p4c_diagnostic_flags_act_on_the_warnings_by_name(tmp_path, capsys, flags, shown, code):

@@ -22,7 +22,7 @@ import re
 import sys
 from pathlib import Path
 
-from emulator.errors import P4Error, UsageError
+from emulator.errors import UsageError
 
 # p4c's diagnostic controls (`--Wdisable[=NAME]` ...): they act on the front end's warnings (P4Warning.name:
 # p4c's `overflow` and `mismatch`); names of p4c diagnostics we do not report change nothing
@@ -51,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--target", choices=["bmv2"], help="p4c's target (bmv2)")
     p.add_argument("--arch", choices=["v1model"], help="p4c's architecture (v1model)")
     for flag in DIAGNOSTIC_FLAGS:  # ONF's ngsdn-tutorial Makefile passes --Wdisable=unsupported to p4c-bm2-ss
-        p.add_argument(flag, action="append", default=[], metavar="DIAGNOSTIC",
+        p.add_argument(flag, action=DiagnosticFlag, default=[], metavar="DIAGNOSTIC",
                        help=f"p4c's {flag}[=DIAGNOSTIC]: for the front end's warnings (overflow, mismatch); "
                             "other names are accepted and change nothing")
     from emulator.target.plugins import add_plugin_argument
@@ -100,13 +100,23 @@ def _check_diagnostics(args: argparse.Namespace) -> None:
                 raise UsageError(f"{flag}: {name!r} is not a diagnostic name (p4c's form is {flag}=NAME)")
 
 
+class DiagnosticFlag(argparse.Action):
+    """`--Wdisable=NAME` and its kin: kept per flag (checked by _check_diagnostics) and, in command-line order, in
+    `args.diagnostics` as (level, name), because p4c's later flag overrides an earlier one for the same name."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), value])
+        namespace.diagnostics = [*getattr(namespace, "diagnostics", []), (self.dest[1:], value)]
+
+
 def _diagnostic_level(name: str, args: argparse.Namespace) -> str:
-    """What p4c's flags make of the diagnostic `name`: a flag naming it wins over a bare one (`all`), and among
-    equals error > warn > info > disable (argparse keeps no order between different flags)."""
+    """What p4c's flags make of the diagnostic `name`: the last flag naming it, else the last bare one (`all`,
+    p4c's default action for every warning), else warn."""
+    flags = getattr(args, "diagnostics", [])
     for wanted in (name, "all"):
-        for flag in ("--Werror", "--Wwarn", "--Winfo", "--Wdisable"):
-            if wanted in getattr(args, flag[2:], ()):
-                return flag[3:]
+        levels = [level for level, n in flags if n == wanted]
+        if levels:
+            return levels[-1]
     return "warn"
 
 
@@ -116,9 +126,9 @@ def report_warnings(warnings: list, args: argparse.Namespace) -> None:
     for w in warnings:
         level = _diagnostic_level(w.name, args)
         if level == "error":
-            errors.append(P4Error(w.message, w.loc, w.source_line))
+            errors.append(w.at_level("error"))
         elif level != "disable":
-            print(w, file=sys.stderr)
+            print(w.at_level(level), file=sys.stderr)
     for e in errors[:-1]:  # in the order found, the last one raised (the CLI prints it and exits 2)
         print(e, file=sys.stderr)
     if errors:
