@@ -471,16 +471,18 @@ def _aliased(params, args, decl) -> set[int]:
     instead: the action's body (or an action it calls) names the variable the argument is part of, or another
     argument of the call is part of the same variable. By reference, the body's own writes to it would survive
     the copy-out (P4-16 6.8: copy-in/copy-out; p4c's inlined actions overwrite them with the parameter)."""
-    roots = [(a, _root(a)) for a in args if a is not None and not isinstance(a, A.DontCare)]
+    candidates = [a for (dirn, t), a in zip(params, args)
+                  if dirn == "inout" and _composite(t) and a is not None and not isinstance(a, A.DontCare)]
+    if not candidates:  # the usual call: nothing passed by reference, no body to walk
+        return set()
+    # an `in` argument is read before the call (a value, or a fresh copy): only written-back ones can clash
+    written = [(a, _root(a)) for (dirn, _t), a in zip(params, args)
+               if dirn in ("out", "inout") and a is not None and not isinstance(a, A.DontCare)]
     named = _names_reached(decl, set()) if decl is not None else set()
     out = set()
-    for (dirn, t), a in zip(params, args):
-        if dirn != "inout" or not _composite(t) or a is None or isinstance(a, A.DontCare):
-            continue
+    for a in candidates:
         r = _root(a)
-        if r is None:
-            continue
-        if id(r) in named or any(b is not a and rb is r for b, rb in roots):
+        if r is not None and (id(r) in named or any(b is not a and rb is r for b, rb in written)):
             out.add(id(a))
     return out
 
