@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from emulator.report.output import OutputDir
-from emulator.report.plots import pause_intervals
+from emulator.report.plots import pause_intervals, pause_rows
 from emulator.report.summary import fairness, jsonable, queue_stats
 from traffic.flows import jain_index
 
@@ -75,3 +75,10 @@ def test_completion_times_are_plotted_in_a_unit_that_fits(tmp_path, monkeypatch)
     assert _fct_axis(tmp_path, monkeypatch, [909_638_100, 916_761_100]) == ("completion time (ms)", 916.7611)
     assert _fct_axis(tmp_path, monkeypatch, [1_453_600, 1_425_900]) == ("completion time (µs)", 1453.6)
     assert _fct_axis(tmp_path, monkeypatch, [12_000_000_000])[0] == "completion time (s)"
+
+
+def test_pause_timeline_rows_in_natural_port_order():
+    # a string sort put s1:10 between s1:1 and s1:2
+    rows = [(0, "s1", p, 3, True, "tx") for p in (10, 2, 1)]
+    intervals = pause_intervals(rows, 1_000)
+    assert pause_rows(intervals) == ["s1:1 prio 3", "s1:2 prio 3", "s1:10 prio 3"]

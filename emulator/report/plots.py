@@ -117,10 +117,16 @@ def pause_intervals(rows: list[tuple], end_ns: int) -> dict[str, list[tuple[int,
     return out
 
 
+def pause_rows(intervals: dict[str, list]) -> list[str]:
+    """The pause timeline's rows, top to bottom: ports in natural order (`s1:2` before `s1:10`; a string sort
+    put port 10 between 1 and 2), as many as the figure can show."""
+    return sorted(intervals, key=natural_key)[:MAX_LINES * 2]
+
+
 def plot_pauses(out: OutputDir, rows: list[tuple], end_ns: int, title: str) -> Path:
     intervals = pause_intervals(rows, end_ns)
     plt, fig, ax = _figure(f"{title}: PFC pause timeline (XOFF sent until XON)")
-    keys = sorted(intervals)[:MAX_LINES * 2]
+    keys = pause_rows(intervals)
     for i, k in enumerate(keys):
         ax.broken_barh([(t / 1000, d / 1000) for t, d in intervals[k]], (i - 0.4, 0.8), color="tab:red",
                        linewidth=0)
