@@ -61,20 +61,16 @@ class P4Warning(P4Error):
     """Something legal that p4c warns about (a constant cut to fit its type), printed as `file:line:col: warning:`.
     Not raised: the front end keeps them in CheckedProgram.warnings, and compile and stf print them on stderr."""
 
-    def __init__(self, message: str, loc: SrcLoc | None = None, name: str = "overflow", level: str = "warn"):
-        super().__init__(message, loc)
+    def __init__(self, message: str, loc: SrcLoc | None = None, name: str = "overflow", level: str = "warn",
+                 source_line: str | None = None):
+        super().__init__(message, loc, source_line)
         self.name = name  # p4c's diagnostic name, for --Wdisable=NAME / --Werror=NAME
-        self.level = level  # what p4c's flags made of it: warn, info or error
-        # p4c's tag, which tells the user the name to give --Wdisable=
+        # p4c's tag for what its flags made of it (warn, info or error), which tells the user the name to give
         self.kind = f"[--W{level}={name}] {'warning' if level == 'warn' else level}"
 
     def at_level(self, level: str) -> P4Warning:
         """This diagnostic as p4c's flags show it (`--Werror=overflow`: `[--Werror=overflow] error:`)."""
-        return P4Warning(self.message, self.loc, self.name, level).with_source_line(self.source_line)
-
-    def with_source_line(self, line: str | None) -> P4Warning:
-        self.source_line = line
-        return self
+        return P4Warning(self.message, self.loc, self.name, level, self.source_line)
 
 
 class RuntimeApiError(RocelabError):

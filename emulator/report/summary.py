@@ -99,6 +99,7 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
               "max_queue_bytes": sw["max_queue_bytes"],
               "link_losses": sum(sum(lk["lost"]) for lk in links or ()),
               "flows_completed": sum(1 for f in flows if f["completed"]), "flows": len(flows)}
+    named = by_name(flows)  # shown naturally (incast-2 before incast-10); the figures here keep run order
     return {
         "engine": engine,
         "scenario": scenario.name,
@@ -107,11 +108,11 @@ def build_summary(*, engine: str, scenario: Any, stop_reason: str, complete: boo
         "status": run_status(complete, stop_reason),
         "complete": complete,
         "stop_reason": stop_reason,
-        "problems": flow_problems(by_name(flows), stop_reason),
+        "problems": flow_problems(named, stop_reason),
         "sim_time_ns": sim_time_ns,
         "wall_time_s": round(wall_time_s, 3),
         "packets_transmitted": packets_transmitted,
-        "flows": by_name(flows),  # named naturally (incast-2 before incast-10); the figures above used run order
+        "flows": named,
         "totals": totals,
         "fairness": fairness(flows),
         "aggregate_goodput_gbps": round(sum(f["goodput_gbps"] or 0 for f in flows), 3),

@@ -29,7 +29,8 @@ import argparse
 import os
 from dataclasses import dataclass, field
 
-from emulator.errors import RocelabError
+from emulator import options
+from emulator.errors import RocelabError, UsageError
 from emulator.p4runtime.address import EXPECTED as ADDRESS_FORMS
 from emulator.p4runtime.address import is_grpc_address
 
@@ -189,8 +190,10 @@ def parse_args(argv: list[str]) -> SwitchOptions:
     else:
         main_argv, target_argv = argv, []
     a = _switch_parser().parse_args(main_argv)
-    if not 0 <= a.device_id < 1 << 64:  # a uint64 in P4Runtime: no client could reach a switch of device -5
-        raise RocelabError(f"rocelab-switch: --device-id must be from 0 to {(1 << 64) - 1:,}, got {a.device_id}")
+    try:  # a uint64 in P4Runtime: no client could reach a switch of device -5 (rocelab cli checks it alike)
+        options.count("--device-id", a.device_id, least=0, most=(1 << 64) - 1)
+    except UsageError as exc:
+        raise RocelabError(f"rocelab-switch: {exc}") from None
     notes: list[str] = []
     t = _parse_target(target_argv, notes)
     for option, value in (("--buffer", t.buffer), ("--pfc-xoff", t.pfc_xoff)):

@@ -242,9 +242,19 @@ class BindingChecker:
 
     # coercion (implicit casts) --------------------------------------------------------------------------
 
-    def warn(self, msg: str, node, name: str) -> None:
-        w = _err(msg, node)
-        self.warnings.setdefault((w.loc, msg), P4Warning(msg, w.loc, name))
+    def wrap_constant(self, value: int, t: T.Bits, node, text: str = "") -> int:
+        """`value` cut to fit `t` (two's complement for int<W>), as p4c's typed constants are; when that changes
+        it, p4c's warning at `node` (IR::Constant::handleOverflow), once per place (a generic body is checked per
+        use). `text` is the constant as written, when it is not the value (`8w300`)."""
+        wrapped = cf.wrap(value, t)
+        if wrapped != value:
+            if value < 0 and not t.signed:
+                msg, name = f"{text or value}: negative value with unsigned type {t}: it becomes {wrapped}", "mismatch"
+            else:
+                msg, name = f"{text or value}: value does not fit in {t}: it becomes {wrapped}", "overflow"
+            loc = _err(msg, node).loc
+            self.warnings.setdefault((loc, msg), P4Warning(msg, loc, name))
+        return wrapped
 
     def coerce(self, e: ast.Expression, target: T.P4Type) -> None:
         """Check that `e` can be used where `target` is expected, applying the spec's implicit casts."""
@@ -270,13 +280,8 @@ class BindingChecker:
                 return
             if e.const_value is None:
                 raise _err(f"untyped integer expression used where {target} is expected", e)
-            # a constant that does not fit wraps to the width (two's complement for int<W>): p4c's typed
-            # constants (IR::Constant::handleOverflow) only warn "value does not fit in W bits"
-            wrapped = cf.wrap(e.const_value, target)
-            if wrapped != e.const_value:
-                msg, name = overflow(e.const_value, target)
-                self.warn(msg, e, name)
-            e.const_value = wrapped
+            # a constant that does not fit wraps to the width: p4c only warns "value does not fit in W bits"
+            e.const_value = self.wrap_constant(e.const_value, target, e)
             self._retype_infint(e, target)
             return
         if isinstance(src, T.InfInt) and isinstance(target, T.InfInt):
@@ -469,10 +474,3 @@ def _list_branches(ta: T.P4Type, tb: T.P4Type) -> T.List | None:
             return None
     return T.List(tuple(out))
 
-
-def overflow(value: int, t: T.Bits, text: str = "") -> tuple[str, str]:
-    """p4c's words and diagnostic name for a constant (written `text`) cut to fit its type: p4c warns, the value
-    wraps."""
-    if value < 0 and not t.signed:
-        return f"{text or value}: negative value with unsigned type {t}: it becomes {cf.wrap(value, t)}", "mismatch"
-    return f"{text or value}: value does not fit in {t}: it becomes {cf.wrap(value, t)}", "overflow"

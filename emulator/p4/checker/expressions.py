@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 from emulator.p4 import ast
-from emulator.p4 import constfold as cf
 from emulator.p4 import types as T
-from emulator.p4.checker.binding import overflow
 from emulator.p4.checker.callee_lookup import lookup_callee
 from emulator.p4.checker.scope import SIZE_METHODS, Callee, Overloads, Scope, _Ctx, _err, _width_ok
 
@@ -59,10 +57,7 @@ class ExpressionChecker:
                 e.const_value = e.value
                 return T.INFINT
             t = T.Bits(_width_ok(e.width, e), e.signed)
-            e.const_value = cf.wrap(e.value, t)
-            if e.const_value != e.value:
-                msg, name = overflow(e.value, t, f"{e.width}{'s' if e.signed else 'w'}{e.value}")
-                self.warn(msg, e, name)
+            e.const_value = self.wrap_constant(e.value, t, e, f"{e.width}{'s' if e.signed else 'w'}{e.value}")
             return t
         if isinstance(e, ast.BoolLiteral):
             e.const_value = e.value

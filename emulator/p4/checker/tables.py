@@ -150,8 +150,8 @@ class TableChecker:
         supply (the actions list binds only the directional ones), so they need a width: an `int` one compiled,
         then every entry was refused ("does not fit parameter 'port' ... of 0 bits") with no place in the
         program."""
-        for p in (p for p in ad.params if not p.direction):
-            if isinstance(T.strip_newtype(self.decl_types.get(p)), T.InfInt):
+        for p in ad.params:
+            if not p.direction and isinstance(T.strip_newtype(self.decl_types.get(p)), T.InfInt):
                 raise _err(f"action parameter '{p.name}' of {ad.name} has type int, which has no width: as action "
                            f"data of table {table.name} it needs one (bit<W> or int<W>)", p)
 

@@ -165,7 +165,6 @@ class CallGen:
         o = self.out
         void = isinstance(strip(callee.ret), T.Void)
         params = [(p.direction, p.type) for p in callee.params]
-        has_outs = any(_is_out(dn) and not _composite(t) for dn, t in params)
         argsrc, copyouts = [], []  # copy_out's list
         vals = self._arg_values(params, callee.args)
         aliased = _aliased(params, callee.args, None)  # a function reaches only its parameters
@@ -197,9 +196,9 @@ class CallGen:
                 o(call)
                 return None
             return call
-        n = (0 if void else 1) + sum(1 for c in copyouts if not isinstance(c, str))
-        tmps = [self.uniq("r") for _ in range(n)]
-        if has_outs:
+        nouts = sum(1 for c in copyouts if not isinstance(c, str))  # the scalar outs the function returns
+        tmps = [self.uniq("r") for _ in range((0 if void else 1) + nouts)]
+        if nouts:
             o(f"{''.join(x + ', ' for x in tmps)}= {call}")
         elif not void:
             o(f"{tmps[0]} = {call}")
